@@ -1,0 +1,26 @@
+"""Turn almost-JSON model replies into data, or into feedback a model can act on.
+
+Example:
+    >>> from langchain_jsonrecover import JsonFenceOutputParser
+    >>> JsonFenceOutputParser().parse('Here you go:\\n```json\\n{"a": 1}\\n```')
+    {'a': 1}
+"""
+
+from langchain_jsonrecover._extract import Extraction
+from langchain_jsonrecover.errors import (
+    InvalidJsonError,
+    JsonRecoveryError,
+    NoJsonFoundError,
+)
+from langchain_jsonrecover.extract import extract_json
+from langchain_jsonrecover.parsers import JsonFenceOutputParser, RegexJsonOutputParser
+
+__all__ = [
+    "Extraction",
+    "InvalidJsonError",
+    "JsonFenceOutputParser",
+    "JsonRecoveryError",
+    "NoJsonFoundError",
+    "RegexJsonOutputParser",
+    "extract_json",
+]

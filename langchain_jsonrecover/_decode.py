@@ -1,0 +1,233 @@
+"""Decode one candidate text: orjson first, then the deviations we tolerate.
+
+Pure functions on ``str``; no LangChain imports.
+
+The decoder is also our span finder: orjson stops at the first character it
+cannot use and says where. "Unexpected content after document" marks where a
+value ends; "unexpected end of data" means the text was cut off.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+import orjson
+
+FailureKind = Literal["invalid", "truncated", "too_deep", "empty"]
+
+_TRAILING: Final = "unexpected content after document"
+_END: Final = "unexpected end of data"
+_CONTROL: Final = "unexpected control character in string"
+_DEPTH: Final = "depth limit exceeded"
+_EMPTY: Final = "zero-length"
+
+# Plain-language versions of orjson's messages (kept short: they reach models).
+_MESSAGES: Final = {
+    "trailing comma is not allowed": "trailing comma",
+    "unexpected character, expected ':' after key": "expected ':' after a key",
+    "number is infinity when parsed as double": "number out of range",
+}
+
+_BRACKETS_ONLY: Final = bytes(b for b in range(256) if b not in b"[]{}")
+_CONTROL_CHAR: Final = re.compile(r"[\x00-\x1f]")
+# Rest of a string after its opening quote; possessive, so it never backtracks.
+_STRING_REST: Final = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
+_ESCAPED: Final = ("control_characters_escaped",)
+_SHORT_ESCAPES: Final = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+
+
+@dataclass(frozen=True, slots=True)
+class Decoded:
+    """A value decoded from a candidate text."""
+
+    value: Any
+    """The decoded value."""
+    end: int
+    """Offset in the candidate text just after the value."""
+    repairs: tuple[str, ...] = ()
+    """What had to be tolerated (``"control_characters_escaped"``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DecodeFailure:
+    """Why a candidate text does not decode."""
+
+    kind: FailureKind
+    """``invalid``, ``truncated`` (ends before the value does), ``too_deep``, ``empty``."""
+    pos: int
+    """Offset in the candidate text where the decoder stopped."""
+    message: str
+    """The decoder's reason, in plain words."""
+
+
+def decode(text: str, *, max_depth: int, allow_trailing: bool) -> Decoded | DecodeFailure:
+    """Decode the JSON value at the start of ``text``.
+
+    Args:
+        text: The candidate text; leading and trailing whitespace is fine.
+        max_depth: Deepest nesting accepted; deeper is a ``too_deep`` failure.
+        allow_trailing: Whether text after a complete value is ignored (it is
+            for a span cut from prose) or a failure (for a regex capture).
+
+    Returns:
+        The value, or why it failed.
+
+    Example:
+        >>> decode('{"a": 1} and more', max_depth=200, allow_trailing=True).value
+        {'a': 1}
+    """
+    escaped: _Escaped | None = None
+    candidate = text
+    while True:
+        try:
+            value = orjson.loads(candidate)
+        except orjson.JSONDecodeError as exc:
+            msg, pos = exc.msg, exc.pos
+            if msg.startswith(_CONTROL) and escaped is None:
+                escaped = _escape_control_characters(candidate)
+                candidate = escaped.text
+                continue
+            if msg.startswith(_TRAILING) and allow_trailing:
+                inner = decode(candidate[:pos], max_depth=max_depth, allow_trailing=False)
+                if escaped is not None and isinstance(inner, Decoded):
+                    inner = Decoded(inner.value, inner.end, _ESCAPED)
+                return _relocate(inner, escaped)
+            return _relocate(_failure(candidate, msg, pos), escaped)
+        if not within_depth(candidate, value, max_depth):
+            return _relocate(
+                DecodeFailure("too_deep", 0, f"nested deeper than {max_depth} levels"),
+                escaped,
+            )
+        repairs = _ESCAPED if escaped is not None else ()
+        return _relocate(Decoded(value, _value_end(candidate), repairs), escaped)
+
+
+def _failure(text: str, msg: str, pos: int) -> DecodeFailure:
+    if msg.startswith(_EMPTY):
+        return DecodeFailure("empty", 0, "empty document")
+    if msg.startswith(_DEPTH):
+        return DecodeFailure("too_deep", pos, "nested too deeply")
+    if msg.startswith(_END) or pos >= len(text.rstrip()):
+        return DecodeFailure("truncated", pos, "the text ends before the JSON does")
+    return DecodeFailure("invalid", pos, _MESSAGES.get(msg, msg))
+
+
+def _value_end(text: str) -> int:
+    end = len(text)
+    while end and text[end - 1] in " \t\r\n":
+        end -= 1
+    return end
+
+
+def within_depth(text: str, value: Any, max_depth: int) -> bool:
+    """Whether a decoded value nests at most ``max_depth`` containers deep.
+
+    Cheap proofs first: a text with few brackets cannot nest deeply; otherwise
+    the bracket skeleton of the text is peeled one level per round in C. Only a
+    text whose skeleton does not peel cleanly (brackets inside strings) is
+    walked in Python.
+
+    Args:
+        text: The text the value was decoded from.
+        value: The decoded value.
+        max_depth: The deepest nesting accepted.
+
+    Returns:
+        ``True`` when the value is shallow enough.
+
+    Example:
+        >>> within_depth("[[1]]", [[1]], 1)
+        False
+    """
+    if text.count("[") + text.count("{") <= max_depth:
+        return True
+    skeleton = text.encode("utf-8", "surrogatepass").translate(None, _BRACKETS_ONLY)
+    for _ in range(max_depth + 1):
+        if not skeleton:
+            return True
+        peeled = skeleton.replace(b"{}", b"").replace(b"[]", b"")
+        if len(peeled) == len(skeleton):
+            break
+        skeleton = peeled
+    return _walk_depth(value, max_depth)
+
+
+def _walk_depth(value: Any, max_depth: int) -> bool:
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if type(node) is dict:
+            children: Any = node.values()
+        elif type(node) is list:
+            children = node
+        else:
+            continue
+        if depth + 1 > max_depth:
+            return False
+        stack.extend((child, depth + 1) for child in children)
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class _Escaped:
+    """A text with raw control characters escaped inside its strings."""
+
+    text: str
+    # Offsets in ``text`` where an escape was inserted, and the characters
+    # added up to and including each (to map positions back).
+    at: list[int]
+    added: list[int]
+
+    def original(self, pos: int) -> int:
+        i = bisect.bisect_right(self.at, pos)
+        return pos - (self.added[i - 1] if i else 0)
+
+
+def _escape_control_characters(text: str) -> _Escaped:
+    """Escape raw control characters inside strings (one linear pass).
+
+    Models often put a literal newline in a string value; langchain-core
+    accepts it (``strict=False``), and so do we, as a listed repair.
+    """
+    parts: list[str] = []
+    at: list[int] = []
+    added: list[int] = []
+    total = 0
+    last = 0
+    out_len = 0
+    pos = text.find('"')
+    while pos >= 0:
+        match = _STRING_REST.match(text, pos + 1)
+        end = match.end() if match else len(text)
+        for ctl in _CONTROL_CHAR.finditer(text, pos + 1, end):
+            i = ctl.start()
+            chunk = text[last:i]
+            parts.append(chunk)
+            out_len += len(chunk)
+            char = ctl.group()
+            escape = _SHORT_ESCAPES.get(char) or f"\\u{ord(char):04x}"
+            parts.append(escape)
+            out_len += len(escape)
+            total += len(escape) - 1
+            at.append(out_len - 1)
+            added.append(total)
+            last = i + 1
+        if match is None:
+            break
+        pos = text.find('"', end)
+    parts.append(text[last:])
+    return _Escaped("".join(parts), at, added)
+
+
+def _relocate(
+    result: Decoded | DecodeFailure, escaped: _Escaped | None
+) -> Decoded | DecodeFailure:
+    """Map offsets in an escaped text back to the text we were given."""
+    if escaped is None or not escaped.at:
+        return result
+    if isinstance(result, Decoded):
+        return Decoded(result.value, escaped.original(result.end), result.repairs)
+    return DecodeFailure(result.kind, escaped.original(result.pos), result.message)

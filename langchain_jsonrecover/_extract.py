@@ -1,0 +1,346 @@
+"""Find the JSON in a reply: candidates in order, first success wins.
+
+Pure functions on ``str``; no LangChain imports. The order (LINEAGE.md, from
+PtcRunner, made robust):
+
+0. a fast path: the reply is clean JSON;
+1. reasoning blocks are hidden;
+2. fenced blocks: ``json``-tagged ones, then untagged ones whose body is
+   JSON-like; when any fence holds a candidate, prose is not searched;
+3. the trimmed reply when it starts with ``{`` or ``[`` (after a bare
+   ``json`` label line);
+4. JSON-like spans in prose: objects before arrays, each in text order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+import orjson
+
+from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode, within_depth
+from langchain_jsonrecover._fences import Fence, find_fences
+from langchain_jsonrecover._reasoning import mask_reasoning
+from langchain_jsonrecover._spans import Span, find_spans
+
+Step = Literal["raw", "fence", "prose", "regex"]
+FailureKind = Literal["too_large", "no_json", "invalid", "truncated", "too_deep"]
+
+DEFAULT_MAX_CHARS: Final = 10_000_000
+DEFAULT_MAX_DEPTH: Final = 200
+
+_NON_SPACE: Final = re.compile(r"\S")
+_JSON_LABEL: Final = re.compile(r"json[ \t]*\r?\n", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Extraction:
+    """The JSON found in a reply, and how it was found.
+
+    Example:
+        >>> from langchain_jsonrecover import extract_json
+        >>> found = extract_json('Sure! ```json\\n{"a": 1}\\n```')
+        >>> found.value, found.step, found.repairs
+        ({'a': 1}, 'fence', ('fence_stripped',))
+    """
+
+    value: Any
+    """The decoded value."""
+    span: tuple[int, int]
+    """Where the value's text lies in the reply: ``reply[start:end]``."""
+    step: Step
+    """What found it: ``raw`` (the reply itself), ``fence``, ``prose`` or ``regex``."""
+    repairs: tuple[str, ...] = ()
+    """What was done to get the value, in order (``"reasoning_skipped"``,
+    ``"fence_stripped"``, ``"json_label_dropped"``, ``"prose_trimmed"``,
+    ``"control_characters_escaped"``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """Why no value came out of a reply (or out of one candidate)."""
+
+    kind: FailureKind
+    """``no_json``, ``invalid``, ``truncated``, ``too_deep`` or ``too_large``."""
+    reason: str
+    """The decoder's reason in plain words (empty for ``no_json``)."""
+    pos: int | None = None
+    """Offset in the reply where decoding stopped."""
+    start: int | None = None
+    """Offset in the reply where the failing candidate starts."""
+    detail: str = ""
+    """Extra context: ``"reasoning_only"``, or the regex that matched nothing."""
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One place in the reply that may hold the answer, decoded."""
+
+    start: int
+    end: int
+    step: Step
+    repairs: tuple[str, ...]
+    value: Any = None
+    failure: Failure | None = None
+
+    def extraction(self) -> Extraction:
+        """This candidate as an :class:`Extraction` (it must have decoded)."""
+        return Extraction(self.value, (self.start, self.end), self.step, self.repairs)
+
+
+def extract(
+    text: str,
+    *,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> Extraction | Failure:
+    """Find and decode the JSON value a reply holds.
+
+    Args:
+        text: The model's reply.
+        max_chars: Longer replies are refused before any scan.
+        max_depth: Deeper nesting is a failure.
+
+    Returns:
+        The first candidate that decodes, or the failure to report: the first
+        failing JSON-like candidate's, else ``no_json``.
+
+    Example:
+        >>> extract('<think>{"draft": 1}</think> Answer: {"a": 1}').value
+        {'a': 1}
+    """
+    text = str(text)
+    if len(text) > max_chars:
+        return Failure("too_large", f"{len(text)} characters, over {max_chars}")
+    fast = _fast_path(text, max_depth)
+    if fast is not None:
+        return fast
+    first_failure: Failure | None = None
+    for candidate in iter_candidates(text, max_depth=max_depth):
+        if candidate.failure is None:
+            return candidate.extraction()
+        if first_failure is None:
+            first_failure = candidate.failure
+    return first_failure or _no_json(text)
+
+
+def _fast_path(text: str, max_depth: int) -> Extraction | None:
+    """The reply is clean JSON: one orjson call, no scan."""
+    first = _NON_SPACE.search(text)
+    if first is None or text[first.start()] not in "{[":
+        return None
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
+    if not within_depth(text, value, max_depth):
+        return None
+    end = len(text)
+    while text[end - 1] in " \t\r\n":
+        end -= 1
+    return Extraction(value, (first.start(), end), "raw")
+
+
+def _no_json(text: str) -> Failure:
+    masked, had_reasoning = mask_reasoning(text)
+    only_reasoning = had_reasoning and _NON_SPACE.search(masked) is None
+    return Failure("no_json", "", detail="reasoning_only" if only_reasoning else "")
+
+
+def iter_candidates(text: str, *, max_depth: int) -> Iterator[Candidate]:
+    """Yield the reply's candidates in the order they are tried, decoded.
+
+    Decoding is lazy: a caller that stops at the first success pays for no
+    more.
+
+    Args:
+        text: The model's reply.
+        max_depth: Deeper nesting is a failure.
+
+    Yields:
+        Candidates; each has a value or a failure.
+
+    Example:
+        >>> [c.value for c in iter_candidates("[1] or {}", max_depth=9)]
+        [[1], {}]
+    """
+    masked, had_reasoning = mask_reasoning(text)
+    base = ("reasoning_skipped",) if had_reasoning else ()
+    fences = find_fences(masked) if "```" in masked else []
+    found_in_fences = False
+    for fence in [f for f in fences if f.is_json] + [f for f in fences if not f.tag]:
+        candidate = _fence_candidate(masked, fence, base, max_depth)
+        if candidate is not None:
+            found_in_fences = True
+            yield candidate
+    if found_in_fences:
+        return
+    yield from _span_candidates(masked, fences, base, max_depth)
+
+
+def _fence_candidate(
+    text: str, fence: Fence, base: tuple[str, ...], max_depth: int
+) -> Candidate | None:
+    start, end = _strip(text, fence.body_start, fence.body_end)
+    if start == end:
+        return None  # an empty fence is no candidate
+    repairs = (*base, "fence_stripped")
+    label = _JSON_LABEL.match(text, start, end)
+    if label is not None and not fence.is_json:
+        start = label.end()
+        repairs = (*repairs, "json_label_dropped")
+    if not fence.is_json and text[start] not in "{[":
+        return None  # an untagged block of something else (code, a table)
+    return _decoded(text, start, end, "fence", repairs, max_depth, closed=fence.closed)
+
+
+def _span_candidates(
+    text: str, fences: list[Fence], base: tuple[str, ...], max_depth: int
+) -> Iterator[Candidate]:
+    first = _NON_SPACE.search(text)
+    if first is None:
+        return
+    lo, head = first.start(), base
+    label = _JSON_LABEL.match(text, lo)
+    if label is not None:
+        lo = label.end()
+        head = (*base, "json_label_dropped")
+    budget = [2 * len(text) + 1024]
+    spans: list[Span] = []
+    gap_start = lo
+    for fence in fences:
+        if fence.start > gap_start:
+            spans += find_spans(text, gap_start, fence.start, max_depth=max_depth, budget=budget)
+        gap_start = max(gap_start, fence.end)
+    spans += find_spans(text, gap_start, len(text), max_depth=max_depth, budget=budget)
+    if not spans:
+        return
+    raw_start = _NON_SPACE.search(text, lo)
+    ordered = sorted(
+        spans,
+        key=lambda s: (
+            not (raw_start is not None and s.start == raw_start.start()),
+            s.empty,
+            not s.is_object,
+            s.start,
+        ),
+    )
+    for span in ordered:
+        is_raw = raw_start is not None and span.start == raw_start.start()
+        step: Step = "raw" if is_raw else "prose"
+        repairs = head if is_raw else base
+        if span.decoded is not None:
+            yield _from_decoded(text, span.start, span.decoded, step, repairs)
+        else:
+            yield _decoded(
+                text, span.start, span.end, step, repairs, max_depth, closed=span.closed
+            )
+
+
+def _decoded(  # noqa: PLR0917
+    text: str,
+    start: int,
+    end: int,
+    step: Step,
+    repairs: tuple[str, ...],
+    max_depth: int,
+    *,
+    closed: bool,
+) -> Candidate:
+    result = decode(text[start:end], max_depth=max_depth, allow_trailing=True)
+    if isinstance(result, Decoded):
+        return _from_decoded(text, start, result, step, repairs)
+    return Candidate(
+        start, end, step, repairs, failure=_failure(text, start, end, result, closed)
+    )
+
+
+def _failure(
+    text: str, start: int, end: int, result: DecodeFailure, closed: bool
+) -> Failure:
+    kind: FailureKind
+    if result.kind == "too_deep":
+        kind = "too_deep"
+    elif result.kind == "truncated" and not closed and end >= len(text):
+        kind = "truncated"
+    else:
+        kind = "invalid"
+    reason = result.message
+    if kind == "invalid" and result.kind == "truncated":
+        reason = "not closed"
+    return Failure(kind, reason, pos=start + result.pos, start=start)
+
+
+def _from_decoded(
+    text: str, start: int, result: Decoded, step: Step, repairs: tuple[str, ...]
+) -> Candidate:
+    end = start + result.end
+    repairs = (*repairs, *result.repairs)
+    if step != "fence" and _has_prose(text, start, end, check_before=step != "raw"):
+        repairs = (*repairs, "prose_trimmed")
+    return Candidate(start, end, step, repairs, value=result.value)
+
+
+def _has_prose(text: str, start: int, end: int, *, check_before: bool) -> bool:
+    """Whether visible text stands before ``start`` or after ``end``."""
+    if check_before and _NON_SPACE.search(text, 0, start) is not None:
+        return True
+    return _NON_SPACE.search(text, end) is not None
+
+
+def _strip(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start] in " \t\r\n":
+        start += 1
+    while end > start and text[end - 1] in " \t\r\n":
+        end -= 1
+    return start, end
+
+
+def extract_with_pattern(
+    text: str,
+    pattern: re.Pattern[str],
+    *,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> Extraction | Failure:
+    """Decode the first capture of ``pattern`` (the regex processor's rule).
+
+    The capture is stripped, and a fence around it removed, then decoded as a
+    whole: text after the value is an error here, since the pattern was meant
+    to capture exactly the JSON.
+
+    Args:
+        text: The model's reply (reasoning is hidden from the pattern).
+        pattern: A compiled pattern with one capture group.
+        max_chars: Longer replies are refused before any scan.
+        max_depth: Deeper nesting is a failure.
+
+    Returns:
+        The value, or why not.
+
+    Example:
+        >>> extract_with_pattern("<json>[1]</json>", re.compile(r"<json>(.*?)</json>")).value
+        [1]
+    """
+    text = str(text)
+    if len(text) > max_chars:
+        return Failure("too_large", f"{len(text)} characters, over {max_chars}")
+    masked, had_reasoning = mask_reasoning(text)
+    match = pattern.search(masked)
+    if match is None or match.start(1) < 0:
+        return Failure("no_json", "", detail=pattern.pattern)
+    start, end = _strip(masked, match.start(1), match.end(1))
+    repairs: tuple[str, ...] = ("reasoning_skipped",) if had_reasoning else ()
+    if masked.startswith("```", start):
+        fence = find_fences(masked[start:end])[0]
+        start, end = _strip(masked, start + fence.body_start, start + fence.body_end)
+        repairs = (*repairs, "fence_stripped")
+    if start == end:
+        return Failure("no_json", "", detail=pattern.pattern)
+    result = decode(masked[start:end], max_depth=max_depth, allow_trailing=False)
+    if isinstance(result, Decoded):
+        return Extraction(result.value, (start, end), "regex", (*repairs, *result.repairs))
+    return _failure(masked, start, end, result, closed=True)

@@ -1,0 +1,130 @@
+"""Find markdown code fences in a reply.
+
+Pure functions on ``str``; no LangChain imports.
+
+Fences are found with ``str.find``; every search starts where the previous one
+stopped, and a failed search for a closing line is remembered, so the whole
+reply is walked a bounded number of times however many backticks it holds.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+#: Info-string tags that mark a block as JSON (compared in lower case).
+JSON_TAGS: Final = frozenset({"json", "jsonc", "json5"})
+
+_TAG_WORD: Final = re.compile(r"[A-Za-z0-9_+.#-]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Fence:
+    """One fenced block: where it is and what its info string says."""
+
+    start: int
+    """Offset of the opening backticks."""
+    end: int
+    """Offset just after the closing backticks (the reply's length if unclosed)."""
+    body_start: int
+    """Offset of the first character of the body."""
+    body_end: int
+    """Offset just after the body."""
+    tag: str
+    """The info string's first word, in lower case; ``""`` when there is none."""
+    closed: bool
+    """Whether a closing fence was found."""
+
+    @property
+    def is_json(self) -> bool:
+        """Whether the tag names JSON."""
+        return self.tag in JSON_TAGS
+
+
+def find_fences(text: str) -> list[Fence]:
+    """List the fenced blocks of ``text`` in order.
+
+    An opening fence is a run of three or more backticks anywhere; its info
+    string runs to the end of the line (a one-line block such as
+    ```` ```json {"a": 1}``` ```` has its body on that line). The closing fence
+    is the first run at least as long that starts a line (after indentation);
+    failing that, the first such run anywhere (a model writing ```` }``` ````);
+    failing that, the block runs to the end of the reply, unclosed.
+
+    Args:
+        text: The reply, possibly with reasoning masked.
+
+    Returns:
+        The fences, in text order, not overlapping.
+
+    Example:
+        >>> [f.tag for f in find_fences("a\\n```json\\n{}\\n```\\n```py\\nx\\n```")]
+        ['json', 'py']
+    """
+    fences: list[Fence] = []
+    length = len(text)
+    # Per marker length: the offset from which no such run starts a line,
+    # learnt from a failed search, so that no later search repeats it.
+    no_line_start_from: dict[int, int] = {}
+    pos = 0
+    while True:
+        start = text.find("```", pos)
+        if start < 0:
+            return fences
+        run = _run_length(text, start)
+        after = start + run
+        line_end = text.find("\n", after)
+        if line_end < 0:
+            line_end = length
+        tag_match = _TAG_WORD.match(text, after, line_end)
+        tag_end = tag_match.end() if tag_match else after
+        if text[tag_end:line_end].strip():
+            # A one-line block: the body starts right after the tag.
+            body_start = tag_end
+        else:
+            body_start = min(line_end + 1, length)
+        tag = text[after:tag_end].lower()
+        marker = "`" * run
+        close = _find_close(text, marker, body_start, no_line_start_from)
+        if close < 0:
+            fences.append(Fence(start, length, body_start, length, tag, closed=False))
+            return fences
+        close_end = close + _run_length(text, close)
+        fences.append(Fence(start, close_end, body_start, close, tag, closed=True))
+        pos = close_end
+
+
+def _find_close(
+    text: str, marker: str, body_start: int, no_line_start_from: dict[int, int]
+) -> int:
+    """Find the closing run of backticks for a block whose body starts here."""
+    limit = no_line_start_from.get(len(marker), len(text) + 1)
+    search = body_start
+    while search < limit:
+        found = text.find(marker, search)
+        if found < 0:
+            no_line_start_from[len(marker)] = body_start
+            break
+        if _starts_line(text, found, body_start):
+            return found
+        search = found + _run_length(text, found)
+    # No closing line: the first run anywhere (`}```` at the end of a line).
+    return text.find(marker, body_start)
+
+
+def _starts_line(text: str, index: int, body_start: int) -> bool:
+    """Whether only spaces or tabs stand between ``index`` and a line start."""
+    i = index - 1
+    while i >= body_start and text[i] in " \t":
+        i -= 1
+    return i < body_start or text[i] in "\r\n"
+
+
+def _run_length(text: str, start: int) -> int:
+    """Length of the run of backticks starting at ``start``."""
+    end = start
+    length = len(text)
+    while end < length and text[end] == "`":
+        end += 1
+    return end - start

@@ -1,0 +1,150 @@
+"""Errors raised when a reply does not give the JSON asked for.
+
+Every error a parser raises for a bad reply is a LangChain
+``OutputParserException``, so code that already catches that keeps working::
+
+    ValueError
+    └── langchain_core.exceptions.OutputParserException
+        └── JsonRecoveryError          the reply cannot be used (too long to scan)
+            ├── NoJsonFoundError       nothing JSON-like in the reply
+            └── InvalidJsonError       JSON-like, but it does not decode
+                                       (``truncated`` when the reply was cut off)
+
+Each carries ``llm_output`` (the reply, unchanged), ``observation`` (what to tell
+the model: what was wrong and what to send instead) and ``send_to_llm=True``.
+A refusal is not a parse failure: it raises langchain-core's
+``ModelRefusalError``, as ``JsonOutputParser`` does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.exceptions import OutputParserException
+
+from langchain_jsonrecover._extract import Failure
+from langchain_jsonrecover._prompts import describe
+
+__all__ = ["InvalidJsonError", "JsonRecoveryError", "NoJsonFoundError"]
+
+
+class JsonRecoveryError(OutputParserException):
+    """Base of every error this package raises for a reply.
+
+    Example:
+        >>> from langchain_jsonrecover import JsonFenceOutputParser, JsonRecoveryError
+        >>> try:
+        ...     JsonFenceOutputParser().parse("no json here")
+        ... except JsonRecoveryError as exc:
+        ...     print(exc.observation)
+        Your reply contains no JSON. Respond with only the JSON object, and nothing else.
+    """
+
+    def __init__(
+        self, message: str, *, llm_output: str = "", observation: str = ""
+    ) -> None:
+        """Create the error.
+
+        Args:
+            message: What went wrong, for a person.
+            llm_output: The model's reply, unchanged.
+            observation: What to tell the model (defaults to ``message``).
+        """
+        super().__init__(
+            message,
+            observation=observation or message,
+            llm_output=llm_output,
+            send_to_llm=True,
+        )
+        # OutputParserException appends a troubleshooting URL to a str message;
+        # ours say what to do, so keep them as written.
+        self.args = (message,)
+        self.message = message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle with every attribute (errors cross process pools)."""
+        return (self.__class__, (self.message,), self.__dict__)
+
+
+class NoJsonFoundError(JsonRecoveryError):
+    """Nothing JSON-like in the reply (prose only, or only reasoning).
+
+    Example:
+        >>> from langchain_jsonrecover import extract_json, NoJsonFoundError
+        >>> try:
+        ...     extract_json("The set {1, 2, 3} has three elements.")
+        ... except NoJsonFoundError as exc:
+        ...     print(exc)
+        No JSON found in the reply.
+    """
+
+
+class InvalidJsonError(JsonRecoveryError):
+    """A JSON-like candidate that does not decode.
+
+    ``line`` and ``column`` (1-based) locate the failure in the reply;
+    ``truncated`` says the reply ends before the JSON does.
+
+    Example:
+        >>> from langchain_jsonrecover import extract_json, InvalidJsonError
+        >>> try:
+        ...     extract_json('{"a" 1}')
+        ... except InvalidJsonError as exc:
+        ...     print(exc.line, exc.column, exc.truncated)
+        1 6 False
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        llm_output: str = "",
+        observation: str = "",
+        line: int | None = None,
+        column: int | None = None,
+        truncated: bool = False,
+    ) -> None:
+        """Create the error.
+
+        Args:
+            message: What went wrong and where, with an excerpt.
+            llm_output: The model's reply, unchanged.
+            observation: What to tell the model.
+            line: 1-based line of the failure in the reply.
+            column: 1-based column of the failure in the reply.
+            truncated: Whether the reply ends before the JSON does.
+        """
+        super().__init__(message, llm_output=llm_output, observation=observation)
+        self.line = line
+        self.column = column
+        self.truncated = truncated
+
+
+def error_for(failure: Failure, llm_output: str) -> JsonRecoveryError:
+    """Build the typed error for a failure on ``llm_output``.
+
+    Args:
+        failure: What went wrong.
+        llm_output: The reply, unchanged.
+
+    Returns:
+        The error to raise.
+    """
+    text = str(llm_output)
+    described = describe(failure, text)
+    if failure.kind == "no_json":
+        return NoJsonFoundError(
+            described.message, llm_output=text, observation=described.observation
+        )
+    if failure.kind == "too_large":
+        return JsonRecoveryError(
+            described.message, llm_output=text, observation=described.observation
+        )
+    return InvalidJsonError(
+        described.message,
+        llm_output=text,
+        observation=described.observation,
+        line=described.line,
+        column=described.column,
+        truncated=failure.kind == "truncated",
+    )

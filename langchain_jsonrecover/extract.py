@@ -1,0 +1,70 @@
+"""``extract_json``: the extraction core as a function, with typed errors."""
+
+from __future__ import annotations
+
+from langchain_jsonrecover._extract import (
+    DEFAULT_MAX_CHARS,
+    DEFAULT_MAX_DEPTH,
+    Extraction,
+    Failure,
+    extract,
+)
+from langchain_jsonrecover.errors import error_for
+
+__all__ = ["Extraction", "extract_json"]
+
+
+def extract_json(
+    text: str,
+    *,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+) -> Extraction:
+    """Find and decode the JSON value in a model's reply.
+
+    Tried in order, the first that decodes wins: the reply as it stands; with
+    ``<think>``/``<thinking>``/``<reasoning>`` blocks hidden, ```` ```json ````
+    fences, then untagged fences; the trimmed reply from its first ``{``/``[``;
+    JSON-like spans in prose (objects before arrays). Bare scalars in prose are
+    never taken, and neither are brackets that hold no key/value pairs or
+    values (``{1, 2, 3}``, ``{name}``).
+
+    Args:
+        text: The model's reply.
+        max_chars: Longer replies are refused before any scan.
+        max_depth: Deeper nesting is an ``InvalidJsonError``.
+
+    Returns:
+        The value, where it was found, and what was done to get it.
+
+    Raises:
+        NoJsonFoundError: Nothing JSON-like in the reply.
+        InvalidJsonError: A JSON-like candidate that does not decode
+            (``truncated=True`` when the reply ends inside it).
+        JsonRecoveryError: The reply is longer than ``max_chars``.
+        ValueError: ``max_chars`` or ``max_depth`` is not positive.
+
+    Example:
+        >>> found = extract_json('<think>plan</think>Here: {"name": "Ada"} Done.')
+        >>> found.value
+        {'name': 'Ada'}
+        >>> found.repairs
+        ('reasoning_skipped', 'prose_trimmed')
+    """
+    check_limits(max_chars, max_depth)
+    result = extract(text, max_chars=max_chars, max_depth=max_depth)
+    if isinstance(result, Failure):
+        raise error_for(result, text)
+    return result
+
+
+def check_limits(max_chars: int, max_depth: int) -> None:
+    """Reject limits that make no sense, before any reply is seen.
+
+    Raises:
+        ValueError: Either limit is below 1.
+    """
+    if max_chars < 1:
+        raise ValueError(f"max_chars must be at least 1, got {max_chars}")
+    if max_depth < 1:
+        raise ValueError(f"max_depth must be at least 1, got {max_depth}")
