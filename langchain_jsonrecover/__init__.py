@@ -1,8 +1,8 @@
-"""Turn almost-JSON model replies into data, or into feedback a model can act on.
+r"""Turn almost-JSON model replies into data, or into feedback a model can act on.
 
 Example:
     >>> from langchain_jsonrecover import JsonFenceOutputParser
-    >>> JsonFenceOutputParser().parse('Here you go:\\n```json\\n{"a": 1}\\n```')
+    >>> JsonFenceOutputParser().parse('Here you go:\n```json\n{"a": 1}\n```')
     {'a': 1}
 """
 

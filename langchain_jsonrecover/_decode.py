@@ -30,13 +30,20 @@ _MESSAGES: Final = {
     "unexpected character, expected ':' after key": "expected ':' after a key",
     "number is infinity when parsed as double": "number out of range",
 }
+_EXPECTED: Final = "unexpected character, expected "
 
 _BRACKETS_ONLY: Final = bytes(b for b in range(256) if b not in b"[]{}")
 _CONTROL_CHAR: Final = re.compile(r"[\x00-\x1f]")
 # Rest of a string after its opening quote; possessive, so it never backtracks.
 _STRING_REST: Final = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
 _ESCAPED: Final = ("control_characters_escaped",)
-_SHORT_ESCAPES: Final = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+_SHORT_ESCAPES: Final = {
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+    "\b": "\\b",
+    "\f": "\\f",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,14 +63,16 @@ class DecodeFailure:
     """Why a candidate text does not decode."""
 
     kind: FailureKind
-    """``invalid``, ``truncated`` (ends before the value does), ``too_deep``, ``empty``."""
+    """``invalid``, ``truncated`` (ends before the value), ``too_deep``, ``empty``."""
     pos: int
     """Offset in the candidate text where the decoder stopped."""
     message: str
     """The decoder's reason, in plain words."""
 
 
-def decode(text: str, *, max_depth: int, allow_trailing: bool) -> Decoded | DecodeFailure:
+def decode(
+    text: str, *, max_depth: int, allow_trailing: bool
+) -> Decoded | DecodeFailure:
     """Decode the JSON value at the start of ``text``.
 
     Args:
@@ -91,7 +100,9 @@ def decode(text: str, *, max_depth: int, allow_trailing: bool) -> Decoded | Deco
                 candidate = escaped.text
                 continue
             if msg.startswith(_TRAILING) and allow_trailing:
-                inner = decode(candidate[:pos], max_depth=max_depth, allow_trailing=False)
+                inner = decode(
+                    candidate[:pos], max_depth=max_depth, allow_trailing=False
+                )
                 if escaped is not None and isinstance(inner, Decoded):
                     inner = Decoded(inner.value, inner.end, _ESCAPED)
                 return _relocate(inner, escaped)
@@ -112,7 +123,10 @@ def _failure(text: str, msg: str, pos: int) -> DecodeFailure:
         return DecodeFailure("too_deep", pos, "nested too deeply")
     if msg.startswith(_END) or pos >= len(text.rstrip()):
         return DecodeFailure("truncated", pos, "the text ends before the JSON does")
-    return DecodeFailure("invalid", pos, _MESSAGES.get(msg, msg))
+    reason = _MESSAGES.get(msg, msg)
+    if reason.startswith(_EXPECTED):
+        reason = "expected " + reason.removeprefix(_EXPECTED)
+    return DecodeFailure("invalid", pos, reason)
 
 
 def _value_end(text: str) -> int:

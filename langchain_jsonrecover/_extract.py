@@ -15,9 +15,8 @@ PtcRunner, made robust):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 import orjson
 
@@ -25,6 +24,9 @@ from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode, within
 from langchain_jsonrecover._fences import Fence, find_fences
 from langchain_jsonrecover._reasoning import mask_reasoning
 from langchain_jsonrecover._spans import Span, find_spans
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 Step = Literal["raw", "fence", "prose", "regex"]
 FailureKind = Literal["too_large", "no_json", "invalid", "truncated", "too_deep"]
@@ -38,11 +40,11 @@ _JSON_LABEL: Final = re.compile(r"json[ \t]*\r?\n", re.IGNORECASE)
 
 @dataclass(frozen=True, slots=True)
 class Extraction:
-    """The JSON found in a reply, and how it was found.
+    r"""The JSON found in a reply, and how it was found.
 
     Example:
         >>> from langchain_jsonrecover import extract_json
-        >>> found = extract_json('Sure! ```json\\n{"a": 1}\\n```')
+        >>> found = extract_json('Sure! ```json\n{"a": 1}\n```')
         >>> found.value, found.step, found.repairs
         ({'a': 1}, 'fence', ('fence_stripped',))
     """
@@ -213,7 +215,9 @@ def _span_candidates(
     gap_start = lo
     for fence in fences:
         if fence.start > gap_start:
-            spans += find_spans(text, gap_start, fence.start, max_depth=max_depth, budget=budget)
+            spans += find_spans(
+                text, gap_start, fence.start, max_depth=max_depth, budget=budget
+            )
         gap_start = max(gap_start, fence.end)
     spans += find_spans(text, gap_start, len(text), max_depth=max_depth, budget=budget)
     if not spans:
@@ -322,7 +326,8 @@ def extract_with_pattern(
         The value, or why not.
 
     Example:
-        >>> extract_with_pattern("<json>[1]</json>", re.compile(r"<json>(.*?)</json>")).value
+        >>> pattern = re.compile(r"<json>(.*?)</json>")
+        >>> extract_with_pattern("<json>[1]</json>", pattern).value
         [1]
     """
     text = str(text)
@@ -342,5 +347,7 @@ def extract_with_pattern(
         return Failure("no_json", "", detail=pattern.pattern)
     result = decode(masked[start:end], max_depth=max_depth, allow_trailing=False)
     if isinstance(result, Decoded):
-        return Extraction(result.value, (start, end), "regex", (*repairs, *result.repairs))
+        return Extraction(
+            result.value, (start, end), "regex", (*repairs, *result.repairs)
+        )
     return _failure(masked, start, end, result, closed=True)

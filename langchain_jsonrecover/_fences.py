@@ -43,7 +43,7 @@ class Fence:
 
 
 def find_fences(text: str) -> list[Fence]:
-    """List the fenced blocks of ``text`` in order.
+    r"""List the fenced blocks of ``text`` in order.
 
     An opening fence is a run of three or more backticks anywhere; its info
     string runs to the end of the line (a one-line block such as
@@ -59,7 +59,7 @@ def find_fences(text: str) -> list[Fence]:
         The fences, in text order, not overlapping.
 
     Example:
-        >>> [f.tag for f in find_fences("a\\n```json\\n{}\\n```\\n```py\\nx\\n```")]
+        >>> [f.tag for f in find_fences("a\n```json\n{}\n```\n```py\nx\n```")]
         ['json', 'py']
     """
     fences: list[Fence] = []

@@ -9,9 +9,10 @@ the reply back: the model has it in the conversation already.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from langchain_jsonrecover._extract import Failure
+if TYPE_CHECKING:
+    from langchain_jsonrecover._extract import Failure
 
 FORMAT_INSTRUCTIONS: Final = (
     "Respond with only one JSON object: no prose before or after it, "
@@ -37,10 +38,10 @@ class Described:
 
 
 def line_and_column(text: str, pos: int) -> tuple[int, int]:
-    """1-based line and column of offset ``pos`` in ``text``.
+    r"""1-based line and column of offset ``pos`` in ``text``.
 
     Example:
-        >>> line_and_column("ab\\ncd", 4)
+        >>> line_and_column("ab\ncd", 4)
         (2, 2)
     """
     line_start = text.rfind("\n", 0, pos) + 1
@@ -79,8 +80,8 @@ def describe(failure: Failure, text: str) -> Described:
 
     Example:
         >>> from langchain_jsonrecover._extract import extract
-        >>> describe(extract("hello"), "hello").observation
-        'Your reply contains no JSON. Respond with only the JSON object, and nothing else.'
+        >>> print(describe(extract("hello"), "hello").message)
+        No JSON found in the reply.
     """
     if failure.kind == "too_large":
         return Described(

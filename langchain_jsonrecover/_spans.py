@@ -61,7 +61,14 @@ class Span:
 
 class _Frame:
     __slots__ = (
-        "char", "empty", "has_colon", "in_json", "mark", "mode", "start", "strings"
+        "char",
+        "empty",
+        "has_colon",
+        "in_json",
+        "mark",
+        "mode",
+        "start",
+        "strings",
     )
 
     def __init__(  # noqa: PLR0917
@@ -108,7 +115,7 @@ def classify(text: str, start: int, limit: int) -> tuple[int, bool]:
             return JSON, False
         if nxt == "}":
             return JSON, True
-        if nxt == "'" or nxt == "_" or nxt.isalpha():
+        if nxt in {"'", "_"} or nxt.isalpha():
             return MAYBE, False
         return PROSE, False
     if nxt == "]":
@@ -137,9 +144,9 @@ def find_spans(
         JSON-like spans that no JSON-like span encloses.
 
     Example:
-        >>> [(s.start, s.end) for s in find_spans('see [1]. {"a": {"b": 2}}', 0, 25,
+        >>> [(s.start, s.end) for s in find_spans('see [1]. {"a": {"b": 2}}', 0, 24,
         ...                                       max_depth=9, budget=[99])]
-        [(4, 7), (9, 25)]
+        [(4, 7), (9, 24)]
     """
     spans: list[Span] = []
     stack: list[_Frame] = []
@@ -191,7 +198,16 @@ def find_spans(
             budget[0] -= hi - i
             result = decode(text[i:hi], max_depth=max_depth, allow_trailing=True)
             if isinstance(result, Decoded):
-                spans.append(Span(i, i + result.end, True, char == "{", False, result))
+                spans.append(
+                    Span(
+                        i,
+                        i + result.end,
+                        closed=True,
+                        is_object=char == "{",
+                        empty=False,
+                        decoded=result,
+                    )
+                )
                 pos = i + result.end
                 continue
         strings = mode != PROSE or (bool(stack) and stack[-1].strings)
@@ -210,4 +226,6 @@ def _finish(frame: _Frame, spans: list[Span], end: int, *, closed: bool) -> None
     if frame.mode == PROSE or (frame.mode == MAYBE and not frame.has_colon):
         return
     del spans[frame.mark :]
-    spans.append(Span(frame.start, end, closed, frame.char == "{", frame.empty and closed))
+    spans.append(
+        Span(frame.start, end, closed, frame.char == "{", frame.empty and closed)
+    )

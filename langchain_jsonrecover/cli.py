@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import orjson
 
 from langchain_jsonrecover._extract import DEFAULT_MAX_CHARS
 from langchain_jsonrecover.errors import JsonRecoveryError
 from langchain_jsonrecover.parsers import JsonFenceOutputParser, RegexJsonOutputParser
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 __all__ = ["main"]
 
@@ -132,4 +134,3 @@ def _first_line(message: str) -> str:
 
 def _say(line: str) -> None:
     sys.stderr.write(line + "\n")
-

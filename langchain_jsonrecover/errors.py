@@ -18,12 +18,14 @@ A refusal is not a parse failure: it raises langchain-core's
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.exceptions import OutputParserException
 
-from langchain_jsonrecover._extract import Failure
 from langchain_jsonrecover._prompts import describe
+
+if TYPE_CHECKING:
+    from langchain_jsonrecover._extract import Failure
 
 __all__ = ["InvalidJsonError", "JsonRecoveryError", "NoJsonFoundError"]
 
@@ -36,8 +38,8 @@ class JsonRecoveryError(OutputParserException):
         >>> try:
         ...     JsonFenceOutputParser().parse("no json here")
         ... except JsonRecoveryError as exc:
-        ...     print(exc.observation)
-        Your reply contains no JSON. Respond with only the JSON object, and nothing else.
+        ...     print(exc.observation.split(".")[0])
+        Your reply contains no JSON
     """
 
     def __init__(

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import re
 from abc import abstractmethod
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.exceptions import ModelRefusalError
-from langchain_core.messages import BaseMessage
 from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
 from pydantic import ConfigDict, Field, field_validator
@@ -28,6 +27,9 @@ from langchain_jsonrecover._extract import (
 )
 from langchain_jsonrecover._prompts import FORMAT_INSTRUCTIONS
 from langchain_jsonrecover.errors import error_for
+
+if TYPE_CHECKING:
+    from langchain_core.messages import BaseMessage
 
 __all__ = ["JsonFenceOutputParser", "RegexJsonOutputParser"]
 
@@ -148,7 +150,7 @@ class _JsonRecoveringParser(BaseOutputParser[Any]):
 
 
 class JsonFenceOutputParser(_JsonRecoveringParser):
-    """Parse JSON out of a reply wrapped in fences, prose and reasoning.
+    r"""Parse JSON out of a reply wrapped in fences, prose and reasoning.
 
     The order is that of :func:`~langchain_jsonrecover.extract_json`: the
     reply itself, ``json`` fences, untagged fences, the reply from its first
@@ -157,7 +159,7 @@ class JsonFenceOutputParser(_JsonRecoveringParser):
     Example:
         >>> from langchain_jsonrecover import JsonFenceOutputParser
         >>> parser = JsonFenceOutputParser()
-        >>> parser.invoke('<think>hmm</think>Sure:\\n```json\\n{"ok": true}\\n```')
+        >>> parser.invoke('<think>hmm</think>Sure:\n```json\n{"ok": true}\n```')
         {'ok': True}
     """
 

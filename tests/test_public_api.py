@@ -1,0 +1,69 @@
+"""The public surface: pinned names, documented, with examples that run."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import inspect
+import pkgutil
+from typing import TYPE_CHECKING
+
+import pytest
+
+import langchain_jsonrecover
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+EXPECTED_ALL = [
+    "Extraction",
+    "InvalidJsonError",
+    "JsonFenceOutputParser",
+    "JsonRecoveryError",
+    "NoJsonFoundError",
+    "RegexJsonOutputParser",
+    "extract_json",
+]
+
+
+def test_all_is_pinned() -> None:
+    assert sorted(langchain_jsonrecover.__all__) == sorted(EXPECTED_ALL)
+
+
+def test_all_names_import() -> None:
+    for name in langchain_jsonrecover.__all__:
+        assert getattr(langchain_jsonrecover, name) is not None
+
+
+@pytest.mark.parametrize("name", EXPECTED_ALL)
+def test_public_name_documented_with_example(name: str) -> None:
+    doc = inspect.getdoc(getattr(langchain_jsonrecover, name)) or ""
+    assert doc, f"{name} has no docstring"
+    assert "Example" in doc, f"{name}'s docstring has no example"
+
+
+def _modules() -> list[ModuleType]:
+    names = [
+        f"langchain_jsonrecover.{info.name}"
+        for info in pkgutil.iter_modules(langchain_jsonrecover.__path__)
+        if info.name != "__main__"
+    ]
+    return [langchain_jsonrecover, *(importlib.import_module(n) for n in sorted(names))]
+
+
+@pytest.mark.parametrize("module", _modules(), ids=lambda m: m.__name__)
+def test_docstring_examples_run(module: ModuleType) -> None:
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+
+
+CORE = [m for m in _modules() if m.__name__.rsplit(".", 1)[-1].startswith("_")]
+
+
+def test_core_modules_found() -> None:
+    assert len(CORE) >= 5
+
+
+@pytest.mark.parametrize("module", CORE, ids=lambda m: m.__name__)
+def test_core_modules_do_not_import_langchain(module: ModuleType) -> None:
+    assert "langchain_core" not in inspect.getsource(module)
