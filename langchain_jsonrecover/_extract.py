@@ -268,7 +268,7 @@ def _failure(
     kind: FailureKind
     if result.kind == "too_deep":
         kind = "too_deep"
-    elif result.kind == "truncated" and not closed and end >= len(text):
+    elif result.kind == "truncated" and not closed and _at_end(text, end):
         kind = "truncated"
     else:
         kind = "invalid"
@@ -286,6 +286,11 @@ def _from_decoded(
     if step != "fence" and _has_prose(text, start, end, check_before=step != "raw"):
         repairs = (*repairs, "prose_trimmed")
     return Candidate(start, end, step, repairs, value=result.value)
+
+
+def _at_end(text: str, end: int) -> bool:
+    """Whether only whitespace follows ``end``: the reply stops there."""
+    return _NON_SPACE.search(text, end) is None
 
 
 def _has_prose(text: str, start: int, end: int, *, check_before: bool) -> bool:

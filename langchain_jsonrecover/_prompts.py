@@ -100,7 +100,9 @@ def describe(failure: Failure, text: str) -> Described:
             return Described(
                 f"No JSON found in the reply: the pattern {failure.detail!r} "
                 "matched nothing.",
-                f"Your reply contains no JSON in the expected place. {_SEND_INSTEAD}",
+                "Your reply has no JSON where it was expected: nothing in it "
+                f"matches the pattern {failure.detail!r}. Respond again with the "
+                "JSON placed as instructed.",
             )
         return Described(
             "No JSON found in the reply.",

@@ -1,0 +1,68 @@
+"""The README stays true: its commands, its names, its examples."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import langchain_jsonrecover
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _blocks(language: str) -> list[str]:
+    return re.findall(rf"^```{language}\n(.*?)^```", README, re.MULTILINE | re.DOTALL)
+
+
+def test_every_public_name_is_documented() -> None:
+    for name in langchain_jsonrecover.__all__:
+        assert f"`{name}" in README, name
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    commands = [b.strip() for b in _blocks("bash") if "pytest" in b]
+    assert len(commands) == 1
+    test_command = commands[0].replace(" -q", "")
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").replace(" -q", "")
+    assert test_command in ci
+
+
+def test_two_setup_commands_install_and_run() -> None:
+    setup = README.split("## Set-up", 1)[1].split("\n## ", 1)[0]
+    commands = re.findall(r"^```bash\n(.*?)\n```", setup, re.MULTILINE | re.DOTALL)
+    assert len(commands) == 2
+    main_job, tests = commands
+    assert "pip install" in main_job
+    assert "jsonrecover" in main_job
+    assert "pip install" in tests
+    assert "pytest" in tests
+
+
+def _checked(block: str) -> str:
+    """Turn ``expr  # value`` lines into assertions on ``repr(expr)``."""
+    lines = []
+    for line in block.splitlines():
+        code, sep, comment = line.partition("  # ")
+        if sep and code and not code.startswith(" ") and _is_expression(code):
+            lines.append(f"assert repr({code}) == {comment.strip()!r}, repr({code})")
+        else:
+            lines.append(line)
+    return "\n".join(lines)
+
+
+def _is_expression(code: str) -> bool:
+    try:
+        ast.parse(code, mode="eval")
+    except SyntaxError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("block", _blocks("python"), ids=lambda b: b.split("\n")[0][:40])
+def test_python_examples_run_and_show_true_results(block: str) -> None:
+    code = _checked(block)
+    exec(compile(code, "README.md", "exec"), {})  # noqa: S102
