@@ -62,7 +62,9 @@ def _is_expression(code: str) -> bool:
     return True
 
 
-@pytest.mark.parametrize("block", _blocks("python"), ids=lambda b: b.split("\n")[0][:40])
+@pytest.mark.parametrize(
+    "block", _blocks("python"), ids=lambda b: b.split("\n")[0][:40]
+)
 def test_python_examples_run_and_show_true_results(block: str) -> None:
     code = _checked(block)
     exec(compile(code, "README.md", "exec"), {})  # noqa: S102
