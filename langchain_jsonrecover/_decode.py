@@ -139,10 +139,11 @@ def _value_end(text: str) -> int:
 def within_depth(text: str, value: Any, max_depth: int) -> bool:
     """Whether a decoded value nests at most ``max_depth`` containers deep.
 
-    Cheap proofs first: a text with few brackets cannot nest deeply; otherwise
-    the bracket skeleton of the text is peeled one level per round in C. Only a
-    text whose skeleton does not peel cleanly (brackets inside strings) is
-    walked in Python.
+    Cheap proofs first: a short text, or one with few brackets, cannot nest
+    deeply. Otherwise the bracket skeleton of the text (taken in C from its
+    UTF-8 form, which the decoder has just cached) is peeled one level per
+    round. Only a text whose skeleton does not peel cleanly (brackets inside
+    strings) has its value walked in Python.
 
     Args:
         text: The text the value was decoded from.
@@ -156,9 +157,11 @@ def within_depth(text: str, value: Any, max_depth: int) -> bool:
         >>> within_depth("[[1]]", [[1]], 1)
         False
     """
-    if text.count("[") + text.count("{") <= max_depth:
+    if len(text) <= 2 * max_depth:
         return True
     skeleton = text.encode("utf-8", "surrogatepass").translate(None, _BRACKETS_ONLY)
+    if len(skeleton) <= max_depth:
+        return True
     for _ in range(max_depth + 1):
         if not skeleton:
             return True

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 import orjson
 
 from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode, within_depth
-from langchain_jsonrecover._fences import Fence, find_fences
+from langchain_jsonrecover._fences import Fence, find_fences, outer_fence
 from langchain_jsonrecover._reasoning import mask_reasoning
 from langchain_jsonrecover._spans import Span, find_spans
 
@@ -171,7 +171,16 @@ def iter_candidates(text: str, *, max_depth: int) -> Iterator[Candidate]:
     """
     masked, had_reasoning = mask_reasoning(text)
     base = ("reasoning_skipped",) if had_reasoning else ()
-    fences = find_fences(masked) if "```" in masked else []
+    if "```" not in masked:
+        yield from _span_candidates(masked, [], base, max_depth)
+        return
+    guess = outer_fence(masked)
+    if guess is not None and (guess.is_json or not guess.tag):
+        candidate = _fence_candidate(masked, guess, base, max_depth, whole=True)
+        if candidate is not None and candidate.failure is None:
+            yield candidate  # the only block there is (see outer_fence)
+            return
+    fences = find_fences(masked)
     found_in_fences = False
     for fence in [f for f in fences if f.is_json] + [f for f in fences if not f.tag]:
         candidate = _fence_candidate(masked, fence, base, max_depth)
@@ -184,8 +193,14 @@ def iter_candidates(text: str, *, max_depth: int) -> Iterator[Candidate]:
 
 
 def _fence_candidate(
-    text: str, fence: Fence, base: tuple[str, ...], max_depth: int
+    text: str,
+    fence: Fence,
+    base: tuple[str, ...],
+    max_depth: int,
+    *,
+    whole: bool = False,
 ) -> Candidate | None:
+    """The candidate a fenced block holds (``whole``: nothing may follow the value)."""
     start, end = _strip(text, fence.body_start, fence.body_end)
     if start == end:
         return None  # an empty fence is no candidate
@@ -196,7 +211,9 @@ def _fence_candidate(
         repairs = (*repairs, "json_label_dropped")
     if not fence.is_json and text[start] not in "{[":
         return None  # an untagged block of something else (code, a table)
-    return _decoded(text, start, end, "fence", repairs, max_depth, closed=fence.closed)
+    return _decoded(
+        text, start, end, "fence", repairs, max_depth, closed=fence.closed, whole=whole
+    )
 
 
 def _span_candidates(
@@ -253,8 +270,9 @@ def _decoded(  # noqa: PLR0917
     max_depth: int,
     *,
     closed: bool,
+    whole: bool = False,
 ) -> Candidate:
-    result = decode(text[start:end], max_depth=max_depth, allow_trailing=True)
+    result = decode(text[start:end], max_depth=max_depth, allow_trailing=not whole)
     if isinstance(result, Decoded):
         return _from_decoded(text, start, result, step, repairs)
     return Candidate(

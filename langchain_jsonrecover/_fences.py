@@ -17,6 +17,7 @@ from typing import Final
 JSON_TAGS: Final = frozenset({"json", "jsonc", "json5"})
 
 _TAG_WORD: Final = re.compile(r"[A-Za-z0-9_+.#-]*")
+_NON_SPACE: Final = re.compile(r"\S")
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,24 +68,18 @@ def find_fences(text: str) -> list[Fence]:
     # Per marker length: the offset from which no such run starts a line,
     # learnt from a failed search, so that no later search repeats it.
     no_line_start_from: dict[int, int] = {}
+    newline = -1  # the first newline at or after the last opening fence
     pos = 0
     while True:
         start = text.find("```", pos)
         if start < 0:
             return fences
         run = _run_length(text, start)
-        after = start + run
-        line_end = text.find("\n", after)
-        if line_end < 0:
-            line_end = length
-        tag_match = _TAG_WORD.match(text, after, line_end)
-        tag_end = tag_match.end() if tag_match else after
-        if text[tag_end:line_end].strip():
-            # A one-line block: the body starts right after the tag.
-            body_start = tag_end
-        else:
-            body_start = min(line_end + 1, length)
-        tag = text[after:tag_end].lower()
+        if newline < start + run:
+            newline = text.find("\n", start + run)
+            if newline < 0:
+                newline = length
+        tag, body_start = _opening(text, start, run, newline)
         marker = "`" * run
         close = _find_close(text, marker, body_start, no_line_start_from)
         if close < 0:
@@ -93,6 +88,56 @@ def find_fences(text: str) -> list[Fence]:
         close_end = close + _run_length(text, close)
         fences.append(Fence(start, close_end, body_start, close, tag, closed=True))
         pos = close_end
+
+
+def outer_fence(text: str) -> Fence | None:
+    """The block from the first fence to the last run of backticks, if any.
+
+    A guess for the common reply with one fenced block, found in two short
+    searches (from the start, and from the end) instead of a walk through the
+    body. The guess is right when the body decodes as JSON: JSON text cannot
+    hold a line that starts with backticks, so no fence closes earlier, and no
+    other block follows.
+
+    Args:
+        text: The reply (reasoning masked).
+
+    Returns:
+        The guessed block, or ``None`` when the last run does not start a line
+        or there is only one run.
+
+    Example:
+        >>> fence = outer_fence('Here:\n```json\n{"a": 1}\n```\nBye')
+        >>> fence.tag, fence.body_start, fence.body_end
+        ('json', 14, 23)
+    """
+    start = text.find("```")
+    if start < 0:
+        return None
+    run = _run_length(text, start)
+    last = text.rfind("```")
+    while last > start + run and text[last - 1] == "`":
+        last -= 1
+    if last <= start + run:
+        return None
+    newline = text.find("\n", start + run, last)
+    tag, body_start = _opening(text, start, run, newline if newline >= 0 else last)
+    if body_start > last or not _starts_line(text, last, body_start):
+        return None
+    return Fence(
+        start, last + _run_length(text, last), body_start, last, tag, closed=True
+    )
+
+
+def _opening(text: str, start: int, run: int, line_end: int) -> tuple[str, int]:
+    """The tag of an opening fence and where its body starts."""
+    after = start + run
+    tag_match = _TAG_WORD.match(text, after, line_end)
+    tag_end = tag_match.end() if tag_match else after
+    if _NON_SPACE.search(text, tag_end, line_end) is not None:
+        # A one-line block: the body starts right after the tag.
+        return text[after:tag_end].lower(), tag_end
+    return text[after:tag_end].lower(), min(line_end + 1, len(text))
 
 
 def _find_close(
