@@ -91,7 +91,7 @@ def find_fences(text: str) -> list[Fence]:
 
 
 def outer_fence(text: str) -> Fence | None:
-    """The block from the first fence to the last run of backticks, if any.
+    r"""The block from the first fence to the last run of backticks, if any.
 
     A guess for the common reply with one fenced block, found in two short
     searches (from the start, and from the end) instead of a walk through the
