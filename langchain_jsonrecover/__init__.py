@@ -11,16 +11,21 @@ from langchain_jsonrecover.errors import (
     InvalidJsonError,
     JsonRecoveryError,
     NoJsonFoundError,
+    SchemaValidationError,
 )
 from langchain_jsonrecover.extract import extract_json
+from langchain_jsonrecover.outcomes import Continue, Halt
 from langchain_jsonrecover.parsers import JsonFenceOutputParser, RegexJsonOutputParser
 
 __all__ = [
+    "Continue",
     "Extraction",
+    "Halt",
     "InvalidJsonError",
     "JsonFenceOutputParser",
     "JsonRecoveryError",
     "NoJsonFoundError",
     "RegexJsonOutputParser",
+    "SchemaValidationError",
     "extract_json",
 ]

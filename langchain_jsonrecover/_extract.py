@@ -23,19 +23,24 @@ import orjson
 from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode, within_depth
 from langchain_jsonrecover._fences import Fence, find_fences, outer_fence
 from langchain_jsonrecover._reasoning import mask_reasoning
+from langchain_jsonrecover._schema import Accepted, FieldError, Schema
 from langchain_jsonrecover._spans import Span, find_spans
 
-if TYPE_CHECKING:
-    from collections.abc import Iterator
-
 Step = Literal["raw", "fence", "prose", "regex"]
-FailureKind = Literal["too_large", "no_json", "invalid", "truncated", "too_deep"]
+Prefer = Literal["first", "last"]
+FailureKind = Literal[
+    "too_large", "no_json", "invalid", "truncated", "too_deep", "schema"
+]
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
 
 DEFAULT_MAX_CHARS: Final = 10_000_000
 DEFAULT_MAX_DEPTH: Final = 200
 
 _NON_SPACE: Final = re.compile(r"\S")
 _JSON_LABEL: Final = re.compile(r"json[ \t]*\r?\n", re.IGNORECASE)
+_SCALAR_START: Final = frozenset('"-0123456789tfn')
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +71,8 @@ class Failure:
     """Why no value came out of a reply (or out of one candidate)."""
 
     kind: FailureKind
-    """``no_json``, ``invalid``, ``truncated``, ``too_deep`` or ``too_large``."""
+    """``no_json``, ``invalid``, ``truncated``, ``too_deep``, ``too_large`` or
+    ``schema`` (decoded, but does not match the schema)."""
     reason: str
     """The decoder's reason in plain words (empty for ``no_json``)."""
     pos: int | None = None
@@ -75,6 +81,10 @@ class Failure:
     """Offset in the reply where the failing candidate starts."""
     detail: str = ""
     """Extra context: ``"reasoning_only"``, or the regex that matched nothing."""
+    errors: tuple[FieldError, ...] = ()
+    """For ``schema``: why the value does not match."""
+    value: Any = None
+    """For ``schema``: the decoded value that does not match."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +108,8 @@ def extract(
     *,
     max_chars: int = DEFAULT_MAX_CHARS,
     max_depth: int = DEFAULT_MAX_DEPTH,
+    schema: Schema | None = None,
+    prefer: Prefer = "first",
 ) -> Extraction | Failure:
     """Find and decode the JSON value a reply holds.
 
@@ -105,10 +117,13 @@ def extract(
         text: The model's reply.
         max_chars: Longer replies are refused before any scan.
         max_depth: Deeper nesting is a failure.
+        schema: When given, the first candidate that validates wins, and a
+            reply that is wholly one JSON scalar is a candidate too.
+        prefer: ``"last"`` tries the candidates from the end of the reply.
 
     Returns:
-        The first candidate that decodes, or the failure to report: the first
-        failing JSON-like candidate's, else ``no_json``.
+        The first candidate that decodes (and validates), or the failure to
+        report: the first failing candidate's, else ``no_json``.
 
     Example:
         >>> extract('<think>{"draft": 1}</think> Answer: {"a": 1}').value
@@ -118,18 +133,56 @@ def extract(
     if len(text) > max_chars:
         return Failure("too_large", f"{len(text)} characters, over {max_chars}")
     fast = _fast_path(text, max_depth)
+    candidates: Iterable[Candidate]
     if fast is not None:
-        return fast
+        candidates = (fast,)
+    else:
+        candidates = iter_candidates(
+            text, max_depth=max_depth, scalars=schema is not None
+        )
+        if prefer == "last":
+            candidates = sorted(candidates, key=lambda c: c.start, reverse=True)
+    return choose(candidates, schema) or _no_json(text)
+
+
+def choose(
+    candidates: Iterable[Candidate], schema: Schema | None
+) -> Extraction | Failure | None:
+    """The first candidate that decodes and validates, else the first failure.
+
+    Args:
+        candidates: In the order they are tried.
+        schema: What a value must match, if anything.
+
+    Returns:
+        The winner, the first failure, or ``None`` when there was no candidate.
+    """
     first_failure: Failure | None = None
-    for candidate in iter_candidates(text, max_depth=max_depth):
+    for candidate in candidates:
         if candidate.failure is None:
-            return candidate.extraction()
+            if schema is None:
+                return candidate.extraction()
+            verdict = schema.accept(candidate.value)
+            if isinstance(verdict, Accepted):
+                span = (candidate.start, candidate.end)
+                repairs = (*candidate.repairs, *verdict.repairs)
+                return Extraction(verdict.value, span, candidate.step, repairs)
+            failure = Failure(
+                "schema",
+                "",
+                pos=candidate.start,
+                start=candidate.start,
+                errors=verdict.errors,
+                value=candidate.value,
+            )
+        else:
+            failure = candidate.failure
         if first_failure is None:
-            first_failure = candidate.failure
-    return first_failure or _no_json(text)
+            first_failure = failure
+    return first_failure
 
 
-def _fast_path(text: str, max_depth: int) -> Extraction | None:
+def _fast_path(text: str, max_depth: int) -> Candidate | None:
     """The reply is clean JSON: one orjson call, no scan."""
     first = _NON_SPACE.search(text)
     if first is None or text[first.start()] not in "{[":
@@ -143,7 +196,7 @@ def _fast_path(text: str, max_depth: int) -> Extraction | None:
     end = len(text)
     while text[end - 1] in " \t\r\n":
         end -= 1
-    return Extraction(value, (first.start(), end), "raw")
+    return Candidate(first.start(), end, "raw", (), value=value)
 
 
 def _no_json(text: str) -> Failure:
@@ -152,7 +205,9 @@ def _no_json(text: str) -> Failure:
     return Failure("no_json", "", detail="reasoning_only" if only_reasoning else "")
 
 
-def iter_candidates(text: str, *, max_depth: int) -> Iterator[Candidate]:
+def iter_candidates(
+    text: str, *, max_depth: int, scalars: bool = False
+) -> Iterator[Candidate]:
     """Yield the reply's candidates in the order they are tried, decoded.
 
     Decoding is lazy: a caller that stops at the first success pays for no
@@ -161,6 +216,8 @@ def iter_candidates(text: str, *, max_depth: int) -> Iterator[Candidate]:
     Args:
         text: The model's reply.
         max_depth: Deeper nesting is a failure.
+        scalars: Whether a reply that is wholly one JSON scalar (a number, a
+            string holding JSON…) is a candidate.
 
     Yields:
         Candidates; each has a value or a failure.
@@ -172,7 +229,7 @@ def iter_candidates(text: str, *, max_depth: int) -> Iterator[Candidate]:
     masked, had_reasoning = mask_reasoning(text)
     base = ("reasoning_skipped",) if had_reasoning else ()
     if "```" not in masked:
-        yield from _span_candidates(masked, [], base, max_depth)
+        yield from _span_candidates(masked, [], base, max_depth, scalars=scalars)
         return
     guess = outer_fence(masked)
     if guess is not None and (guess.is_json or not guess.tag):
@@ -189,7 +246,7 @@ def iter_candidates(text: str, *, max_depth: int) -> Iterator[Candidate]:
             yield candidate
     if found_in_fences:
         return
-    yield from _span_candidates(masked, fences, base, max_depth)
+    yield from _span_candidates(masked, fences, base, max_depth, scalars=scalars)
 
 
 def _fence_candidate(
@@ -217,7 +274,12 @@ def _fence_candidate(
 
 
 def _span_candidates(
-    text: str, fences: list[Fence], base: tuple[str, ...], max_depth: int
+    text: str,
+    fences: list[Fence],
+    base: tuple[str, ...],
+    max_depth: int,
+    *,
+    scalars: bool,
 ) -> Iterator[Candidate]:
     first = _NON_SPACE.search(text)
     if first is None:
@@ -227,6 +289,10 @@ def _span_candidates(
     if label is not None:
         lo = label.end()
         head = (*base, "json_label_dropped")
+    if scalars and not fences:
+        scalar = _whole_scalar(text, lo, head, max_depth)
+        if scalar is not None:
+            yield scalar
     budget = [2 * len(text) + 1024]
     spans: list[Span] = []
     gap_start = lo
@@ -259,6 +325,19 @@ def _span_candidates(
             yield _decoded(
                 text, span.start, span.end, step, repairs, max_depth, closed=span.closed
             )
+
+
+def _whole_scalar(
+    text: str, lo: int, repairs: tuple[str, ...], max_depth: int
+) -> Candidate | None:
+    """The reply when it is wholly one JSON scalar: a number, a JSON string…."""
+    start, end = _strip(text, lo, len(text))
+    if start == end or text[start] not in _SCALAR_START:
+        return None
+    result = decode(text[start:end], max_depth=max_depth, allow_trailing=False)
+    if not isinstance(result, Decoded):
+        return None
+    return Candidate(start, end, "raw", (*repairs, *result.repairs), value=result.value)
 
 
 def _decoded(  # noqa: PLR0917
@@ -332,6 +411,8 @@ def extract_with_pattern(
     *,
     max_chars: int = DEFAULT_MAX_CHARS,
     max_depth: int = DEFAULT_MAX_DEPTH,
+    schema: Schema | None = None,
+    last: bool = False,
 ) -> Extraction | Failure:
     """Decode the first capture of ``pattern`` (the regex processor's rule).
 
@@ -344,6 +425,8 @@ def extract_with_pattern(
         pattern: A compiled pattern with one capture group.
         max_chars: Longer replies are refused before any scan.
         max_depth: Deeper nesting is a failure.
+        schema: What the value must match, if anything.
+        last: Use the last match instead of the first.
 
     Returns:
         The value, or why not.
@@ -358,6 +441,9 @@ def extract_with_pattern(
         return Failure("too_large", f"{len(text)} characters, over {max_chars}")
     masked, had_reasoning = mask_reasoning(text)
     match = pattern.search(masked)
+    if last and match is not None:
+        for match in pattern.finditer(masked):  # noqa: B007 - keep the last
+            pass
     if match is None or match.start(1) < 0:
         return Failure("no_json", "", detail=pattern.pattern)
     start, end = _strip(masked, match.start(1), match.end(1))
@@ -370,7 +456,8 @@ def extract_with_pattern(
         return Failure("no_json", "", detail=pattern.pattern)
     result = decode(masked[start:end], max_depth=max_depth, allow_trailing=False)
     if isinstance(result, Decoded):
-        return Extraction(
-            result.value, (start, end), "regex", (*repairs, *result.repairs)
-        )
-    return _failure(masked, start, end, result, closed=True)
+        candidate = _from_decoded(masked, start, result, "regex", repairs)
+    else:
+        failure = _failure(masked, start, end, result, closed=True)
+        candidate = Candidate(start, end, "regex", repairs, failure=failure)
+    return choose((candidate,), schema) or _no_json(text)

@@ -9,18 +9,51 @@ the reply back: the model has it in the conversation already.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
+
+import orjson
 
 if TYPE_CHECKING:
     from langchain_jsonrecover._extract import Failure
+    from langchain_jsonrecover._schema import FieldError
 
 FORMAT_INSTRUCTIONS: Final = (
     "Respond with only one JSON object: no prose before or after it, "
     "no markdown code fences."
 )
 
-_SEND_INSTEAD: Final = "Respond with only the JSON object, and nothing else."
 _EXCERPT_WIDTH: Final = 30
+_MAX_ERRORS: Final = 10
+_MAX_NESTING: Final = 3
+_MAX_ENUM: Final = 12
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """What the answer must look like, in words."""
+
+    noun: str = "JSON object"
+    """``JSON object``, ``JSON array`` or ``JSON value``."""
+    fields: str = ""
+    """The schema's fields, one per line, with type and description."""
+    name: str = ""
+    """The schema's name, if it has one."""
+
+    def instructions(self) -> str:
+        """Format instructions: the fields, then what to send.
+
+        Example:
+            >>> print(Shape(fields="The JSON is an integer.", noun="JSON value")
+            ...       .instructions())
+            The JSON is an integer.
+            <BLANKLINE>
+            Respond with only one JSON value: no prose before or after it, no ...
+        """
+        send = (
+            f"Respond with only one {self.noun}: no prose before or after it, "
+            "no markdown code fences."
+        )
+        return f"{self.fields}\n\n{send}" if self.fields else send
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,12 +101,162 @@ def excerpt(text: str, pos: int) -> str:
     return f"  {head}{shown}{tail}\n  {' ' * (len(head) + pos - lo)}^"
 
 
-def describe(failure: Failure, text: str) -> Described:
+def shape_of(json_schema: dict[str, Any], name: str = "") -> Shape:
+    """Describe a JSON schema for a model: fields, types, required, descriptions.
+
+    Compact on purpose: no titles, and no ``{"properties": …}`` example, which is
+    what makes weak models echo the schema back instead of answering.
+
+    Args:
+        json_schema: The schema (pydantic's ``json_schema()`` or a user's dict).
+        name: The schema's name.
+
+    Returns:
+        The shape of the answer.
+
+    Example:
+        >>> schema = {
+        ...     "type": "object",
+        ...     "properties": {
+        ...         "name": {"type": "string", "description": "Full name"},
+        ...         "age": {"type": "integer"},
+        ...     },
+        ...     "required": ["name"],
+        ... }
+        >>> print(shape_of(schema).fields)
+        The JSON object has these fields:
+        - "name" (string, required): Full name
+        - "age" (integer, optional)
+    """
+    root = _resolve(json_schema, json_schema)
+    if _is_object(root, json_schema):
+        lines = _field_lines(root, json_schema, 0, frozenset())
+        return Shape("JSON object", "The JSON object has these fields:\n" + lines, name)
+    if root.get("type") == "array":
+        items = _resolve(root.get("items") or {}, json_schema)
+        if _is_object(items, json_schema):
+            lines = _field_lines(items, json_schema, 0, frozenset())
+            text = "The JSON array holds objects with these fields:\n" + lines
+            return Shape("JSON array", text, name)
+        return Shape(
+            "JSON array", f"The JSON is an {_type_of(root, json_schema)}.", name
+        )
+    kind = _type_of(root, json_schema)
+    return Shape("JSON value", f"The JSON is {_article(kind)} {kind}.", name)
+
+
+def _field_lines(
+    node: dict[str, Any], root: dict[str, Any], level: int, seen: frozenset[str]
+) -> str:
+    required = set(node.get("required") or ())
+    lines: list[str] = []
+    indent = "  " * level
+    for key, raw in (node.get("properties") or {}).items():
+        prop = raw if isinstance(raw, dict) else {}
+        kind = _type_of(prop, root)
+        need = "required" if key in required else "optional"
+        line = f"{indent}- {_quote(key)} ({kind}, {need})"
+        description = _resolve(prop, root).get("description") or prop.get("description")
+        if description:
+            line += f": {' '.join(str(description).split())}"
+        nested, ref = _nested_object(prop, root)
+        if nested is not None and level + 1 < _MAX_NESTING and ref not in seen:
+            sub = _field_lines(nested, root, level + 1, seen | {ref})
+            if sub:
+                lines.append(f"{line}, with fields:")
+                lines.append(sub)
+                continue
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _nested_object(
+    prop: dict[str, Any], root: dict[str, Any]
+) -> tuple[dict[str, Any] | None, str]:
+    """The object schema a property holds (directly, optional, or as items)."""
+    options = [prop, *(prop.get("anyOf") or ()), *(prop.get("oneOf") or ())]
+    for option in options:
+        if not isinstance(option, dict):
+            continue
+        if option.get("type") == "array" and isinstance(option.get("items"), dict):
+            option = option["items"]  # noqa: PLW2901
+        resolved = _resolve(option, root)
+        if resolved.get("properties"):
+            return resolved, str(option.get("$ref", id(resolved)))
+    return None, ""
+
+
+def _type_of(node: dict[str, Any], root: dict[str, Any]) -> str:
+    node = _resolve(node, root)
+    if "enum" in node:
+        values = [_json(v) for v in node["enum"][:_MAX_ENUM]]
+        return "one of " + ", ".join(values)
+    if "const" in node:
+        return f"exactly {_json(node['const'])}"
+    options = node.get("anyOf") or node.get("oneOf")
+    if options:
+        kinds = dict.fromkeys(_type_of(o, root) for o in options if isinstance(o, dict))
+        return " or ".join(kinds)
+    kind = node.get("type")
+    if isinstance(kind, list):
+        return " or ".join(str(k) for k in kind)
+    if kind == "array":
+        items = node.get("items")
+        if isinstance(items, dict) and items:
+            inner = _resolve(items, root)
+            if _is_object(inner, root):
+                return "array of objects"
+            return f"array of {_type_of(items, root)}"
+        return "array"
+    if kind == "object" or "properties" in node:
+        extra = node.get("additionalProperties")
+        if isinstance(extra, dict) and extra and not node.get("properties"):
+            return f"object of {_type_of(extra, root)}"
+        return "object"
+    if kind == "string" and node.get("format"):
+        return f"string ({node['format']})"
+    return str(kind) if kind else "any JSON value"
+
+
+def _is_object(node: dict[str, Any], root: dict[str, Any]) -> bool:
+    return bool(_resolve(node, root).get("properties"))
+
+
+def _resolve(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    ref = node.get("$ref")
+    if not isinstance(ref, str) or not ref.startswith("#/"):
+        return node
+    target: Any = root
+    for part in ref[2:].split("/"):
+        target = target.get(part) if isinstance(target, dict) else None
+    return target if isinstance(target, dict) else node
+
+
+def _quote(key: str) -> str:
+    return _json(key)
+
+
+def _json(value: Any) -> str:
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return str(value)
+
+
+def _article(noun: str) -> str:
+    return "an" if noun[:1] in "aeiou" else "a"
+
+
+def describe(failure: Failure, text: str, shape: Shape | None = None) -> Described:
     """Put a failure into words for a person and for the model.
+
+    The observation says which stage failed and what to send instead; with a
+    schema, it ends with the schema's fields.
 
     Args:
         failure: What went wrong.
         text: The reply, to locate the failure in.
+        shape: What the answer must look like (the schema), if known.
 
     Returns:
         The message, the observation and the position.
@@ -83,10 +266,20 @@ def describe(failure: Failure, text: str) -> Described:
         >>> print(describe(extract("hello"), "hello").message)
         No JSON found in the reply.
     """
+    shape = shape or Shape()
+    described = _describe(failure, text, shape.noun)
+    if not shape.fields:
+        return described
+    observation = f"{described.observation}\n\n{shape.fields}"
+    return Described(described.message, observation, described.line, described.column)
+
+
+def _describe(failure: Failure, text: str, noun: str) -> Described:
+    send = f"Respond with only the {noun}, and nothing else."
     if failure.kind == "too_large":
         return Described(
             f"The reply is too long to scan ({failure.reason} characters).",
-            "Your reply was too long. Respond with a shorter JSON object, "
+            f"Your reply was too long. Respond with a shorter {noun}, "
             "and nothing else.",
         )
     if failure.kind == "no_json":
@@ -94,7 +287,7 @@ def describe(failure: Failure, text: str) -> Described:
             return Described(
                 "No JSON found in the reply: it holds only a reasoning block.",
                 "Your reply contains only reasoning and no JSON. After your "
-                "reasoning, respond with only the JSON object, and nothing else.",
+                f"reasoning, respond with only the {noun}, and nothing else.",
             )
         if failure.detail:
             return Described(
@@ -105,13 +298,14 @@ def describe(failure: Failure, text: str) -> Described:
                 "JSON placed as instructed.",
             )
         return Described(
-            "No JSON found in the reply.",
-            f"Your reply contains no JSON. {_SEND_INSTEAD}",
+            "No JSON found in the reply.", f"Your reply contains no JSON. {send}"
         )
     pos = failure.pos if failure.pos is not None else 0
     start = failure.start if failure.start is not None else pos
     line, column = line_and_column(text, pos)
     where = f"line {line}, column {column}"
+    if failure.kind == "schema":
+        return _describe_schema(failure, noun, line, column)
     if failure.kind == "truncated":
         start_line, start_column = line_and_column(text, start)
         return Described(
@@ -119,7 +313,7 @@ def describe(failure: Failure, text: str) -> Described:
             f"{start_line}, column {start_column} is still open where the reply "
             f"ends ({where}).",
             "Your reply stops before the JSON is complete. Respond with the "
-            "complete JSON object, and nothing else; make it shorter if needed.",
+            f"complete {noun}, and nothing else; make it shorter if needed.",
             line,
             column,
         )
@@ -127,7 +321,7 @@ def describe(failure: Failure, text: str) -> Described:
         return Described(
             f"The JSON at {where} is nested too deeply: {failure.reason}.",
             f"Your JSON is nested too deeply ({failure.reason}). "
-            "Respond with a flatter JSON object, and nothing else.",
+            f"Respond with a flatter {noun}, and nothing else.",
             line,
             column,
         )
@@ -135,7 +329,33 @@ def describe(failure: Failure, text: str) -> Described:
         f"Invalid JSON at {where} of the reply: {failure.reason}.\n"
         f"{excerpt(text, pos)}",
         f"Your reply is not valid JSON: {failure.reason} at {where}. "
-        "Respond with only the corrected JSON object, and nothing else.",
+        f"Respond with only the corrected {noun}, and nothing else.",
         line,
         column,
     )
+
+
+def _describe_schema(failure: Failure, noun: str, line: int, column: int) -> Described:
+    shown = failure.errors[:_MAX_ERRORS]
+    lines = [_field_error(e) for e in shown]
+    if len(failure.errors) > len(shown):
+        lines.append(f"… and {len(failure.errors) - len(shown)} more")
+    count = len(failure.errors)
+    plural = "error" if count == 1 else "errors"
+    name = f" {failure.detail}" if failure.detail else ""
+    message = (
+        f"The JSON does not match the schema{name} ({count} {plural}):\n"
+        + "\n".join(f"  {item}" for item in lines)
+    )
+    observation = (
+        "Your JSON does not match the schema:\n"
+        + "\n".join(f"- {item}" for item in lines)
+        + f"\nRespond with only the corrected {noun}, and nothing else."
+    )
+    return Described(message, observation, line, column)
+
+
+def _field_error(error: FieldError) -> str:
+    where = error.path or "the value"
+    got = f" (got {error.value})" if error.value else ""
+    return f"{where}: {error.message}{got}"

@@ -2,24 +2,28 @@
 
 Usage::
 
-    jsonrecover [extract] [FILE] [--pretty] [--regex PATTERN] [--verbose]
+    jsonrecover [extract] [FILE] [--pretty] [--regex PATTERN] [--schema MODULE:NAME]
+                [--prefer first|last] [--max-chars N] [--verbose]
 
 Reads FILE (or standard input), prints the JSON it holds on standard output,
 compactly unless ``--pretty``. On failure, exits 1 with one line on standard
-error naming the error kind; a usage or file error exits 2.
+error naming the error kind (and, for a schema mismatch, a line per failing
+field); a usage or file error exits 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import orjson
+from pydantic import BaseModel
 
 from langchain_jsonrecover._extract import DEFAULT_MAX_CHARS
-from langchain_jsonrecover.errors import JsonRecoveryError
+from langchain_jsonrecover.errors import JsonRecoveryError, SchemaValidationError
 from langchain_jsonrecover.parsers import JsonFenceOutputParser, RegexJsonOutputParser
 
 if TYPE_CHECKING:
@@ -53,6 +57,18 @@ def _parser() -> argparse.ArgumentParser:
         metavar="PATTERN",
         help="take the JSON from the first match of PATTERN's one capture group "
         "(compiled with re.DOTALL)",
+    )
+    extract.add_argument(
+        "--schema",
+        metavar="MODULE:NAME",
+        help="validate against this pydantic model (or any type pydantic accepts), "
+        "imported from the current directory or the environment",
+    )
+    extract.add_argument(
+        "--prefer",
+        choices=("first", "last"),
+        default="first",
+        help="which candidate wins when the reply holds several (default: first)",
     )
     extract.add_argument(
         "--max-chars",
@@ -90,10 +106,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         args_list.insert(0, "extract")
     args = _parser().parse_args(args_list)
     try:
-        parser = (
-            RegexJsonOutputParser(pattern=args.regex, max_chars=args.max_chars)
+        options: dict[str, Any] = {"max_chars": args.max_chars, "prefer": args.prefer}
+        if args.schema is not None:
+            options["pydantic_object"] = load_schema(args.schema)
+        parser: JsonFenceOutputParser[Any] | RegexJsonOutputParser[Any] = (
+            RegexJsonOutputParser(args.regex, **options)
             if args.regex is not None
-            else JsonFenceOutputParser(max_chars=args.max_chars)
+            else JsonFenceOutputParser(**options)
         )
     except ValueError as exc:
         _say(f"jsonrecover: {exc}")
@@ -106,6 +125,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     text = raw.decode("utf-8-sig", errors="replace")
     try:
         found = parser.extract(text)
+    except SchemaValidationError as exc:
+        _say(f"jsonrecover: {type(exc).__name__}: {_first_line(str(exc))}")
+        for error in exc.errors:
+            got = f" (got {error['value']})" if error["value"] else ""
+            _say(f"  {error['path'] or 'the value'}: {error['message']}{got}")
+        return 1
     except JsonRecoveryError as exc:
         _say(f"jsonrecover: {type(exc).__name__}: {_first_line(str(exc))}")
         return 1
@@ -113,12 +138,48 @@ def main(argv: Sequence[str] | None = None) -> int:
         repairs = ", ".join(found.repairs) or "none"
         _say(f"jsonrecover: found by {found.step} at {found.span}; repairs: {repairs}")
     option = orjson.OPT_INDENT_2 if args.pretty else 0
+    value = found.value
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json")
     try:
-        sys.stdout.buffer.write(orjson.dumps(found.value, option=option) + b"\n")
+        sys.stdout.buffer.write(orjson.dumps(value, option=option, default=str) + b"\n")
         sys.stdout.buffer.flush()
     except BrokenPipeError:
         return 0
     return 0
+
+
+def load_schema(spec: str) -> Any:
+    """Import ``MODULE:NAME`` (the current directory first, then the environment).
+
+    Args:
+        spec: ``package.module:Name``.
+
+    Returns:
+        The object named.
+
+    Raises:
+        ValueError: The spec is malformed, or the module or name is missing.
+    """
+    module_name, sep, name = spec.partition(":")
+    if not sep or not module_name or not name:
+        msg = f"--schema takes MODULE:NAME, got {spec!r}"
+        raise ValueError(msg)
+    if "" not in sys.path and "." not in sys.path:
+        sys.path.insert(0, "")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        msg = f"cannot import {module_name!r} for --schema: {exc}"
+        raise ValueError(msg) from exc
+    try:
+        target: Any = module
+        for part in name.split("."):
+            target = getattr(target, part)
+    except AttributeError as exc:
+        msg = f"{module_name!r} has no {name!r} for --schema"
+        raise ValueError(msg) from exc
+    return target
 
 
 def _read(file: str | None) -> bytes:

@@ -7,8 +7,9 @@ Every error a parser raises for a bad reply is a LangChain
     └── langchain_core.exceptions.OutputParserException
         └── JsonRecoveryError          the reply cannot be used (too long to scan)
             ├── NoJsonFoundError       nothing JSON-like in the reply
-            └── InvalidJsonError       JSON-like, but it does not decode
-                                       (``truncated`` when the reply was cut off)
+            ├── InvalidJsonError       JSON-like, but it does not decode
+            │                          (``truncated`` when the reply was cut off)
+            └── SchemaValidationError  decoded, but does not match the schema
 
 Each carries ``llm_output`` (the reply, unchanged), ``observation`` (what to tell
 the model: what was wrong and what to send instead) and ``send_to_llm=True``.
@@ -22,12 +23,17 @@ from typing import TYPE_CHECKING, Any
 
 from langchain_core.exceptions import OutputParserException
 
-from langchain_jsonrecover._prompts import describe
+from langchain_jsonrecover._prompts import Shape, describe
 
 if TYPE_CHECKING:
     from langchain_jsonrecover._extract import Failure
 
-__all__ = ["InvalidJsonError", "JsonRecoveryError", "NoJsonFoundError"]
+__all__ = [
+    "InvalidJsonError",
+    "JsonRecoveryError",
+    "NoJsonFoundError",
+    "SchemaValidationError",
+]
 
 
 class JsonRecoveryError(OutputParserException):
@@ -122,18 +128,65 @@ class InvalidJsonError(JsonRecoveryError):
         self.truncated = truncated
 
 
-def error_for(failure: Failure, llm_output: str) -> JsonRecoveryError:
+class SchemaValidationError(JsonRecoveryError):
+    """The reply decoded, but the value does not match the schema.
+
+    ``errors`` lists each failing field as ``{"path", "message", "value"}``
+    (pydantic's message, the offending value as compact JSON cut short);
+    ``value`` is the decoded value that failed.
+
+    Example:
+        >>> from pydantic import BaseModel
+        >>> from langchain_jsonrecover import JsonFenceOutputParser
+        >>> from langchain_jsonrecover import SchemaValidationError
+        >>> class Person(BaseModel):
+        ...     name: str
+        ...     age: int
+        >>> try:
+        ...     JsonFenceOutputParser(pydantic_object=Person).parse('{"name": "Ada"}')
+        ... except SchemaValidationError as exc:
+        ...     print(exc.errors)
+        [{'path': 'age', 'message': 'Field required', 'value': ''}]
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        llm_output: str = "",
+        observation: str = "",
+        errors: list[dict[str, str]] | None = None,
+        value: Any = None,
+    ) -> None:
+        """Create the error.
+
+        Args:
+            message: What went wrong, field by field.
+            llm_output: The model's reply, unchanged.
+            observation: What to tell the model.
+            errors: The failing fields: ``path``, ``message``, ``value``.
+            value: The decoded value that failed.
+        """
+        super().__init__(message, llm_output=llm_output, observation=observation)
+        self.errors = errors or []
+        self.value = value
+
+
+def error_for(
+    failure: Failure, llm_output: str, shape: Shape | None = None
+) -> JsonRecoveryError:
     """Build the typed error for a failure on ``llm_output``.
 
     Args:
         failure: What went wrong.
         llm_output: The reply, unchanged.
+        shape: The schema in words, for the observation.
 
     Returns:
         The error to raise.
     """
     text = str(llm_output)
-    described = describe(failure, text)
+    described = describe(failure, text, shape)
     if failure.kind == "no_json":
         return NoJsonFoundError(
             described.message, llm_output=text, observation=described.observation
@@ -141,6 +194,18 @@ def error_for(failure: Failure, llm_output: str) -> JsonRecoveryError:
     if failure.kind == "too_large":
         return JsonRecoveryError(
             described.message, llm_output=text, observation=described.observation
+        )
+    if failure.kind == "schema":
+        errors = [
+            {"path": e.path, "message": e.message, "value": e.value}
+            for e in failure.errors
+        ]
+        return SchemaValidationError(
+            described.message,
+            llm_output=text,
+            observation=described.observation,
+            errors=errors,
+            value=failure.value,
         )
     return InvalidJsonError(
         described.message,

@@ -8,14 +8,17 @@ LangChain's ``BaseOutputParser``.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from abc import abstractmethod
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypeVar, overload
 
 from langchain_core.exceptions import ModelRefusalError
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
-from pydantic import ConfigDict, Field, field_validator
+from pydantic import Field, PrivateAttr, SkipValidation, field_validator
 
 from langchain_jsonrecover._extract import (
     DEFAULT_MAX_CHARS,
@@ -25,13 +28,15 @@ from langchain_jsonrecover._extract import (
     extract,
     extract_with_pattern,
 )
-from langchain_jsonrecover._prompts import FORMAT_INSTRUCTIONS
-from langchain_jsonrecover.errors import error_for
-
-if TYPE_CHECKING:
-    from langchain_core.messages import BaseMessage
+from langchain_jsonrecover._prompts import Shape, shape_of
+from langchain_jsonrecover._schema import Schema
+from langchain_jsonrecover.errors import JsonRecoveryError, error_for
+from langchain_jsonrecover.outcomes import Continue, Halt
 
 __all__ = ["JsonFenceOutputParser", "RegexJsonOutputParser"]
+
+T = TypeVar("T")
+Feedback = Callable[[JsonRecoveryError], str]
 
 
 def raise_if_refused(message: BaseMessage) -> None:
@@ -73,10 +78,29 @@ def compile_pattern(pattern: str | re.Pattern[str]) -> re.Pattern[str]:
     return pattern
 
 
-class _JsonRecoveringParser(BaseOutputParser[Any]):
-    """What every parser here shares: limits, refusal check, typed errors."""
+class _JsonRecoveringParser(BaseOutputParser[T]):
+    """What every parser here shares: schema, limits, refusals, typed errors."""
 
-    model_config = ConfigDict(frozen=False)
+    pydantic_object: Annotated[Any, SkipValidation()] = None
+    """The schema: a pydantic model, any type ``pydantic.TypeAdapter`` accepts
+    (TypedDict, dataclass, ``list[Model]`` …), or a JSON-schema ``dict`` (needs
+    ``jsonschema``). The result is then the validated value (lax mode:
+    ``"36"`` becomes ``36``). ``None``: the decoded JSON as it is."""
+
+    prefer: Literal["first", "last"] = "first"
+    """Which candidate wins when the reply holds several: the first that decodes
+    (and validates), or the last in text order (a final answer after an
+    example)."""
+
+    field_aliases: dict[str, str] = Field(default_factory=dict)
+    """Top-level keys renamed before validation (``{"response": "message"}``);
+    needs ``pydantic_object``."""
+
+    feedback: Annotated[Feedback | None, SkipValidation()] = Field(
+        default=None, exclude=True
+    )
+    """Builds the feedback text ``process()`` sends to the model from the error;
+    default: the error's ``observation``."""
 
     max_chars: int = Field(default=DEFAULT_MAX_CHARS, ge=1)
     """Longer replies are refused with ``JsonRecoveryError`` before any scan."""
@@ -84,9 +108,46 @@ class _JsonRecoveringParser(BaseOutputParser[Any]):
     max_depth: int = Field(default=DEFAULT_MAX_DEPTH, ge=1, le=1000)
     """Deeper nesting is an ``InvalidJsonError`` (never a ``RecursionError``)."""
 
+    _schema: Schema | None = PrivateAttr(default=None)
+    _shape: Shape = PrivateAttr(default_factory=Shape)
+
+    def model_post_init(self, context: Any, /) -> None:
+        """Check the schema once, at construction.
+
+        Raises:
+            ValueError: The schema is unusable, or aliases come without one.
+        """
+        super().model_post_init(context)
+        if self.pydantic_object is None:
+            if self.field_aliases:
+                msg = (
+                    "field_aliases rename keys before validation: "
+                    "give pydantic_object too"
+                )
+                raise ValueError(msg)
+            return
+        self._schema = Schema(
+            self.pydantic_object, aliases=self.field_aliases, max_depth=self.max_depth
+        )
+        self._shape = shape_of(self._schema.json_schema, self._schema.name)
+
+    @property
+    def OutputType(self) -> Any:  # noqa: N802 - LangChain's name
+        """The schema's type (``dict`` for a JSON schema), else ``Any``."""
+        if self.pydantic_object is None:
+            return Any
+        if isinstance(self.pydantic_object, dict):
+            return dict[str, Any]
+        return self.pydantic_object
+
     @abstractmethod
     def _find(self, text: str) -> Extraction | Failure:
         """Run this parser's extraction on the reply's text."""
+
+    def _error(self, failure: Failure, text: str) -> JsonRecoveryError:
+        if failure.kind == "schema" and self._schema is not None:
+            failure = dataclasses.replace(failure, detail=self._schema.name)
+        return error_for(failure, text, self._shape)
 
     def extract(self, text: str) -> Extraction:
         """Find the JSON in ``text`` and say how it was found.
@@ -95,26 +156,26 @@ class _JsonRecoveringParser(BaseOutputParser[Any]):
             text: The model's reply.
 
         Returns:
-            The value with its span, step and repairs.
+            The value (validated, with a schema) with its span, step and repairs.
 
         Raises:
-            JsonRecoveryError: No usable JSON (a ``NoJsonFoundError`` or an
-                ``InvalidJsonError``).
+            JsonRecoveryError: No usable JSON (``NoJsonFoundError``,
+                ``InvalidJsonError`` or ``SchemaValidationError``).
         """
         result = self._find(str(text))
         if isinstance(result, Failure):
-            raise error_for(result, text)
+            raise self._error(result, text)
         return result
 
-    def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
+    def parse_result(self, result: list[Generation], *, partial: bool = False) -> T:
         """Parse the first generation; a chat reply is checked for a refusal.
 
         Args:
             result: The model's generations; the first is parsed.
-            partial: Return ``None`` instead of raising when nothing decodes.
+            partial: Return ``None`` instead of raising when nothing is usable.
 
         Returns:
-            The decoded value.
+            The value: decoded JSON, or the schema's validated instance.
 
         Raises:
             ModelRefusalError: The model refused.
@@ -126,59 +187,144 @@ class _JsonRecoveringParser(BaseOutputParser[Any]):
         found = self._find(str(generation.text))
         if isinstance(found, Failure):
             if partial:
-                return None
-            raise error_for(found, generation.text)
-        return found.value
+                return None  # type: ignore[return-value]
+            raise self._error(found, generation.text)
+        value: T = found.value
+        return value
 
-    def parse(self, text: str) -> Any:
+    def parse(self, text: str) -> T:
         """Parse a reply given as text.
 
         Args:
             text: The model's reply.
 
         Returns:
-            The decoded value.
+            The value: decoded JSON, or the schema's validated instance.
 
         Raises:
             JsonRecoveryError: No usable JSON in the reply.
         """
         return self.parse_result([Generation(text=text)])
 
+    def process(self, message: BaseMessage | str) -> Continue[T] | Halt:
+        """Parse a reply, and say whether to go on or to ask again.
+
+        Args:
+            message: The model's reply.
+
+        Returns:
+            ``Continue(value, message)`` when it parsed; ``Halt(feedback,
+            error)`` otherwise, with a user message built by ``feedback``
+            (default: the error's observation).
+
+        Raises:
+            ModelRefusalError: The model refused (a refusal is not retried).
+        """
+        reply = message if isinstance(message, BaseMessage) else AIMessage(message)
+        try:
+            value = self.parse_result([ChatGeneration(message=reply)])
+        except JsonRecoveryError as error:
+            return self._halt(error)
+        return Continue(value, reply)
+
+    async def aprocess(self, message: BaseMessage | str) -> Continue[T] | Halt:
+        """Async twin of :meth:`process`.
+
+        Args:
+            message: The model's reply.
+
+        Returns:
+            ``Continue`` or ``Halt``, as :meth:`process`.
+
+        Raises:
+            ModelRefusalError: The model refused.
+        """
+        reply = message if isinstance(message, BaseMessage) else AIMessage(message)
+        try:
+            value = await self.aparse_result([ChatGeneration(message=reply)])
+        except JsonRecoveryError as error:
+            return self._halt(error)
+        return Continue(value, reply)
+
+    def _halt(self, error: JsonRecoveryError) -> Halt:
+        text = self.feedback(error) if self.feedback is not None else error.observation
+        return Halt(HumanMessage(content=text or str(error)), error)
+
     def get_format_instructions(self) -> str:
-        """Tell the model to answer with one JSON object and nothing else."""
-        return FORMAT_INSTRUCTIONS
+        """Ask for one JSON object (listing the schema's fields, if any)."""
+        return self._shape.instructions()
 
 
-class JsonFenceOutputParser(_JsonRecoveringParser):
+class JsonFenceOutputParser(_JsonRecoveringParser[T]):
     r"""Parse JSON out of a reply wrapped in fences, prose and reasoning.
 
     The order is that of :func:`~langchain_jsonrecover.extract_json`: the
     reply itself, ``json`` fences, untagged fences, the reply from its first
-    bracket, then JSON in prose. ``<think>`` blocks are skipped.
+    bracket, then JSON in prose. ``<think>`` blocks are skipped. With a
+    schema, the first candidate that validates wins.
 
     Example:
+        >>> from pydantic import BaseModel
         >>> from langchain_jsonrecover import JsonFenceOutputParser
-        >>> parser = JsonFenceOutputParser()
-        >>> parser.invoke('<think>hmm</think>Sure:\n```json\n{"ok": true}\n```')
-        {'ok': True}
+        >>> JsonFenceOutputParser().invoke('<think>…</think>```json\n{"ok": 1}\n```')
+        {'ok': 1}
+        >>> class Person(BaseModel):
+        ...     name: str
+        ...     age: int
+        >>> parser = JsonFenceOutputParser(pydantic_object=Person)
+        >>> parser.parse('Draft: {"foo": 1} Final: {"name": "Ada", "age": "36"}')
+        Person(name='Ada', age=36)
     """
 
+    @overload
+    def __init__(
+        self: JsonFenceOutputParser[Any], *, pydantic_object: None = None, **kwargs: Any
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: JsonFenceOutputParser[dict[str, Any]],
+        *,
+        pydantic_object: dict[str, Any],
+        **kwargs: Any,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: JsonFenceOutputParser[T], *, pydantic_object: type[T], **kwargs: Any
+    ) -> None: ...
+    def __init__(self, **kwargs: Any) -> None:
+        """Create the parser.
+
+        Args:
+            **kwargs: The fields: ``pydantic_object``, ``prefer``,
+                ``field_aliases``, ``feedback``, ``max_chars``, ``max_depth``.
+
+        Raises:
+            ValueError: A field is out of range, or the schema is unusable.
+        """
+        super().__init__(**kwargs)
+
     def _find(self, text: str) -> Extraction | Failure:
-        return extract(text, max_chars=self.max_chars, max_depth=self.max_depth)
+        return extract(
+            text,
+            max_chars=self.max_chars,
+            max_depth=self.max_depth,
+            schema=self._schema,
+            prefer=self.prefer,
+        )
 
     @property
     def _type(self) -> str:
         return "json_fence_output_parser"
 
 
-class RegexJsonOutputParser(_JsonRecoveringParser):
+class RegexJsonOutputParser(_JsonRecoveringParser[T]):
     """Parse the JSON captured by a regular expression.
 
     The pattern needs exactly one capture group. A ``str`` pattern is compiled
     with ``re.DOTALL`` (``.`` matches newlines); a compiled pattern is used as
-    given. The first match counts; its capture is stripped, a fence inside it
-    removed, and the rest must decode as a whole. Reasoning blocks are hidden
-    from the pattern.
+    given. The first match counts (the last, with ``prefer="last"``); its
+    capture is stripped, a fence inside it removed, and the rest must decode
+    as a whole. Reasoning blocks are hidden from the pattern.
 
     Our own scans are linear in the reply; your pattern runs on Python's
     ``re`` engine, so its cost is yours: prefer lazy ``.*?`` between literal
@@ -197,17 +343,42 @@ class RegexJsonOutputParser(_JsonRecoveringParser):
     format_instructions: str | None = None
     """Returned by ``get_format_instructions`` when set (say where the JSON goes)."""
 
+    @overload
+    def __init__(
+        self: RegexJsonOutputParser[Any],
+        pattern: str | re.Pattern[str],
+        *,
+        pydantic_object: None = None,
+        **kwargs: Any,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: RegexJsonOutputParser[dict[str, Any]],
+        pattern: str | re.Pattern[str],
+        *,
+        pydantic_object: dict[str, Any],
+        **kwargs: Any,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: RegexJsonOutputParser[T],
+        pattern: str | re.Pattern[str],
+        *,
+        pydantic_object: type[T],
+        **kwargs: Any,
+    ) -> None: ...
     def __init__(self, pattern: str | re.Pattern[str], **kwargs: Any) -> None:
         """Create the parser.
 
         Args:
             pattern: A regular expression with exactly one capture group.
-            **kwargs: Other fields (``max_chars``, ``max_depth``,
-                ``format_instructions``).
+            **kwargs: Other fields (``pydantic_object``, ``prefer``,
+                ``field_aliases``, ``feedback``, ``format_instructions``,
+                ``max_chars``, ``max_depth``).
 
         Raises:
             ValueError: The pattern does not have exactly one capture group,
-                or does not compile.
+                or does not compile; or a field is out of range.
         """
         super().__init__(pattern=compile_pattern(pattern), **kwargs)
 
@@ -218,12 +389,17 @@ class RegexJsonOutputParser(_JsonRecoveringParser):
 
     def _find(self, text: str) -> Extraction | Failure:
         return extract_with_pattern(
-            text, self.pattern, max_chars=self.max_chars, max_depth=self.max_depth
+            text,
+            self.pattern,
+            max_chars=self.max_chars,
+            max_depth=self.max_depth,
+            schema=self._schema,
+            last=self.prefer == "last",
         )
 
     def get_format_instructions(self) -> str:
         """The instructions given at construction, else the generic ones."""
-        return self.format_instructions or FORMAT_INSTRUCTIONS
+        return self.format_instructions or super().get_format_instructions()
 
     @property
     def _type(self) -> str:

@@ -16,12 +16,15 @@ if TYPE_CHECKING:
     from types import ModuleType
 
 EXPECTED_ALL = [
+    "Continue",
     "Extraction",
+    "Halt",
     "InvalidJsonError",
     "JsonFenceOutputParser",
     "JsonRecoveryError",
     "NoJsonFoundError",
     "RegexJsonOutputParser",
+    "SchemaValidationError",
     "extract_json",
 ]
 

@@ -1,0 +1,291 @@
+"""Validate decoded JSON against a schema, unwrapping the envelopes models add.
+
+Pure functions and small classes over pydantic (and, optionally, jsonschema);
+no LangChain imports.
+
+A schema is a pydantic model, anything ``pydantic.TypeAdapter`` accepts
+(TypedDict, dataclass, ``list[Model]``, ``int`` …), or a JSON-schema ``dict``
+(validated with the optional ``jsonschema`` package). Validation is pydantic's
+lax mode: ``"36"`` becomes ``36``.
+
+Envelopes (one level, and only when the value itself does not validate, or
+validates without filling a single field):
+
+- ``{"arguments": {…}}`` and ``{"name": …, "parameters"|"arguments": {…}}``:
+  a tool call written out as text (arguments may be a JSON string);
+- ``{"properties": {…}}``: the schema echoed back with the data inside;
+- ``{"<ModelName>": {…}}``: the data under the schema's name;
+- a JSON string holding JSON: the answer encoded twice.
+
+When an unwrapped value fails too, its errors are reported only if it has a key
+the schema knows (the data was meant for us, as Normandy decides); otherwise
+the outer value's errors stand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+import orjson
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from langchain_jsonrecover._decode import Decoded, decode
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+
+_VALUE_WIDTH: Final = 60
+
+
+@dataclass(frozen=True, slots=True)
+class FieldError:
+    """One reason a value does not match the schema."""
+
+    path: str
+    """Where: ``age``, ``items[2].name``; ``""`` for the value as a whole."""
+    message: str
+    """What pydantic (or jsonschema) says, without URLs."""
+    value: str
+    """The offending value as compact JSON, cut short; ``""`` when missing."""
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """A value that matches the schema."""
+
+    value: Any
+    repairs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Rejected:
+    """A value that does not match the schema, and why."""
+
+    errors: tuple[FieldError, ...]
+
+
+class Schema:
+    """A validation target, with what the prompts need to know about it.
+
+    Example:
+        >>> from pydantic import BaseModel
+        >>> class Person(BaseModel):
+        ...     name: str
+        ...     age: int
+        >>> Schema(Person).accept({"arguments": {"name": "Ada", "age": "36"}})
+        Accepted(value=Person(name='Ada', age=36), repairs=('unwrapped_arguments',))
+    """
+
+    def __init__(
+        self,
+        target: Any,
+        *,
+        aliases: Mapping[str, str] | None = None,
+        max_depth: int = 200,
+    ) -> None:
+        """Prepare a target for validation.
+
+        Args:
+            target: A pydantic model, a type ``TypeAdapter`` accepts, or a
+                JSON-schema ``dict``.
+            aliases: Top-level keys renamed before validation.
+            max_depth: Nesting limit for JSON decoded out of strings.
+
+        Raises:
+            ValueError: The target is not a usable schema, or it is a ``dict``
+                and ``jsonschema`` is not installed.
+        """
+        self.target = target
+        self.aliases = dict(aliases or {})
+        self.max_depth = max_depth
+        self._validator: Any = None
+        self._adapter: TypeAdapter[Any] | None = None
+        if isinstance(target, dict):
+            self.json_schema: dict[str, Any] = target
+            self._validator = _json_schema_validator(target)
+            self.name = str(target.get("title", ""))
+        else:
+            try:
+                self._adapter = TypeAdapter(target)
+                self.json_schema = self._adapter.json_schema()
+            except Exception as exc:
+                msg = f"not a usable schema: {target!r} ({exc})"
+                raise ValueError(msg) from exc
+            self.name = getattr(target, "__name__", "") or str(
+                self.json_schema.get("title", "")
+            )
+        self.fields = frozenset(_top_level_keys(self.json_schema, target))
+
+    def accept(self, value: Any) -> Accepted | Rejected:
+        """Validate a decoded value, unwrapping one envelope if that is what fits.
+
+        Args:
+            value: A decoded JSON value.
+
+        Returns:
+            The validated value with the repairs made, or the errors to report.
+        """
+        outer = self._validate(value)
+        if isinstance(outer, Accepted) and not self._filled_nothing(value):
+            return outer
+        inner_errors: Rejected | None = None
+        for repair, inner in self._envelopes(value):
+            result = self._validate(inner)
+            if isinstance(result, Accepted):
+                return Accepted(result.value, (repair, *result.repairs))
+            if inner_errors is None and isinstance(inner, dict) and self._knows(inner):
+                inner_errors = result
+        if isinstance(outer, Accepted):
+            return outer
+        return inner_errors or outer
+
+    def _validate(self, value: Any) -> Accepted | Rejected:
+        repairs: tuple[str, ...] = ()
+        if self.aliases and isinstance(value, dict):
+            renamed = _rename(value, self.aliases)
+            if renamed is not value:
+                value, repairs = renamed, ("fields_renamed",)
+        if self._adapter is not None:
+            try:
+                return Accepted(self._adapter.validate_python(value), repairs)
+            except ValidationError as exc:
+                return Rejected(tuple(_pydantic_errors(exc)))
+        errors = sorted(self._validator.iter_errors(value), key=lambda e: list(e.path))
+        if not errors:
+            return Accepted(value, repairs)
+        return Rejected(tuple(_jsonschema_error(e) for e in errors))
+
+    def _knows(self, value: dict[str, Any]) -> bool:
+        return any(key in self.fields or key in self.aliases for key in value)
+
+    def _filled_nothing(self, value: Any) -> bool:
+        """A dict that validated only because every field has a default."""
+        return (
+            isinstance(value, dict)
+            and bool(value)
+            and bool(self.fields)
+            and not self._knows(value)
+        )
+
+    def _envelopes(self, value: Any) -> Iterator[tuple[str, Any]]:
+        if isinstance(value, str):
+            decoded = self._decode_string(value)
+            if decoded is not None:
+                yield "decoded_json_string", decoded.value
+            return
+        if not isinstance(value, dict):
+            return
+        for key in ("arguments", "parameters"):
+            if key in value and (key == "arguments" or "name" in value):
+                inner = value[key]
+                if isinstance(inner, str):
+                    decoded = self._decode_string(inner)
+                    inner = decoded.value if decoded is not None else inner
+                yield f"unwrapped_{key}", inner
+        if isinstance(value.get("properties"), dict):
+            yield "unwrapped_properties", value["properties"]
+        if len(value) == 1 and self.name:
+            ((key, inner),) = value.items()
+            if key.lower() == self.name.lower():
+                yield "unwrapped_model_name", inner
+
+    def _decode_string(self, text: str) -> Decoded | None:
+        if not text.lstrip().startswith(("{", "[")):
+            return None
+        result = decode(text, max_depth=self.max_depth, allow_trailing=False)
+        return result if isinstance(result, Decoded) else None
+
+
+def _rename(value: dict[str, Any], aliases: Mapping[str, str]) -> dict[str, Any]:
+    if not any(key in aliases for key in value):
+        return value
+    renamed: dict[str, Any] = {}
+    for key, item in value.items():
+        target = aliases.get(key, key)
+        if target != key and target in value:
+            target = key  # the real key is there too: keep both as written
+        renamed.setdefault(target, item)
+    return renamed
+
+
+def _top_level_keys(json_schema: dict[str, Any], target: Any) -> set[str]:
+    keys: set[str] = set()
+    node = _resolve(json_schema, json_schema)
+    properties = node.get("properties")
+    if isinstance(properties, dict):
+        keys.update(properties)
+    if isinstance(target, type) and issubclass(target, BaseModel):
+        keys.update(target.model_fields)
+    elif isinstance(target, type) and dataclasses.is_dataclass(target):
+        keys.update(f.name for f in dataclasses.fields(target))
+    return keys
+
+
+def _resolve(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    """Follow a local ``$ref`` (``#/$defs/Name``) one step."""
+    ref = node.get("$ref")
+    if not isinstance(ref, str) or not ref.startswith("#/"):
+        return node
+    target: Any = root
+    for part in ref[2:].split("/"):
+        target = target.get(part, {}) if isinstance(target, dict) else {}
+    return target if isinstance(target, dict) else node
+
+
+def _pydantic_errors(exc: ValidationError) -> Iterator[FieldError]:
+    for error in exc.errors(include_url=False):
+        value = "" if error["type"] == "missing" else _short(error.get("input"))
+        yield FieldError(format_path(error["loc"]), error["msg"], value)
+
+
+def _jsonschema_error(error: Any) -> FieldError:
+    return FieldError(
+        format_path(tuple(error.absolute_path)), error.message, _short(error.instance)
+    )
+
+
+def format_path(loc: tuple[Any, ...]) -> str:
+    """Write a location as ``items[2].name``.
+
+    Example:
+        >>> format_path(("items", 2, "name"))
+        'items[2].name'
+    """
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def _short(value: Any) -> str:
+    try:
+        text = orjson.dumps(value, default=str).decode()
+    except TypeError:
+        text = str(value)
+    if len(text) > _VALUE_WIDTH:
+        text = text[: _VALUE_WIDTH - 1] + "…"
+    return text
+
+
+def _json_schema_validator(schema: dict[str, Any]) -> Any:
+    try:
+        jsonschema = importlib.import_module("jsonschema")
+    except ImportError as exc:
+        msg = (
+            "a JSON-schema dict needs the jsonschema package: "
+            "pip install 'langchain-jsonrecover[jsonschema]'"
+        )
+        raise ValueError(msg) from exc
+    validator_class = jsonschema.validators.validator_for(schema)
+    try:
+        validator_class.check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        msg = f"not a valid JSON schema: {exc.message}"
+        raise ValueError(msg) from exc
+    return validator_class(schema)
