@@ -15,7 +15,11 @@ from langchain_jsonrecover.errors import (
 )
 from langchain_jsonrecover.extract import extract_json
 from langchain_jsonrecover.outcomes import Continue, Halt
-from langchain_jsonrecover.parsers import JsonFenceOutputParser, RegexJsonOutputParser
+from langchain_jsonrecover.parsers import (
+    JsonFenceOutputParser,
+    RegexJsonOutputParser,
+    TruncationRecoveringOutputParser,
+)
 
 __all__ = [
     "Continue",
@@ -27,5 +31,6 @@ __all__ = [
     "NoJsonFoundError",
     "RegexJsonOutputParser",
     "SchemaValidationError",
+    "TruncationRecoveringOutputParser",
     "extract_json",
 ]

@@ -32,6 +32,7 @@ _MESSAGES: Final = {
 }
 _EXPECTED: Final = "unexpected character, expected "
 
+_PEEL_ROUNDS: Final = 24
 _BRACKETS_ONLY: Final = bytes(b for b in range(256) if b not in b"[]{}")
 _CONTROL_CHAR: Final = re.compile(r"[\x00-\x1f]")
 # Rest of a string after its opening quote; possessive, so it never backtracks.
@@ -88,7 +89,7 @@ def decode(
         >>> decode('{"a": 1} and more', max_depth=200, allow_trailing=True).value
         {'a': 1}
     """
-    escaped: _Escaped | None = None
+    escaped: Escaped | None = None
     candidate = text
     while True:
         try:
@@ -96,7 +97,7 @@ def decode(
         except orjson.JSONDecodeError as exc:
             msg, pos = exc.msg, exc.pos
             if msg.startswith(_CONTROL) and escaped is None:
-                escaped = _escape_control_characters(candidate)
+                escaped = escape_control_characters(candidate)
                 candidate = escaped.text
                 continue
             if msg.startswith(_TRAILING) and allow_trailing:
@@ -109,7 +110,7 @@ def decode(
             return _relocate(_failure(candidate, msg, pos), escaped)
         if not within_depth(candidate, value, max_depth):
             return _relocate(
-                DecodeFailure("too_deep", 0, f"nested deeper than {max_depth} levels"),
+                DecodeFailure("too_deep", 0, f"more than {max_depth} levels"),
                 escaped,
             )
         repairs = _ESCAPED if escaped is not None else ()
@@ -120,7 +121,7 @@ def _failure(text: str, msg: str, pos: int) -> DecodeFailure:
     if msg.startswith(_EMPTY):
         return DecodeFailure("empty", 0, "empty document")
     if msg.startswith(_DEPTH):
-        return DecodeFailure("too_deep", pos, "nested too deeply")
+        return DecodeFailure("too_deep", pos, "more than 1024 levels")
     if msg.startswith(_END) or pos >= len(text.rstrip()):
         return DecodeFailure("truncated", pos, "the text ends before the JSON does")
     reason = _MESSAGES.get(msg, msg)
@@ -162,7 +163,9 @@ def within_depth(text: str, value: Any, max_depth: int) -> bool:
     skeleton = text.encode("utf-8", "surrogatepass").translate(None, _BRACKETS_ONLY)
     if len(skeleton) <= max_depth:
         return True
-    for _ in range(max_depth + 1):
+    # A few rounds settle real replies; past that, one walk is cheaper than
+    # a round per level.
+    for _ in range(min(max_depth + 1, _PEEL_ROUNDS)):
         if not skeleton:
             return True
         peeled = skeleton.replace(b"{}", b"").replace(b"[]", b"")
@@ -189,7 +192,7 @@ def _walk_depth(value: Any, max_depth: int) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class _Escaped:
+class Escaped:
     """A text with raw control characters escaped inside its strings."""
 
     text: str
@@ -203,7 +206,7 @@ class _Escaped:
         return pos - (self.added[i - 1] if i else 0)
 
 
-def _escape_control_characters(text: str) -> _Escaped:
+def escape_control_characters(text: str) -> Escaped:
     """Escape raw control characters inside strings (one linear pass).
 
     Models often put a literal newline in a string value; langchain-core
@@ -236,11 +239,11 @@ def _escape_control_characters(text: str) -> _Escaped:
             break
         pos = text.find('"', end)
     parts.append(text[last:])
-    return _Escaped("".join(parts), at, added)
+    return Escaped("".join(parts), at, added)
 
 
 def _relocate(
-    result: Decoded | DecodeFailure, escaped: _Escaped | None
+    result: Decoded | DecodeFailure, escaped: Escaped | None
 ) -> Decoded | DecodeFailure:
     """Map offsets in an escaped text back to the text we were given."""
     if escaped is None or not escaped.at:

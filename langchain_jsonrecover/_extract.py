@@ -23,8 +23,9 @@ import orjson
 from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode, within_depth
 from langchain_jsonrecover._fences import Fence, find_fences, outer_fence
 from langchain_jsonrecover._reasoning import mask_reasoning
+from langchain_jsonrecover._recover import Closed, close_truncated
 from langchain_jsonrecover._schema import Accepted, FieldError, Schema
-from langchain_jsonrecover._spans import Span, find_spans
+from langchain_jsonrecover._spans import Span, find_spans, json_extent
 
 Step = Literal["raw", "fence", "prose", "regex"]
 Prefer = Literal["first", "last"]
@@ -63,7 +64,10 @@ class Extraction:
     repairs: tuple[str, ...] = ()
     """What was done to get the value, in order (``"reasoning_skipped"``,
     ``"fence_stripped"``, ``"json_label_dropped"``, ``"prose_trimmed"``,
-    ``"control_characters_escaped"``)."""
+    ``"control_characters_escaped"``, ``"truncation_closed"`` …)."""
+    cut_off: bool = False
+    """The model reported stopping at its token limit (``finish_reason`` and
+    kin in the reply's metadata)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +89,24 @@ class Failure:
     """For ``schema``: why the value does not match."""
     value: Any = None
     """For ``schema``: the decoded value that does not match."""
+    recovered: bool = False
+    """For ``schema``: the value came from closing a truncated reply."""
+    cut_off: bool = False
+    """The model reported stopping at its token limit."""
+
+
+@dataclass(frozen=True, slots=True)
+class Scan:
+    """How to read the candidates of one reply."""
+
+    max_depth: int = DEFAULT_MAX_DEPTH
+    """Deeper nesting is a failure."""
+    scalars: bool = False
+    """A reply that is wholly one JSON scalar is a candidate (with a schema)."""
+    close_truncated: bool = False
+    """Close a candidate the reply ends inside, instead of failing."""
+    trim_runaway_newlines: bool = False
+    """When closing, trim a run of ``\\n`` escapes ending a depth-1 string."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +132,8 @@ def extract(
     max_depth: int = DEFAULT_MAX_DEPTH,
     schema: Schema | None = None,
     prefer: Prefer = "first",
+    close_truncated: bool = False,
+    trim_runaway_newlines: bool = False,
 ) -> Extraction | Failure:
     """Find and decode the JSON value a reply holds.
 
@@ -120,6 +144,10 @@ def extract(
         schema: When given, the first candidate that validates wins, and a
             reply that is wholly one JSON scalar is a candidate too.
         prefer: ``"last"`` tries the candidates from the end of the reply.
+        close_truncated: Close a candidate the reply ends inside (see
+            ``_recover``) instead of failing.
+        trim_runaway_newlines: With ``close_truncated``, Normandy's rule for
+            a string cut inside a runaway of newlines.
 
     Returns:
         The first candidate that decodes (and validates), or the failure to
@@ -137,9 +165,10 @@ def extract(
     if fast is not None:
         candidates = (fast,)
     else:
-        candidates = iter_candidates(
-            text, max_depth=max_depth, scalars=schema is not None
+        scan = Scan(
+            max_depth, schema is not None, close_truncated, trim_runaway_newlines
         )
+        candidates = iter_candidates(text, scan)
         if prefer == "last":
             candidates = sorted(candidates, key=lambda c: c.start, reverse=True)
     return choose(candidates, schema) or _no_json(text)
@@ -174,6 +203,7 @@ def choose(
                 start=candidate.start,
                 errors=verdict.errors,
                 value=candidate.value,
+                recovered="truncation_closed" in candidate.repairs,
             )
         else:
             failure = candidate.failure
@@ -205,9 +235,7 @@ def _no_json(text: str) -> Failure:
     return Failure("no_json", "", detail="reasoning_only" if only_reasoning else "")
 
 
-def iter_candidates(
-    text: str, *, max_depth: int, scalars: bool = False
-) -> Iterator[Candidate]:
+def iter_candidates(text: str, scan: Scan) -> Iterator[Candidate]:
     """Yield the reply's candidates in the order they are tried, decoded.
 
     Decoding is lazy: a caller that stops at the first success pays for no
@@ -215,45 +243,72 @@ def iter_candidates(
 
     Args:
         text: The model's reply.
-        max_depth: Deeper nesting is a failure.
-        scalars: Whether a reply that is wholly one JSON scalar (a number, a
-            string holding JSON…) is a candidate.
+        scan: The options.
 
     Yields:
         Candidates; each has a value or a failure.
 
     Example:
-        >>> [c.value for c in iter_candidates("[1] or {}", max_depth=9)]
+        >>> [c.value for c in iter_candidates("[1] or {}", Scan())]
         [[1], {}]
     """
     masked, had_reasoning = mask_reasoning(text)
     base = ("reasoning_skipped",) if had_reasoning else ()
     if "```" not in masked:
-        yield from _span_candidates(masked, [], base, max_depth, scalars=scalars)
+        yield from _span_candidates(masked, [], base, scan)
+        return
+    # Backticks inside the strings of a reply that is JSON are not fences.
+    lead = _NON_SPACE.search(masked)
+    lead_end = (
+        json_extent(masked, lead.start()) if lead and lead.group() in "{[" else None
+    )
+    if lead_end is not None:
+        if "```" not in masked[lead_end:]:
+            yield from _span_candidates(masked, [], base, scan)
+            return
+        fences = [f for f in find_fences(masked[lead_end:]) if f.start >= 0]
+        fences = [_shift(f, lead_end) for f in fences]
+        yield from _fenced_then_spans(masked, fences, base, scan)
         return
     guess = outer_fence(masked)
     if guess is not None and (guess.is_json or not guess.tag):
-        candidate = _fence_candidate(masked, guess, base, max_depth, whole=True)
+        candidate = _fence_candidate(masked, guess, base, scan, whole=True)
         if candidate is not None and candidate.failure is None:
             yield candidate  # the only block there is (see outer_fence)
             return
-    fences = find_fences(masked)
+    yield from _fenced_then_spans(masked, find_fences(masked), base, scan)
+
+
+def _fenced_then_spans(
+    text: str, fences: list[Fence], base: tuple[str, ...], scan: Scan
+) -> Iterator[Candidate]:
+    """Fenced candidates; the prose between fences only when there are none."""
     found_in_fences = False
     for fence in [f for f in fences if f.is_json] + [f for f in fences if not f.tag]:
-        candidate = _fence_candidate(masked, fence, base, max_depth)
+        candidate = _fence_candidate(text, fence, base, scan)
         if candidate is not None:
             found_in_fences = True
             yield candidate
-    if found_in_fences:
-        return
-    yield from _span_candidates(masked, fences, base, max_depth, scalars=scalars)
+    if not found_in_fences:
+        yield from _span_candidates(text, fences, base, scan)
+
+
+def _shift(fence: Fence, offset: int) -> Fence:
+    return Fence(
+        fence.start + offset,
+        fence.end + offset,
+        fence.body_start + offset,
+        fence.body_end + offset,
+        fence.tag,
+        closed=fence.closed,
+    )
 
 
 def _fence_candidate(
     text: str,
     fence: Fence,
     base: tuple[str, ...],
-    max_depth: int,
+    scan: Scan,
     *,
     whole: bool = False,
 ) -> Candidate | None:
@@ -269,17 +324,12 @@ def _fence_candidate(
     if not fence.is_json and text[start] not in "{[":
         return None  # an untagged block of something else (code, a table)
     return _decoded(
-        text, start, end, "fence", repairs, max_depth, closed=fence.closed, whole=whole
+        text, start, end, "fence", repairs, scan, closed=fence.closed, whole=whole
     )
 
 
 def _span_candidates(
-    text: str,
-    fences: list[Fence],
-    base: tuple[str, ...],
-    max_depth: int,
-    *,
-    scalars: bool,
+    text: str, fences: list[Fence], base: tuple[str, ...], scan: Scan
 ) -> Iterator[Candidate]:
     first = _NON_SPACE.search(text)
     if first is None:
@@ -289,8 +339,8 @@ def _span_candidates(
     if label is not None:
         lo = label.end()
         head = (*base, "json_label_dropped")
-    if scalars and not fences:
-        scalar = _whole_scalar(text, lo, head, max_depth)
+    if scan.scalars and not fences:
+        scalar = _whole_scalar(text, lo, head, scan.max_depth)
         if scalar is not None:
             yield scalar
     budget = [2 * len(text) + 1024]
@@ -299,10 +349,16 @@ def _span_candidates(
     for fence in fences:
         if fence.start > gap_start:
             spans += find_spans(
-                text, gap_start, fence.start, max_depth=max_depth, budget=budget
+                text, gap_start, fence.start, max_depth=scan.max_depth, budget=budget
             )
         gap_start = max(gap_start, fence.end)
-    spans += find_spans(text, gap_start, len(text), max_depth=max_depth, budget=budget)
+    spans += find_spans(
+        text, gap_start, len(text), max_depth=scan.max_depth, budget=budget
+    )
+    if any(not s.closed and s.end < len(text) for s in spans):
+        # A JSON span runs into a "fence": the backticks were inside its
+        # strings. Read the prose again as one piece.
+        spans = find_spans(text, lo, len(text), max_depth=scan.max_depth, budget=budget)
     if not spans:
         return
     raw_start = _NON_SPACE.search(text, lo)
@@ -323,7 +379,7 @@ def _span_candidates(
             yield _from_decoded(text, span.start, span.decoded, step, repairs)
         else:
             yield _decoded(
-                text, span.start, span.end, step, repairs, max_depth, closed=span.closed
+                text, span.start, span.end, step, repairs, scan, closed=span.closed
             )
 
 
@@ -346,17 +402,29 @@ def _decoded(  # noqa: PLR0917
     end: int,
     step: Step,
     repairs: tuple[str, ...],
-    max_depth: int,
+    scan: Scan,
     *,
     closed: bool,
     whole: bool = False,
 ) -> Candidate:
-    result = decode(text[start:end], max_depth=max_depth, allow_trailing=not whole)
+    candidate_text = text[start:end]
+    result = decode(candidate_text, max_depth=scan.max_depth, allow_trailing=not whole)
     if isinstance(result, Decoded):
         return _from_decoded(text, start, result, step, repairs)
-    return Candidate(
-        start, end, step, repairs, failure=_failure(text, start, end, result, closed)
-    )
+    failure = _failure(text, start, end, result, closed)
+    cut = result.kind == "truncated" or (not closed and _at_end(text, end))
+    if cut and scan.close_truncated:
+        closing = close_truncated(
+            candidate_text,
+            max_depth=scan.max_depth,
+            trim_runaway_newlines=scan.trim_runaway_newlines,
+        )
+        if isinstance(closing, Closed):
+            return Candidate(
+                start, end, step, (*repairs, *closing.repairs), value=closing.value
+            )
+        failure = _failure(text, start, end, closing, closed=True)
+    return Candidate(start, end, step, repairs, failure=failure)
 
 
 def _failure(
@@ -448,7 +516,7 @@ def extract_with_pattern(
         return Failure("no_json", "", detail=pattern.pattern)
     start, end = _strip(masked, match.start(1), match.end(1))
     repairs: tuple[str, ...] = ("reasoning_skipped",) if had_reasoning else ()
-    if masked.startswith("```", start):
+    if masked.startswith("```", start, end):
         fence = find_fences(masked[start:end])[0]
         start, end = _strip(masked, start + fence.body_start, start + fence.body_end)
         repairs = (*repairs, "fence_stripped")

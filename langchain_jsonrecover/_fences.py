@@ -144,16 +144,21 @@ def _find_close(
     text: str, marker: str, body_start: int, no_line_start_from: dict[int, int]
 ) -> int:
     """Find the closing run of backticks for a block whose body starts here."""
-    limit = no_line_start_from.get(len(marker), len(text) + 1)
+    size = len(marker)
+    # No line-start run of length >= m after P rules out every longer length too.
+    limit = min(
+        (pos for length, pos in no_line_start_from.items() if length <= size),
+        default=len(text) + 1,
+    )
     search = body_start
     while search < limit:
         found = text.find(marker, search)
         if found < 0:
-            no_line_start_from[len(marker)] = body_start
             break
         if _starts_line(text, found, body_start):
             return found
         search = found + _run_length(text, found)
+    no_line_start_from[size] = min(no_line_start_from.get(size, body_start), body_start)
     # No closing line: the first run anywhere (`}```` at the end of a line).
     return text.find(marker, body_start)
 

@@ -275,6 +275,8 @@ def describe(failure: Failure, text: str, shape: Shape | None = None) -> Describ
 
 
 def _describe(failure: Failure, text: str, noun: str) -> Described:
+    if failure.cut_off and failure.kind in {"no_json", "invalid", "truncated"}:
+        return _describe_cut_off(failure, text, noun)
     send = f"Respond with only the {noun}, and nothing else."
     if failure.kind == "too_large":
         return Described(
@@ -335,6 +337,26 @@ def _describe(failure: Failure, text: str, noun: str) -> Described:
     )
 
 
+def _describe_cut_off(failure: Failure, text: str, noun: str) -> Described:
+    """The model stopped at its token limit: say so, whatever the decoder saw."""
+    observation = (
+        "Your reply was cut off at the token limit before the JSON was complete. "
+        f"Respond with a shorter {noun}, and nothing else."
+    )
+    if failure.kind == "no_json":
+        return Described(
+            "The reply was cut off at the token limit before any JSON.", observation
+        )
+    line, column = line_and_column(text, failure.pos or 0)
+    return Described(
+        "The reply was cut off at the token limit: the JSON is incomplete "
+        f"(line {line}, column {column}: {failure.reason}).",
+        observation,
+        line,
+        column,
+    )
+
+
 def _describe_schema(failure: Failure, noun: str, line: int, column: int) -> Described:
     shown = failure.errors[:_MAX_ERRORS]
     lines = [_field_error(e) for e in shown]
@@ -347,11 +369,20 @@ def _describe_schema(failure: Failure, noun: str, line: int, column: int) -> Des
         f"The JSON does not match the schema{name} ({count} {plural}):\n"
         + "\n".join(f"  {item}" for item in lines)
     )
-    observation = (
-        "Your JSON does not match the schema:\n"
-        + "\n".join(f"- {item}" for item in lines)
-        + f"\nRespond with only the corrected {noun}, and nothing else."
-    )
+    if failure.cut_off or failure.recovered:
+        where = " at the token limit" if failure.cut_off else ""
+        observation = (
+            f"Your reply was cut off{where} before the JSON was complete, and "
+            "what arrived does not match the schema:\n"
+            + "\n".join(f"- {item}" for item in lines)
+            + f"\nRespond with a shorter {noun} that is complete, and nothing else."
+        )
+    else:
+        observation = (
+            "Your JSON does not match the schema:\n"
+            + "\n".join(f"- {item}" for item in lines)
+            + f"\nRespond with only the corrected {noun}, and nothing else."
+        )
     return Described(message, observation, line, column)
 
 

@@ -21,9 +21,13 @@ def mask_reasoning(text: str) -> tuple[str, bool]:
     Rules:
     - ``<think>…</think>``, ``<thinking>…</thinking>`` and
       ``<reasoning>…</reasoning>`` are hidden, tags included;
-    - a closing tag with no opening one hides everything before it (chat
-      templates often put the opening tag in the prompt, not the reply);
+    - a closing tag with no opening one, before any other reasoning tag, hides
+      everything before it (chat templates often put the opening tag in the
+      prompt, not the reply);
     - an opening tag that is never closed hides the rest of the reply.
+
+    Models open reasoning at the start of a line; a tag elsewhere, or one
+    quoted (``"</think>"``), is text, as in ``{"tip": "use <think> tags"}``.
 
     Args:
         text: The model's reply.
@@ -45,12 +49,21 @@ def mask_reasoning(text: str) -> tuple[str, bool]:
     for match in _TAG.finditer(text):
         closing = match.group(1) == "/"
         name = match.group(2).lower()
+        if _quoted(text, match.start(), match.end()):
+            continue
+        if (
+            open_at < 0
+            and not closing
+            and not _opens_line(text, match.start(), visible_from)
+        ):
+            continue
         if open_at < 0:
             if not closing:
                 open_at, open_name = match.start(), name
-            else:
-                # A lone closing tag: what came before it was reasoning.
-                hidden.append((visible_from, match.end()))
+            elif not hidden:
+                # A lone closing tag opening the reply's tags: what came
+                # before it was reasoning (the opening tag was in the prompt).
+                hidden.append((0, match.end()))
                 visible_from = match.end()
         elif closing and name == open_name:
             hidden.append((open_at, match.end()))
@@ -68,6 +81,18 @@ def mask_reasoning(text: str) -> tuple[str, bool]:
         last = end
     parts.append(text[last:])
     return "".join(parts), True
+
+
+def _opens_line(text: str, index: int, visible_from: int) -> bool:
+    """Whether only spaces precede ``index`` on its line (or since ``visible_from``)."""
+    i = index - 1
+    while i >= visible_from and text[i] in " \t":
+        i -= 1
+    return i < visible_from or text[i] in "\r\n"
+
+
+def _quoted(text: str, start: int, end: int) -> bool:
+    return (start > 0 and text[start - 1] == '"') or text.startswith('"', end)
 
 
 def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

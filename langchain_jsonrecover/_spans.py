@@ -229,3 +229,43 @@ def _finish(frame: _Frame, spans: list[Span], end: int, *, closed: bool) -> None
     spans.append(
         Span(frame.start, end, closed, frame.char == "{", frame.empty and closed)
     )
+
+
+def json_extent(text: str, start: int) -> int | None:
+    """Where a plainly-JSON span starting at ``start`` ends (string-aware).
+
+    Used to keep backticks inside the strings of a reply that is JSON from
+    being taken for a fence.
+
+    Args:
+        text: The reply.
+        start: Offset of a ``{`` or ``[``.
+
+    Returns:
+        The offset just after its closing bracket, the reply's length when it
+        never closes, or ``None`` when the bracket does not open plain JSON.
+
+    Example:
+        >>> json_extent('{"a": "```"} and more', 0)
+        12
+    """
+    mode, _ = classify(text, start, len(text))
+    if mode != JSON:
+        return None
+    depth = 0
+    pos = start
+    while True:
+        found = _JSON_TOKENS.search(text, pos)
+        if found is None:
+            return len(text)
+        char = found.group()
+        if char == '"':
+            rest = _STRING_REST.match(text, found.end())
+            if rest is None:
+                return len(text)
+            pos = rest.end()
+            continue
+        depth += 1 if char in "[{" else -1
+        pos = found.end()
+        if depth == 0:
+            return pos

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from abc import abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal, TypeVar, overload
 
 from langchain_core.exceptions import ModelRefusalError
@@ -33,9 +33,20 @@ from langchain_jsonrecover._schema import Schema
 from langchain_jsonrecover.errors import JsonRecoveryError, error_for
 from langchain_jsonrecover.outcomes import Continue, Halt
 
-__all__ = ["JsonFenceOutputParser", "RegexJsonOutputParser"]
+__all__ = [
+    "JsonFenceOutputParser",
+    "RegexJsonOutputParser",
+    "TruncationRecoveringOutputParser",
+]
 
 T = TypeVar("T")
+
+_LENGTH_STOPS: dict[str, frozenset[str]] = {
+    "finish_reason": frozenset({"length", "MAX_TOKENS"}),
+    "stop_reason": frozenset({"max_tokens"}),
+    "stopReason": frozenset({"max_tokens"}),
+    "done_reason": frozenset({"length"}),
+}
 Feedback = Callable[[JsonRecoveryError], str]
 
 
@@ -48,6 +59,33 @@ def raise_if_refused(message: BaseMessage) -> None:
     for block in message.content_blocks:
         if block["type"] == "refusal":
             raise ModelRefusalError.from_refusal(block, raw_message=message)
+
+
+def stopped_at_token_limit(metadata: Mapping[str, Any]) -> bool:
+    """Whether a reply's metadata says the model stopped at its token limit.
+
+    Covers OpenAI (``finish_reason == "length"``), OpenAI Responses
+    (``incomplete_details.reason == "max_output_tokens"``), Anthropic
+    (``stop_reason == "max_tokens"``), Gemini (``finish_reason ==
+    "MAX_TOKENS"``), Bedrock (``stopReason == "max_tokens"``) and Ollama
+    (``done_reason == "length"``).
+
+    Args:
+        metadata: A message's ``response_metadata`` or a generation's
+            ``generation_info``.
+
+    Returns:
+        ``True`` when the reply was cut off.
+
+    Example:
+        >>> stopped_at_token_limit({"finish_reason": "length"})
+        True
+    """
+    for key, values in _LENGTH_STOPS.items():
+        if metadata.get(key) in values:
+            return True
+    details = metadata.get("incomplete_details")
+    return isinstance(details, Mapping) and details.get("reason") == "max_output_tokens"
 
 
 def compile_pattern(pattern: str | re.Pattern[str]) -> re.Pattern[str]:
@@ -149,23 +187,39 @@ class _JsonRecoveringParser(BaseOutputParser[T]):
             failure = dataclasses.replace(failure, detail=self._schema.name)
         return error_for(failure, text, self._shape)
 
-    def extract(self, text: str) -> Extraction:
-        """Find the JSON in ``text`` and say how it was found.
+    def _run(self, generation: Generation) -> Extraction:
+        """Extract from one generation, noting a stop at the token limit."""
+        cut_off = False
+        if isinstance(generation, ChatGeneration):
+            raise_if_refused(generation.message)
+            cut_off = stopped_at_token_limit(generation.message.response_metadata)
+        elif generation.generation_info:
+            cut_off = stopped_at_token_limit(generation.generation_info)
+        text = str(generation.text)
+        found = self._find(text)
+        if isinstance(found, Failure):
+            raise self._error(dataclasses.replace(found, cut_off=cut_off), text)
+        return dataclasses.replace(found, cut_off=True) if cut_off else found
+
+    def extract(self, reply: str | BaseMessage) -> Extraction:
+        """Find the JSON in a reply and say how it was found.
 
         Args:
-            text: The model's reply.
+            reply: The model's reply, as text or as a message (whose metadata
+                says whether the model stopped at its token limit).
 
         Returns:
-            The value (validated, with a schema) with its span, step and repairs.
+            The value (validated, with a schema) with its span, step, repairs
+            and ``cut_off``.
 
         Raises:
+            ModelRefusalError: The model refused.
             JsonRecoveryError: No usable JSON (``NoJsonFoundError``,
                 ``InvalidJsonError`` or ``SchemaValidationError``).
         """
-        result = self._find(str(text))
-        if isinstance(result, Failure):
-            raise self._error(result, text)
-        return result
+        if isinstance(reply, BaseMessage):
+            return self._run(ChatGeneration(message=reply))
+        return self._run(Generation(text=str(reply)))
 
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> T:
         """Parse the first generation; a chat reply is checked for a refusal.
@@ -181,14 +235,12 @@ class _JsonRecoveringParser(BaseOutputParser[T]):
             ModelRefusalError: The model refused.
             JsonRecoveryError: No usable JSON in the reply.
         """
-        generation = result[0]
-        if isinstance(generation, ChatGeneration):
-            raise_if_refused(generation.message)
-        found = self._find(str(generation.text))
-        if isinstance(found, Failure):
+        try:
+            found = self._run(result[0])
+        except JsonRecoveryError:
             if partial:
                 return None  # type: ignore[return-value]
-            raise self._error(found, generation.text)
+            raise
         value: T = found.value
         return value
 
@@ -315,6 +367,85 @@ class JsonFenceOutputParser(_JsonRecoveringParser[T]):
     @property
     def _type(self) -> str:
         return "json_fence_output_parser"
+
+
+class TruncationRecoveringOutputParser(_JsonRecoveringParser[T]):
+    r"""Parse replies that the token limit cut off, closing the JSON.
+
+    It extracts exactly as :class:`JsonFenceOutputParser` does (same options),
+    and where that parser reports a truncated candidate (open at the end of
+    the reply, or in an unclosed fence), this one closes it as a whole, with
+    pydantic-core's partial-JSON semantics: an unfinished string keeps its
+    prefix, an unfinished key or a key without a value is dropped, an
+    unfinished literal (``tr``, ``nul``, ``1.``, ``-``) is dropped, a number
+    keeps its digits, open containers are closed. ``"truncation_closed"`` is
+    listed in the repairs. A value nested inside the cut candidate is never
+    returned alone.
+
+    Example:
+        >>> from langchain_jsonrecover import TruncationRecoveringOutputParser
+        >>> parser = TruncationRecoveringOutputParser()
+        >>> parser.parse('```json\n{"items": [{"a": 1}, {"b"')
+        {'items': [{'a': 1}, {}]}
+        >>> TruncationRecoveringOutputParser(trim_runaway_newlines=True).parse(
+        ...     '{"page_text": "Hello\\n\\n\\n\\n\\n'
+        ... )
+        {'page_text': 'Hello'}
+    """
+
+    trim_runaway_newlines: bool = False
+    """Normandy's rule: when the cut is inside a string opened at depth 1, the
+    string ends after its last character that is not part of a ``\n``/``\r``
+    escape run (a model looping on newlines until the limit). Strings nested
+    deeper are closed by the general rule, untrimmed."""
+
+    @overload
+    def __init__(
+        self: TruncationRecoveringOutputParser[Any],
+        *,
+        pydantic_object: None = None,
+        **kwargs: Any,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: TruncationRecoveringOutputParser[dict[str, Any]],
+        *,
+        pydantic_object: dict[str, Any],
+        **kwargs: Any,
+    ) -> None: ...
+    @overload
+    def __init__(
+        self: TruncationRecoveringOutputParser[T],
+        *,
+        pydantic_object: type[T],
+        **kwargs: Any,
+    ) -> None: ...
+    def __init__(self, **kwargs: Any) -> None:
+        """Create the parser.
+
+        Args:
+            **kwargs: The fields: ``trim_runaway_newlines``, and those of
+                :class:`JsonFenceOutputParser`.
+
+        Raises:
+            ValueError: A field is out of range, or the schema is unusable.
+        """
+        super().__init__(**kwargs)
+
+    def _find(self, text: str) -> Extraction | Failure:
+        return extract(
+            text,
+            max_chars=self.max_chars,
+            max_depth=self.max_depth,
+            schema=self._schema,
+            prefer=self.prefer,
+            close_truncated=True,
+            trim_runaway_newlines=self.trim_runaway_newlines,
+        )
+
+    @property
+    def _type(self) -> str:
+        return "truncation_recovering_output_parser"
 
 
 class RegexJsonOutputParser(_JsonRecoveringParser[T]):

@@ -36,8 +36,23 @@ FOUND: list[tuple[str, str, Any]] = [
     ),
     (
         "several_think_blocks",
-        '<think>[0]</think>x<think>{"y": 1}</think>{"a": 1}',
+        '<think>[0]</think>x\n<think>{"y": 1}</think>{"a": 1}',
         {"a": 1},
+    ),
+    (
+        "think_tag_mid_line_is_text",
+        'Sure: {"tip": "use <think> tags"}',
+        {"tip": "use <think> tags"},
+    ),
+    (
+        "quoted_closing_tag_is_text",
+        '```json\n{"end": "</think>"}\n```',
+        {"end": "</think>"},
+    ),
+    (
+        "lone_closer_after_a_block_is_text",
+        '<think>x</think>\n{"s": "a </think> b"}',
+        {"s": "a </think> b"},
     ),
     (
         "json_tag_inside_string_kept",

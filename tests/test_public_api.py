@@ -25,6 +25,7 @@ EXPECTED_ALL = [
     "NoJsonFoundError",
     "RegexJsonOutputParser",
     "SchemaValidationError",
+    "TruncationRecoveringOutputParser",
     "extract_json",
 ]
 

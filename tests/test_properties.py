@@ -1,0 +1,508 @@
+"""Properties: any JSON container, wrapped any way we support, comes back intact.
+
+Values are drawn from everything both ``orjson`` and ``json`` round-trip: null,
+booleans, integers within 64 bits (``-2**63`` … ``2**64 - 1``), finite floats,
+text, and lists and objects of them. Each is serialized compactly by ``orjson``
+or indented by ``json.dumps`` and wrapped in fences, prose, a reasoning block
+or a ``json`` label line. Values are compared strictly: ``True`` is not ``1``
+and ``1.0`` is not ``1``.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from unittest import mock
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from langchain_jsonrecover import (
+    InvalidJsonError,
+    JsonFenceOutputParser,
+    JsonRecoveryError,
+    NoJsonFoundError,
+    RegexJsonOutputParser,
+    extract_json,
+)
+
+if TYPE_CHECKING:
+    from langchain_jsonrecover._extract import Extraction
+
+SETTINGS = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+# --- values ---------------------------------------------------------------------
+
+MARKUP = re.compile(r"```|<(/?)(think|thinking|reasoning)\s*>", re.IGNORECASE)
+
+
+def _plain(text: str) -> bool:
+    return MARKUP.search(text) is None
+
+
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**63), max_value=2**64 - 1)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=20).filter(_plain)
+)
+keys = st.text(max_size=8).filter(_plain)
+
+
+def _containers(children: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.lists(children, max_size=4) | st.dictionaries(keys, children, max_size=4)
+
+
+values = st.recursive(scalars, _containers, max_leaves=16)
+containers = _containers(values)
+"""What a reply's JSON is: an object or an array (bare scalars are not taken).
+
+Strings hold no backtick fence or reasoning tag here: those are known bugs,
+pinned down by ``test_markup_inside_json_strings_is_data`` below."""
+
+
+def same(left: Any, right: Any) -> bool:
+    """Equality that tells ``True`` from ``1`` and ``1.0`` from ``1``."""
+    if type(left) is not type(right):
+        return False
+    if isinstance(left, dict):
+        return left.keys() == right.keys() and all(
+            same(item, right[key]) for key, item in left.items()
+        )
+    if isinstance(left, list):
+        return len(left) == len(right) and all(map(same, left, right))
+    return bool(left == right)
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "expected"),
+    [
+        pytest.param(True, 1, False, id="true_is_not_1"),
+        pytest.param(1, 1.0, False, id="int_is_not_float"),
+        pytest.param([False], [0], False, id="nested_false_is_not_0"),
+        pytest.param({"a": [1, None]}, {"a": [1, None]}, True, id="equal_values"),
+        pytest.param({"a": 1}, {"b": 1}, False, id="different_keys"),
+    ],
+)
+def test_same_is_strict(left: Any, right: Any, expected: bool) -> None:
+    assert same(left, right) is expected
+
+
+# --- serializers and wrappers ---------------------------------------------------
+
+Serializer = Callable[[Any], str]
+
+SERIALIZERS: dict[str, Serializer] = {
+    "orjson_compact": lambda value: orjson.dumps(value).decode(),
+    "orjson_indent_2": lambda value: orjson.dumps(
+        value, option=orjson.OPT_INDENT_2
+    ).decode(),
+    "json_indent_2": lambda value: json.dumps(value, indent=2),
+    "json_indent_4_unicode": lambda value: json.dumps(
+        value, indent=4, ensure_ascii=False
+    ),
+    "json_default": json.dumps,
+}
+
+prose = st.text(
+    alphabet=st.characters(exclude_characters="{[`<", exclude_categories=["Cs"]),
+    max_size=30,
+)
+"""Prose around the JSON: anything but openers, backticks and tags."""
+
+CLOSING_THINK = re.compile(r"</think\s*>", re.IGNORECASE)
+thoughts = st.text(max_size=40).filter(lambda text: not CLOSING_THINK.search(text))
+"""What a reasoning block holds: anything that does not close it."""
+
+
+@dataclass(frozen=True)
+class Extras:
+    """Text drawn for a wrapper: prose before and after, a thought."""
+
+    before: str
+    after: str
+    thought: str
+
+
+Wrapper = Callable[[str, Extras], str]
+
+WRAPPERS: dict[str, Wrapper] = {
+    "as_is": lambda json_text, _: json_text,
+    "json_fence": lambda json_text, _: f"```json\n{json_text}\n```",
+    "json_fence_in_prose": lambda json_text, x: (
+        f"{x.before}\n```json\n{json_text}\n```\n{x.after}"
+    ),
+    "one_line_json_fence": lambda json_text, _: (
+        f"```json {json_text.replace(chr(10), ' ')}```"
+    ),
+    "untagged_fence": lambda json_text, _: f"```\n{json_text}\n```",
+    "untagged_fence_in_prose": lambda json_text, x: (
+        f"{x.before}\n```\n{json_text}\n```\n{x.after}"
+    ),
+    "prose_before": lambda json_text, x: f"{x.before} {json_text}",
+    "prose_after": lambda json_text, x: f"{json_text} {x.after}",
+    "prose_around": lambda json_text, x: f"{x.before} {json_text} {x.after}",
+    "after_think_block": lambda json_text, x: f"<think>{x.thought}</think>{json_text}",
+    "after_think_block_in_prose": lambda json_text, x: (
+        f"<think>{x.thought}</think>\n{x.before} {json_text} {x.after}"
+    ),
+    "after_think_block_in_fence": lambda json_text, x: (
+        f"<thinking>{x.thought}</thinking>\n```json\n{json_text}\n```"
+    ),
+    "json_label_line": lambda json_text, _: f"json\n{json_text}",
+    "json_label_line_in_fence": lambda json_text, _: f"```\njson\n{json_text}\n```",
+    "surrounding_whitespace": lambda json_text, _: f"\n \t{json_text}\r\n\n",
+}
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A reply built around a value."""
+
+    value: Any
+    text: str
+    serializer: str
+    wrapper: str
+
+
+@st.composite
+def replies(draw: st.DrawFn) -> Reply:
+    value = draw(containers)
+    serializer = draw(st.sampled_from(sorted(SERIALIZERS)))
+    wrapper = draw(st.sampled_from(sorted(WRAPPERS)))
+    extras = Extras(draw(prose), draw(prose), draw(thoughts))
+    text = WRAPPERS[wrapper](SERIALIZERS[serializer](value), extras)
+    return Reply(value, text, serializer, wrapper)
+
+
+# --- the value comes back -------------------------------------------------------
+
+
+@SETTINGS
+@given(replies())
+def test_wrapped_value_is_extracted_intact(reply: Reply) -> None:
+    found = extract_json(reply.text)
+    assert same(found.value, reply.value), (found, reply)
+
+
+@SETTINGS
+@given(replies())
+def test_span_slices_back_to_the_value(reply: Reply) -> None:
+    start, end = extract_json(reply.text).span
+    assert 0 <= start < end <= len(reply.text)
+    assert same(orjson.loads(reply.text[start:end]), reply.value), reply
+
+
+@SETTINGS
+@given(replies())
+def test_parser_agrees_with_extract_json(reply: Reply) -> None:
+    assert same(JsonFenceOutputParser().parse(reply.text), reply.value), reply
+
+
+@SETTINGS
+@given(containers, st.sampled_from(sorted(SERIALIZERS)), prose, prose)
+def test_regex_parser_takes_the_tagged_value(
+    value: Any, serializer: str, before: str, after: str
+) -> None:
+    reply = f"{before}<json>{SERIALIZERS[serializer](value)}</json>{after}"
+    parser = RegexJsonOutputParser(pattern=r"<json>(.*?)</json>")
+    assert same(parser.parse(reply), value)
+
+
+# --- markup inside JSON strings -------------------------------------------------
+
+
+MARKUP_IN_STRINGS: list[Any] = [
+    pytest.param('{"code": "```"}', {"code": "```"}, id="backticks_raw"),
+    pytest.param(
+        '```json\n{"code": "```py\\nprint(1)\\n```"}\n```',
+        {"code": "```py\nprint(1)\n```"},
+        id="backticks_in_a_json_fence",
+    ),
+    pytest.param(
+        '{"code": "```"} Thanks!',
+        {"code": "```"},
+        id="backticks_then_prose",
+    ),
+    pytest.param(
+        'Here: {"code": "```py\\nprint(1)\\n```"}',
+        {"code": "```py\nprint(1)\n```"},
+        id="backticks_after_prose",
+    ),
+    pytest.param(
+        'json\n{"code": "```"}',
+        {"code": "```"},
+        id="backticks_after_a_json_label",
+    ),
+    pytest.param(
+        '{"note": "use <think> tags"}',
+        {"note": "use <think> tags"},
+        id="think_tag_raw",
+    ),
+    pytest.param(
+        'Sure: {"note": "use <think> tags"}',
+        {"note": "use <think> tags"},
+        id="think_tag_after_prose",
+    ),
+    pytest.param(
+        '{"note": "use <think> tags"} OK?',
+        {"note": "use <think> tags"},
+        id="think_tag_then_prose",
+    ),
+    pytest.param(
+        '```json\n{"note": "<think>"}\n```',
+        {"note": "<think>"},
+        id="think_tag_in_a_json_fence",
+    ),
+    pytest.param(
+        '```json\n{"note": "</think>"}\n```',
+        {"note": "</think>"},
+        id="closing_think_tag_in_a_json_fence",
+    ),
+    pytest.param(
+        '<think>plan</think>{"note": "<think>"}',
+        {"note": "<think>"},
+        id="think_tag_after_a_think_block",
+    ),
+]
+
+
+@pytest.mark.parametrize(("reply", "expected"), MARKUP_IN_STRINGS)
+def test_markup_inside_json_strings_is_data(reply: str, expected: Any) -> None:
+    assert same(extract_json(reply).value, expected)
+
+
+# A bare "</think>" inside a string, with no reasoning block before it, reads
+# as the end of reasoning whose opening tag was in the prompt: a documented
+# limitation, so the property draws closing tags only where they are quoted.
+markup_text = st.lists(
+    st.sampled_from(["```", "<think>", '"</think>"', "x", " "]), max_size=6
+).map("".join)
+markup_values = _containers(markup_text | scalars)
+
+
+@settings(SETTINGS, derandomize=True)
+@given(
+    markup_values,
+    st.sampled_from(sorted(SERIALIZERS)),
+    st.sampled_from(sorted(WRAPPERS)),
+)
+def test_wrapped_value_with_markup_in_its_strings_is_extracted_intact(
+    value: Any, serializer: str, wrapper: str
+) -> None:
+    reply = WRAPPERS[wrapper](
+        SERIALIZERS[serializer](value), Extras("Sure:", "Bye.", "hm")
+    )
+    assert same(extract_json(reply).value, value), reply
+
+
+# --- anything else gets a typed error -------------------------------------------
+
+FRAGMENTS = (
+    "{",
+    "}",
+    "[",
+    "]",
+    '"',
+    "\\",
+    ":",
+    ",",
+    " ",
+    "\n",
+    "1",
+    "-",
+    "a",
+    "null",
+    "true",
+    "```",
+    "```json\n",
+    "json\n",
+    "<think>",
+    "</think>",
+    "\x00",
+    "é",
+)
+
+jsonish_text = st.lists(st.sampled_from(FRAGMENTS), max_size=40).map("".join)
+"""Text made of JSON's and markdown's moving parts, in any order."""
+
+any_text = st.text() | jsonish_text
+
+
+@dataclass
+class DecoderWork:
+    """What was handed to ``orjson.loads``."""
+
+    calls: int = 0
+    chars: int = 0
+
+
+@contextmanager
+def decoder_work() -> Iterator[DecoderWork]:
+    work = DecoderWork()
+    real_loads = orjson.loads
+
+    def loads(data: str) -> Any:
+        work.calls += 1
+        work.chars += len(data)
+        return real_loads(data)
+
+    with mock.patch.object(orjson, "loads", loads):
+        yield work
+
+
+def attempt(text: str) -> Extraction | JsonRecoveryError:
+    try:
+        return extract_json(text)
+    except JsonRecoveryError as exc:
+        return exc
+
+
+@SETTINGS
+@given(any_text)
+def test_any_text_gives_a_value_or_a_typed_error_in_bounded_work(text: str) -> None:
+    with decoder_work() as work:
+        found = attempt(text)
+    if isinstance(found, JsonRecoveryError):
+        assert type(found) in {NoJsonFoundError, InvalidJsonError}
+    else:
+        if found.step != "fence":  # a json fence may hold a scalar
+            assert isinstance(found.value, (dict, list)), found
+        start, end = found.span
+        assert 0 <= start < end <= len(text)
+    # The decoder never sees much more than the reply: no hidden re-scans.
+    assert work.chars <= 8 * len(text) + 64, work
+    assert work.calls <= 2 * len(text) + 8, work
+
+
+PARSERS: list[Any] = [
+    pytest.param(JsonFenceOutputParser(), id="fence_parser"),
+    pytest.param(RegexJsonOutputParser(pattern=r"(\{.*\})"), id="regex_braces"),
+    pytest.param(
+        RegexJsonOutputParser(pattern=r"<json>(.*?)</json>"), id="regex_json_tags"
+    ),
+    pytest.param(
+        RegexJsonOutputParser(pattern=r"```json(.*?)```"), id="regex_json_fence"
+    ),
+]
+
+
+@pytest.mark.parametrize("parser", PARSERS)
+@SETTINGS
+@given(text=any_text)
+def test_parsers_raise_only_typed_errors(
+    parser: JsonFenceOutputParser[Any] | RegexJsonOutputParser[Any], text: str
+) -> None:
+    with suppress(JsonRecoveryError):
+        parser.parse(text)
+
+
+REGEX_CAPTURES: list[Any] = [
+    pytest.param(r"```json(.*?)```", '```json\n{"a": 1}\n```', {"a": 1}, id="fenced"),
+    pytest.param(
+        r"<a>(.*?)</a>", "<a>```json\n[1]\n```</a>", [1], id="fence_in_capture"
+    ),
+    pytest.param(r"<a>(.*?)</a>", "<a>  </a>", NoJsonFoundError, id="blank_capture"),
+    pytest.param(
+        r"```json(.*?)```",
+        "```json```",
+        NoJsonFoundError,
+        id="empty_capture_before_backticks",
+    ),
+    pytest.param(
+        r"```json(.*?)```",
+        "```json\n```",
+        NoJsonFoundError,
+        id="blank_capture_before_backticks",
+    ),
+]
+
+
+@pytest.mark.parametrize(("pattern", "reply", "expected"), REGEX_CAPTURES)
+def test_regex_capture_edge_cases(pattern: str, reply: str, expected: Any) -> None:
+    parser = RegexJsonOutputParser(pattern=pattern)
+    if isinstance(expected, type) and issubclass(expected, Exception):
+        with pytest.raises(expected):
+            parser.parse(reply)
+    else:
+        assert same(parser.parse(reply), expected)
+
+
+# --- errors survive pickling ----------------------------------------------------
+
+
+def assert_same_error(error: JsonRecoveryError) -> None:
+    copy = pickle.loads(pickle.dumps(error))  # noqa: S301 - our own bytes
+    assert type(copy) is type(error)
+    assert str(copy) == str(error)
+    assert copy.args == error.args
+    assert copy.llm_output == error.llm_output
+    assert copy.observation == error.observation
+    assert copy.send_to_llm == error.send_to_llm
+    if isinstance(error, InvalidJsonError):
+        assert isinstance(copy, InvalidJsonError)
+        assert (copy.line, copy.column, copy.truncated) == (
+            error.line,
+            error.column,
+            error.truncated,
+        )
+
+
+@SETTINGS
+@given(any_text)
+def test_raised_errors_pickle_with_every_attribute(text: str) -> None:
+    error = attempt(text)
+    assume(isinstance(error, JsonRecoveryError))  # only failures matter here
+    assert isinstance(error, JsonRecoveryError)
+    assert_same_error(error)
+
+
+optional_ints = st.none() | st.integers(min_value=1, max_value=10**6)
+
+
+@SETTINGS
+@given(
+    message=st.text(),
+    llm_output=st.text(),
+    observation=st.text(),
+    line=optional_ints,
+    column=optional_ints,
+    truncated=st.booleans(),
+)
+def test_constructed_errors_pickle_with_every_attribute(
+    *,
+    message: str,
+    llm_output: str,
+    observation: str,
+    line: int | None,
+    column: int | None,
+    truncated: bool,
+) -> None:
+    assert_same_error(
+        JsonRecoveryError(message, llm_output=llm_output, observation=observation)
+    )
+    assert_same_error(
+        NoJsonFoundError(message, llm_output=llm_output, observation=observation)
+    )
+    assert_same_error(
+        InvalidJsonError(
+            message,
+            llm_output=llm_output,
+            observation=observation,
+            line=line,
+            column=column,
+            truncated=truncated,
+        )
+    )
