@@ -34,51 +34,53 @@ def fake_model(*replies: str) -> GenericFakeChatModel:
 
 @pytest.mark.parametrize("parser", PARSERS)
 class TestRunnable:
-    def test_parse(self, parser: JsonFenceOutputParser) -> None:
+    def test_parse(self, parser: JsonFenceOutputParser[Any]) -> None:
         assert parser.parse(REPLY) == VALUE
 
-    def test_invoke_with_text(self, parser: JsonFenceOutputParser) -> None:
+    def test_invoke_with_text(self, parser: JsonFenceOutputParser[Any]) -> None:
         assert parser.invoke(REPLY) == VALUE
 
-    def test_invoke_with_message(self, parser: JsonFenceOutputParser) -> None:
+    def test_invoke_with_message(self, parser: JsonFenceOutputParser[Any]) -> None:
         assert parser.invoke(AIMessage(content=REPLY)) == VALUE
 
-    def test_invoke_with_content_blocks(self, parser: JsonFenceOutputParser) -> None:
+    def test_invoke_with_content_blocks(
+        self, parser: JsonFenceOutputParser[Any]
+    ) -> None:
         message = AIMessage(content=[{"type": "text", "text": REPLY}])
         assert parser.invoke(message) == VALUE
 
-    def test_parse_result(self, parser: JsonFenceOutputParser) -> None:
+    def test_parse_result(self, parser: JsonFenceOutputParser[Any]) -> None:
         assert (
             parser.parse_result([ChatGeneration(message=AIMessage(content=REPLY))])
             == VALUE
         )
         assert parser.parse_result([Generation(text=REPLY)]) == VALUE
 
-    def test_batch(self, parser: JsonFenceOutputParser) -> None:
+    def test_batch(self, parser: JsonFenceOutputParser[Any]) -> None:
         assert parser.batch([REPLY, REPLY]) == [VALUE, VALUE]
 
-    def test_stream_yields_the_value(self, parser: JsonFenceOutputParser) -> None:
+    def test_stream_yields_the_value(self, parser: JsonFenceOutputParser[Any]) -> None:
         assert list(parser.stream(REPLY)) == [VALUE]
 
-    async def test_aparse(self, parser: JsonFenceOutputParser) -> None:
+    async def test_aparse(self, parser: JsonFenceOutputParser[Any]) -> None:
         assert await parser.aparse(REPLY) == VALUE
 
-    async def test_ainvoke(self, parser: JsonFenceOutputParser) -> None:
+    async def test_ainvoke(self, parser: JsonFenceOutputParser[Any]) -> None:
         assert await parser.ainvoke(AIMessage(content=REPLY)) == VALUE
 
-    async def test_abatch(self, parser: JsonFenceOutputParser) -> None:
+    async def test_abatch(self, parser: JsonFenceOutputParser[Any]) -> None:
         assert await parser.abatch([REPLY, REPLY]) == [VALUE, VALUE]
 
-    def test_chain_with_chat_model(self, parser: JsonFenceOutputParser) -> None:
+    def test_chain_with_chat_model(self, parser: JsonFenceOutputParser[Any]) -> None:
         assert (fake_model(REPLY) | parser).invoke("hi") == VALUE
 
     async def test_chain_with_chat_model_async(
-        self, parser: JsonFenceOutputParser
+        self, parser: JsonFenceOutputParser[Any]
     ) -> None:
         assert await (fake_model(REPLY) | parser).ainvoke("hi") == VALUE
 
     def test_refusal_raises_model_refusal_error(
-        self, parser: JsonFenceOutputParser
+        self, parser: JsonFenceOutputParser[Any]
     ) -> None:
         refusal = AIMessage(
             content=[{"type": "refusal", "refusal": "I can't do that."}]
@@ -87,7 +89,7 @@ class TestRunnable:
             parser.invoke(refusal)
 
     def test_no_json_is_output_parser_exception(
-        self, parser: JsonFenceOutputParser
+        self, parser: JsonFenceOutputParser[Any]
     ) -> None:
         with pytest.raises(OutputParserException) as caught:
             parser.invoke("No JSON at all.")
@@ -98,14 +100,14 @@ class TestRunnable:
         assert error.observation
 
     def test_partial_returns_none_instead_of_raising(
-        self, parser: JsonFenceOutputParser
+        self, parser: JsonFenceOutputParser[Any]
     ) -> None:
         assert parser.parse_result([Generation(text="nothing")], partial=True) is None
 
-    def test_format_instructions(self, parser: JsonFenceOutputParser) -> None:
+    def test_format_instructions(self, parser: JsonFenceOutputParser[Any]) -> None:
         assert "only one JSON object" in parser.get_format_instructions()
 
-    def test_max_chars(self, parser: JsonFenceOutputParser) -> None:
+    def test_max_chars(self, parser: JsonFenceOutputParser[Any]) -> None:
         small = parser.model_copy(update={"max_chars": 10})
         with pytest.raises(JsonRecoveryError, match="too long"):
             small.parse(REPLY)
@@ -141,14 +143,15 @@ def test_extract_reports_how() -> None:
         (RegexJsonOutputParser(pattern="(.*)"), "regex_json_output_parser"),
     ],
 )
-def test_type_is_stable(parser: JsonFenceOutputParser, name: str) -> None:
+def test_type_is_stable(parser: JsonFenceOutputParser[Any], name: str) -> None:
     assert parser._type == name
 
 
 @pytest.mark.parametrize("field", ["max_chars", "max_depth"])
 def test_limits_checked_at_construction(field: str) -> None:
+    options: dict[str, Any] = {field: 0}
     with pytest.raises(ValueError, match=field):
-        JsonFenceOutputParser(**{field: 0})
+        JsonFenceOutputParser(**options)
 
 
 # RegexJsonOutputParser: the Elixir JsonProcessor's regex rule.
