@@ -23,7 +23,7 @@ import orjson
 from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode, within_depth
 from langchain_jsonrecover._fences import Fence, find_fences, outer_fence
 from langchain_jsonrecover._reasoning import mask_reasoning
-from langchain_jsonrecover._recover import Closed, close_truncated
+from langchain_jsonrecover._recover import Closed, close_truncated, error_at_cut
 from langchain_jsonrecover._schema import Accepted, FieldError, Schema
 from langchain_jsonrecover._spans import Span, find_spans, json_extent
 
@@ -412,7 +412,9 @@ def _decoded(  # noqa: PLR0917
     if isinstance(result, Decoded):
         return _from_decoded(text, start, result, step, repairs)
     failure = _failure(text, start, end, result, closed)
-    cut = result.kind == "truncated" or (not closed and _at_end(text, end))
+    cut = result.kind == "truncated" or (
+        not closed and _at_end(text, end) and error_at_cut(candidate_text, result.pos)
+    )
     if cut and scan.close_truncated:
         closing = close_truncated(
             candidate_text,

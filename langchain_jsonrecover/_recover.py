@@ -87,7 +87,7 @@ def close_truncated(
             pos = _offset(text, message)
             if _RECURSION in message:
                 return DecodeFailure("too_deep", pos or 0, "more than 200 levels")
-            if pos is None or _STRUCTURAL.search(text, pos) is not None or pos == 0:
+            if pos is None or pos == 0 or not error_at_cut(text, pos):
                 # Not a cut the parser stumbles on: a real error before the end.
                 return DecodeFailure("invalid", pos or 0, _reason(message))
             text = text[:pos]
@@ -96,6 +96,19 @@ def close_truncated(
             return DecodeFailure("too_deep", 0, f"more than {max_depth} levels")
         return Closed(value, tuple(repairs))
     return DecodeFailure("invalid", len(text), "cannot be closed")
+
+
+def error_at_cut(text: str, pos: int) -> bool:
+    """Whether a decoder error at ``pos`` is the cut itself, not a syntax error.
+
+    Only the last token may be broken by a cut: after the error there must be
+    no structural character (``,:{}[]"``).
+
+    Example:
+        >>> error_at_cut('[1, 2, nul', 7), error_at_cut('{"a" 1, "b": [', 5)
+        (True, False)
+    """
+    return _STRUCTURAL.search(text, pos + 1) is None
 
 
 def _trim_runaway(text: str) -> str | None:

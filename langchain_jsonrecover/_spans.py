@@ -122,8 +122,10 @@ def classify(text: str, start: int, limit: int) -> tuple[int, bool]:
         return JSON, True
     if nxt in '"{[-' or nxt.isdigit() or nxt == "'":
         return JSON, False
-    if text.startswith(_LITERALS, j):
-        return JSON, False
+    if text.startswith(_LITERALS, j) or (
+        limit - j < 5 and any(lit.startswith(text[j:limit]) for lit in _LITERALS)
+    ):
+        return JSON, False  # a literal, or the start of one cut by the limit
     return PROSE, False
 
 
