@@ -105,6 +105,8 @@ class Scan:
     """A reply that is wholly one JSON scalar is a candidate (with a schema)."""
     close_truncated: bool = False
     """Close a candidate the reply ends inside, instead of failing."""
+    final_only: bool = False
+    """When closing, drop a number at the cut (a stream still arriving)."""
     trim_runaway_newlines: bool = False
     """When closing, trim a run of ``\\n`` escapes ending a depth-1 string."""
 
@@ -166,12 +168,48 @@ def extract(
         candidates = (fast,)
     else:
         scan = Scan(
-            max_depth, schema is not None, close_truncated, trim_runaway_newlines
+            max_depth,
+            scalars=schema is not None,
+            close_truncated=close_truncated,
+            trim_runaway_newlines=trim_runaway_newlines,
         )
         candidates = iter_candidates(text, scan)
         if prefer == "last":
             candidates = sorted(candidates, key=lambda c: c.start, reverse=True)
     return choose(candidates, schema) or _no_json(text)
+
+
+def extract_partial(
+    text: str,
+    *,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    trim_runaway_newlines: bool = False,
+) -> Any:
+    r"""The value so far of a reply still streaming in, or ``None``.
+
+    Found as :func:`extract` finds it, with the cut candidate closed, and
+    holding only what is final: a number at the cut may still grow and is
+    left out; a string at the cut is kept as far as it goes.
+
+    Example:
+        >>> extract_partial('Sure! ```json\n{"name": "Ada", "age": 3')
+        {'name': 'Ada'}
+    """
+    text = str(text)
+    if len(text) > max_chars:
+        return None
+    fast = _fast_path(text, max_depth)
+    if fast is not None:
+        return fast.value
+    scan = Scan(
+        max_depth,
+        close_truncated=True,
+        final_only=True,
+        trim_runaway_newlines=trim_runaway_newlines,
+    )
+    found = choose(iter_candidates(text, scan), None)
+    return found.value if isinstance(found, Extraction) else None
 
 
 def choose(
@@ -420,6 +458,7 @@ def _decoded(  # noqa: PLR0917
             candidate_text,
             max_depth=scan.max_depth,
             trim_runaway_newlines=scan.trim_runaway_newlines,
+            final_only=scan.final_only,
         )
         if isinstance(closing, Closed):
             return Candidate(

@@ -49,8 +49,8 @@ def mask_reasoning(text: str) -> tuple[str, bool]:
     for match in _TAG.finditer(text):
         closing = match.group(1) == "/"
         name = match.group(2).lower()
-        if _quoted(text, match.start(), match.end()):
-            continue
+        if open_at < 0 and _quoted(text, match.start(), match.end()):
+            continue  # a tag in quotes, outside reasoning, is text
         if (
             open_at < 0
             and not closing

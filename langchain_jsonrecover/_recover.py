@@ -36,6 +36,8 @@ _POSITION: Final = re.compile(r"at line (\d+) column (\d+)")
 _STRUCTURAL: Final = re.compile(r'[\[\]{}":,]')
 _RECURSION: Final = "recursion limit"
 _RETRIES: Final = 3
+_NUMBER_CHARS: Final = frozenset("-+.0123456789eE")
+_NUMBER_STARTS: Final = frozenset("-0123456789")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +49,11 @@ class Closed:
 
 
 def close_truncated(
-    text: str, *, max_depth: int, trim_runaway_newlines: bool = False
+    text: str,
+    *,
+    max_depth: int,
+    trim_runaway_newlines: bool = False,
+    final_only: bool = False,
 ) -> Closed | DecodeFailure:
     r"""Close a JSON text that stops before its value does.
 
@@ -57,6 +63,8 @@ def close_truncated(
         trim_runaway_newlines: Normandy's rule: a string cut at depth 1 ends
             after its last character that is not part of a ``\n``/``\r``
             escape run.
+        final_only: For a stream still arriving: drop a number at the cut,
+            which may yet grow (``4`` before ``42``).
 
     Returns:
         The closed value and the repairs made, or why it cannot be closed.
@@ -73,11 +81,14 @@ def close_truncated(
     if escaped.at:
         text = escaped.text
         repairs.append("control_characters_escaped")
-    if trim_runaway_newlines:
-        trimmed = _trim_runaway(text)
-        if trimmed is not None:
-            text = trimmed
+    depth, string_start = _end_state(text)
+    if trim_runaway_newlines and string_start is not None and depth == 1:
+        runaway = _RUNAWAY.search(text, string_start + 1)
+        if runaway is not None:
+            text = text[: runaway.start()]
             repairs.append("runaway_newlines_trimmed")
+    if final_only and string_start is None:
+        text = text[: _number_tail(text)]
     repairs.append("truncation_closed")
     for _ in range(_RETRIES + 1):
         try:
@@ -111,26 +122,31 @@ def error_at_cut(text: str, pos: int) -> bool:
     return _STRUCTURAL.search(text, pos + 1) is None
 
 
-def _trim_runaway(text: str) -> str | None:
-    r"""Trim a run of ``\n``/``\r`` escapes ending a string cut at depth 1."""
+def _end_state(text: str) -> tuple[int, int | None]:
+    """Nesting depth where the text ends, and the start of a string it ends in."""
     depth = 0
     pos = 0
     while True:
         token = _TOKENS.search(text, pos)
         if token is None:
-            return None
-        char = token.group()
-        if char == '"':
+            return depth, None
+        if token.group() == '"':
             rest = _STRING_REST.match(text, token.end())
             if rest is None:
-                if depth != 1:
-                    return None
-                runaway = _RUNAWAY.search(text, token.end())
-                return None if runaway is None else text[: runaway.start()]
+                return depth, token.start()
             pos = rest.end()
             continue
-        depth += 1 if char in "[{" else -1
+        depth += 1 if token.group() in "[{" else -1
         pos = token.end()
+
+
+def _number_tail(text: str) -> int:
+    """Where a number (or the start of one) at the end of the text begins."""
+    end = len(text)
+    while end and text[end - 1] in _NUMBER_CHARS:
+        end -= 1
+    # "true" ends in "e": only a run that starts like a number is one.
+    return end if text[end : end + 1] in _NUMBER_STARTS else len(text)
 
 
 def _offset(text: str, message: str) -> int | None:

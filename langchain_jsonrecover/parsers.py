@@ -11,12 +11,12 @@ from __future__ import annotations
 import dataclasses
 import re
 from abc import abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from typing import Annotated, Any, Literal, TypeVar, overload
 
 from langchain_core.exceptions import ModelRefusalError
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
-from langchain_core.output_parsers import BaseOutputParser
+from langchain_core.output_parsers import BaseTransformOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
 from pydantic import Field, PrivateAttr, SkipValidation, field_validator
 
@@ -26,12 +26,15 @@ from langchain_jsonrecover._extract import (
     Extraction,
     Failure,
     extract,
+    extract_partial,
     extract_with_pattern,
 )
 from langchain_jsonrecover._prompts import Shape, shape_of
 from langchain_jsonrecover._schema import Schema
 from langchain_jsonrecover.errors import JsonRecoveryError, error_for
+from langchain_jsonrecover.events import areport_recovery, report_recovery
 from langchain_jsonrecover.outcomes import Continue, Halt
+from langchain_jsonrecover.streaming import NOTHING, StreamState
 
 __all__ = [
     "JsonFenceOutputParser",
@@ -116,8 +119,17 @@ def compile_pattern(pattern: str | re.Pattern[str]) -> re.Pattern[str]:
     return pattern
 
 
-class _JsonRecoveringParser(BaseOutputParser[T]):
-    """What every parser here shares: schema, limits, refusals, typed errors."""
+class _JsonRecoveringParser(BaseTransformOutputParser[T]):
+    """What every parser here shares: schema, limits, refusals, typed errors.
+
+    Streaming (``stream``, ``astream``, ``astream_events``) yields partial
+    values as the reply grows, in linear total time, then the final value (see
+    :mod:`langchain_jsonrecover.streaming`).
+    """
+
+    diff: bool = False
+    """When streaming, yield JSONPatch operations from one value to the next
+    (on ``model_dump()`` for models), as ``JsonOutputParser(diff=True)`` does."""
 
     pydantic_object: Annotated[Any, SkipValidation()] = None
     """The schema: a pydantic model, any type ``pydantic.TypeAdapter`` accepts
@@ -226,7 +238,9 @@ class _JsonRecoveringParser(BaseOutputParser[T]):
 
         Args:
             result: The model's generations; the first is parsed.
-            partial: Return ``None`` instead of raising when nothing is usable.
+            partial: Parse a reply still streaming in: the value so far (a
+                cut candidate closed, a number at the cut left out, no schema
+                validation), or ``None`` when there is none yet.
 
         Returns:
             The value: decoded JSON, or the schema's validated instance.
@@ -235,14 +249,66 @@ class _JsonRecoveringParser(BaseOutputParser[T]):
             ModelRefusalError: The model refused.
             JsonRecoveryError: No usable JSON in the reply.
         """
-        try:
-            found = self._run(result[0])
-        except JsonRecoveryError:
-            if partial:
-                return None  # type: ignore[return-value]
-            raise
+        if partial:
+            return self._partial(str(result[0].text))  # type: ignore[no-any-return]
+        found = self._run(result[0])
+        report_recovery(found, str(result[0].text))
         value: T = found.value
         return value
+
+    async def aparse_result(
+        self, result: list[Generation], *, partial: bool = False
+    ) -> T:
+        """Async twin of :meth:`parse_result` (the recovery event is async).
+
+        Args:
+            result: The model's generations; the first is parsed.
+            partial: Parse a reply still streaming in (see ``parse_result``).
+
+        Returns:
+            The value: decoded JSON, or the schema's validated instance.
+
+        Raises:
+            ModelRefusalError: The model refused.
+            JsonRecoveryError: No usable JSON in the reply.
+        """
+        if partial:
+            return self._partial(str(result[0].text))  # type: ignore[no-any-return]
+        found = self._run(result[0])
+        await areport_recovery(found, str(result[0].text))
+        value: T = found.value
+        return value
+
+    def _partial(self, text: str) -> Any:
+        """The value so far of a reply still arriving, or ``None``."""
+        return extract_partial(text, max_chars=self.max_chars, max_depth=self.max_depth)
+
+    def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:  # noqa: A002
+        state = StreamState(diff=self.diff)
+        for chunk in input:
+            if state.push(chunk):
+                out = state.offer(self._partial(state.text()))
+                if out is not NOTHING:
+                    yield out
+        final = self.parse_result([state.generation()])
+        out = state.offer_final(final, validated=self._schema is not None)
+        if out is not NOTHING:
+            yield out
+
+    async def _atransform(
+        self,
+        input: AsyncIterator[str | BaseMessage],  # noqa: A002
+    ) -> AsyncIterator[Any]:
+        state = StreamState(diff=self.diff)
+        async for chunk in input:
+            if state.push(chunk):
+                out = state.offer(self._partial(state.text()))
+                if out is not NOTHING:
+                    yield out
+        final = await self.aparse_result([state.generation()])
+        out = state.offer_final(final, validated=self._schema is not None)
+        if out is not NOTHING:
+            yield out
 
     def parse(self, text: str) -> T:
         """Parse a reply given as text.
@@ -443,6 +509,14 @@ class TruncationRecoveringOutputParser(_JsonRecoveringParser[T]):
             trim_runaway_newlines=self.trim_runaway_newlines,
         )
 
+    def _partial(self, text: str) -> Any:
+        return extract_partial(
+            text,
+            max_chars=self.max_chars,
+            max_depth=self.max_depth,
+            trim_runaway_newlines=self.trim_runaway_newlines,
+        )
+
     @property
     def _type(self) -> str:
         return "truncation_recovering_output_parser"
@@ -527,6 +601,13 @@ class RegexJsonOutputParser(_JsonRecoveringParser[T]):
             schema=self._schema,
             last=self.prefer == "last",
         )
+
+    def _partial(self, text: str) -> Any:
+        # The capture is complete once the pattern matches: no closing needed.
+        found = extract_with_pattern(
+            text, self.pattern, max_chars=self.max_chars, max_depth=self.max_depth
+        )
+        return found.value if isinstance(found, Extraction) else None
 
     def get_format_instructions(self) -> str:
         """The instructions given at construction, else the generic ones."""

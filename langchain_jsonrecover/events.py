@@ -1,0 +1,127 @@
+"""The ``jsonrecover.recovery`` event: when a recovery changed the data.
+
+Emitted by the final parse of a reply (never by partial ones) when the value
+is not what the reply said as it stands: truncation closed, runaway newlines
+trimmed, an envelope unwrapped, keys renamed, syntax repaired. It reaches
+LangChain callbacks as a custom event (``on_custom_event`` in
+``astream_events(version="v2")``) and the ``langchain_jsonrecover`` logger at
+INFO. Nothing is built when nobody listens: outside a run, with no callback
+handlers and INFO logging off, the check costs a context lookup.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, Final
+
+import orjson
+from langchain_core.callbacks.manager import (
+    adispatch_custom_event,
+    dispatch_custom_event,
+)
+from langchain_core.runnables.config import (
+    ensure_config,
+    get_callback_manager_for_config,
+)
+
+from langchain_jsonrecover.streaming import plain
+
+if TYPE_CHECKING:
+    from langchain_core.runnables import RunnableConfig
+
+    from langchain_jsonrecover._extract import Extraction
+
+__all__ = ["RECOVERY_EVENT", "recovery_payload"]
+
+RECOVERY_EVENT: Final = "jsonrecover.recovery"
+
+logger = logging.getLogger("langchain_jsonrecover")
+
+# Repairs that only find the value (where it is, what surrounds it): the
+# data is what the reply said. Every other repair changes the data.
+_FINDING: Final = frozenset(
+    {
+        "reasoning_skipped",
+        "fence_stripped",
+        "json_label_dropped",
+        "prose_trimmed",
+        "control_characters_escaped",
+    }
+)
+
+
+def recovery_payload(found: Extraction, reply: str) -> dict[str, Any] | None:
+    """The event's data for an extraction, or ``None`` if nothing was recovered.
+
+    Args:
+        found: The final extraction.
+        reply: The reply it came from.
+
+    Returns:
+        ``{"repairs", "bytes_before", "bytes_after", "cut_off"}``: the repairs
+        made, the reply's size and the value's size as compact JSON (UTF-8).
+
+    Example:
+        >>> from langchain_jsonrecover._extract import Extraction
+        >>> found = Extraction([1], (0, 2), "raw", ("truncation_closed",))
+        >>> payload = recovery_payload(found, "[1")
+        >>> payload["repairs"], payload["bytes_before"], payload["bytes_after"]
+        (['truncation_closed'], 2, 3)
+    """
+    if all(repair in _FINDING for repair in found.repairs):
+        return None
+    return {
+        "repairs": list(found.repairs),
+        "bytes_before": len(reply.encode("utf-8", "surrogatepass")),
+        "bytes_after": len(orjson.dumps(plain(found.value), default=str)),
+        "cut_off": found.cut_off,
+    }
+
+
+def _listeners() -> RunnableConfig | None:
+    """The run's config when a callback handler listens, else ``None``."""
+    config = ensure_config()
+    manager = get_callback_manager_for_config(config)
+    if manager.parent_run_id is None or not manager.handlers:
+        return None
+    return config
+
+
+def report_recovery(found: Extraction, reply: str) -> None:
+    """Emit the event and the log line, if anyone listens.
+
+    Args:
+        found: The final extraction.
+        reply: The reply it came from.
+    """
+    config = _listeners()
+    logging_on = logger.isEnabledFor(logging.INFO)
+    if config is None and not logging_on:
+        return
+    payload = recovery_payload(found, reply)
+    if payload is None:
+        return
+    if logging_on:
+        logger.info("%s %s", RECOVERY_EVENT, payload)
+    if config is not None:
+        dispatch_custom_event(RECOVERY_EVENT, payload, config=config)
+
+
+async def areport_recovery(found: Extraction, reply: str) -> None:
+    """Async twin of :func:`report_recovery`.
+
+    Args:
+        found: The final extraction.
+        reply: The reply it came from.
+    """
+    config = _listeners()
+    logging_on = logger.isEnabledFor(logging.INFO)
+    if config is None and not logging_on:
+        return
+    payload = recovery_payload(found, reply)
+    if payload is None:
+        return
+    if logging_on:
+        logger.info("%s %s", RECOVERY_EVENT, payload)
+    if config is not None:
+        await adispatch_custom_event(RECOVERY_EVENT, payload, config=config)
