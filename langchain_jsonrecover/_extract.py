@@ -41,6 +41,7 @@ DEFAULT_MAX_DEPTH: Final = 200
 
 _NON_SPACE: Final = re.compile(r"\S")
 _JSON_LABEL: Final = re.compile(r"json[ \t]*\r?\n", re.IGNORECASE)
+_END_OF_DATA: Final = "unexpected end of data"
 _SCALAR_START: Final = frozenset('"-0123456789tfn')
 
 
@@ -162,17 +163,17 @@ def extract(
     text = str(text)
     if len(text) > max_chars:
         return Failure("too_large", f"{len(text)} characters, over {max_chars}")
-    fast = _fast_path(text, max_depth)
+    scan = Scan(
+        max_depth,
+        scalars=schema is not None,
+        close_truncated=close_truncated,
+        trim_runaway_newlines=trim_runaway_newlines,
+    )
+    fast = _fast_path(text, scan)
     candidates: Iterable[Candidate]
     if fast is not None:
         candidates = (fast,)
     else:
-        scan = Scan(
-            max_depth,
-            scalars=schema is not None,
-            close_truncated=close_truncated,
-            trim_runaway_newlines=trim_runaway_newlines,
-        )
         candidates = iter_candidates(text, scan)
         if prefer == "last":
             candidates = sorted(candidates, key=lambda c: c.start, reverse=True)
@@ -199,16 +200,15 @@ def extract_partial(
     text = str(text)
     if len(text) > max_chars:
         return None
-    fast = _fast_path(text, max_depth)
-    if fast is not None:
-        return fast.value
     scan = Scan(
         max_depth,
         close_truncated=True,
         final_only=True,
         trim_runaway_newlines=trim_runaway_newlines,
     )
-    found = choose(iter_candidates(text, scan), None)
+    fast = _fast_path(text, scan)
+    candidates = (fast,) if fast is not None else iter_candidates(text, scan)
+    found = choose(candidates, None)
     return found.value if isinstance(found, Extraction) else None
 
 
@@ -250,16 +250,32 @@ def choose(
     return first_failure
 
 
-def _fast_path(text: str, max_depth: int) -> Candidate | None:
-    """The reply is clean JSON: one orjson call, no scan."""
+def _fast_path(text: str, scan: Scan) -> Candidate | None:
+    """The reply is clean JSON, or clean JSON cut off: one orjson call, no scan.
+
+    When orjson runs out of text without meeting an error, the whole reply is
+    one JSON value cut off: with ``close_truncated`` it is closed at once (no
+    other candidate can exist), else the general path reports it.
+    """
     first = _NON_SPACE.search(text)
     if first is None or text[first.start()] not in "{[":
         return None
     try:
         value = orjson.loads(text)
-    except orjson.JSONDecodeError:
+    except orjson.JSONDecodeError as exc:
+        if scan.close_truncated and exc.msg.startswith(_END_OF_DATA):
+            return _decoded_failure(
+                text,
+                first.start(),
+                len(text),
+                "raw",
+                (),
+                scan,
+                DecodeFailure("truncated", exc.pos - first.start(), "cut off"),
+                closed=False,
+            )
         return None
-    if not within_depth(text, value, max_depth):
+    if not within_depth(text, value, scan.max_depth):
         return None
     end = len(text)
     while text[end - 1] in " \t\r\n":
@@ -415,6 +431,10 @@ def _span_candidates(
         repairs = head if is_raw else base
         if span.decoded is not None:
             yield _from_decoded(text, span.start, span.decoded, step, repairs)
+        elif span.cut is not None:
+            yield _decoded_failure(
+                text, span.start, span.end, step, repairs, scan, span.cut, closed=False
+            )
         else:
             yield _decoded(
                 text, span.start, span.end, step, repairs, scan, closed=span.closed
@@ -449,6 +469,24 @@ def _decoded(  # noqa: PLR0917
     result = decode(candidate_text, max_depth=scan.max_depth, allow_trailing=not whole)
     if isinstance(result, Decoded):
         return _from_decoded(text, start, result, step, repairs)
+    return _decoded_failure(
+        text, start, end, step, repairs, scan, result, closed=closed
+    )
+
+
+def _decoded_failure(  # noqa: PLR0917
+    text: str,
+    start: int,
+    end: int,
+    step: Step,
+    repairs: tuple[str, ...],
+    scan: Scan,
+    result: DecodeFailure,
+    *,
+    closed: bool,
+) -> Candidate:
+    """A candidate that did not decode: closed, if it was cut and we close."""
+    candidate_text = text[start:end]
     failure = _failure(text, start, end, result, closed)
     cut = result.kind == "truncated" or (
         not closed and _at_end(text, end) and error_at_cut(candidate_text, result.pos)

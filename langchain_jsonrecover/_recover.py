@@ -31,10 +31,11 @@ from langchain_jsonrecover._decode import (
 
 _TOKENS: Final = re.compile(r'[\[\]{}"]')
 _STRING_REST: Final = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
-_RUNAWAY: Final = re.compile(r"(?:\\[nr])+\\?\Z|\\\Z")
 _POSITION: Final = re.compile(r"at line (\d+) column (\d+)")
 _STRUCTURAL: Final = re.compile(r'[\[\]{}":,]')
 _RECURSION: Final = "recursion limit"
+_CONTROL: Final = "control character"
+_PARSER_DEPTH: Final = 200
 _RETRIES: Final = 3
 _NUMBER_CHARS: Final = frozenset("-+.0123456789eE")
 _NUMBER_STARTS: Final = frozenset("-0123456789")
@@ -77,24 +78,28 @@ def close_truncated(
         {'page': 'Hi'}
     """
     repairs: list[str] = []
-    escaped = escape_control_characters(text)
-    if escaped.at:
-        text = escaped.text
-        repairs.append("control_characters_escaped")
-    depth, string_start = _end_state(text)
-    if trim_runaway_newlines and string_start is not None and depth == 1:
-        runaway = _RUNAWAY.search(text, string_start + 1)
-        if runaway is not None:
-            text = text[: runaway.start()]
-            repairs.append("runaway_newlines_trimmed")
-    if final_only and string_start is None:
-        text = text[: _number_tail(text)]
+    if trim_runaway_newlines or final_only:
+        depth, string_start = _end_state(text)
+        if trim_runaway_newlines and string_start is not None and depth == 1:
+            keep = _runaway_start(text, string_start + 1)
+            if keep < len(text):
+                text = text[:keep]
+                repairs.append("runaway_newlines_trimmed")
+        if final_only and string_start is None:
+            text = text[: _number_tail(text)]
     repairs.append("truncation_closed")
+    escaped = False
     for _ in range(_RETRIES + 1):
         try:
             value = pydantic_core.from_json(text, allow_partial="trailing-strings")
         except ValueError as exc:
             message = str(exc)
+            if _CONTROL in message and not escaped:
+                # Rare, so escaped only when the parser meets one.
+                escaped = True
+                text = escape_control_characters(text).text
+                repairs.insert(0, "control_characters_escaped")
+                continue
             pos = _offset(text, message)
             if _RECURSION in message:
                 return DecodeFailure("too_deep", pos or 0, "more than 200 levels")
@@ -103,7 +108,8 @@ def close_truncated(
                 return DecodeFailure("invalid", pos or 0, _reason(message))
             text = text[:pos]
             continue
-        if not within_depth(text, value, max_depth):
+        # pydantic-core refuses more than 200 levels itself.
+        if max_depth < _PARSER_DEPTH and not within_depth(text, value, max_depth):
             return DecodeFailure("too_deep", 0, f"more than {max_depth} levels")
         return Closed(value, tuple(repairs))
     return DecodeFailure("invalid", len(text), "cannot be closed")
@@ -138,6 +144,41 @@ def _end_state(text: str) -> tuple[int, int | None]:
             continue
         depth += 1 if token.group() in "[{" else -1
         pos = token.end()
+
+
+def _runaway_start(text: str, lo: int) -> int:
+    r"""Where a run of ``\n``/``\r`` escapes (or raw newlines) ending the text starts.
+
+    Walks back from the end (a lone backslash the cut left goes too), so it
+    costs the length of the run, never a search through the string.
+    """
+    end = len(text)
+    if (
+        end > lo
+        and text[end - 1] == "\\"
+        and _backslashes_before(text, end - 1, lo) % 2 == 0
+    ):
+        end -= 1
+    while end > lo:
+        if text[end - 1] in "\r\n":
+            end -= 1
+        elif (
+            end - 2 >= lo
+            and text[end - 2] == "\\"
+            and text[end - 1] in "nr"
+            and _backslashes_before(text, end - 2, lo) % 2 == 0
+        ):
+            end -= 2
+        else:
+            break
+    return end
+
+
+def _backslashes_before(text: str, index: int, lo: int) -> int:
+    count = 0
+    while index - count - 1 >= lo and text[index - count - 1] == "\\":
+        count += 1
+    return count
 
 
 def _number_tail(text: str) -> int:

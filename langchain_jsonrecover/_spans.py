@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from langchain_jsonrecover._decode import Decoded, decode
+from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode
 
 JSON: Final = 0
 MAYBE: Final = 1
@@ -57,6 +57,9 @@ class Span:
     """Nothing but whitespace between the brackets."""
     decoded: Decoded | None = None
     """The value, when the scan already decoded it (offsets relative to ``start``)."""
+    cut: DecodeFailure | None = None
+    """The decoder's verdict when it ran out of text inside this span: the
+    span holds a cut-off value and runs to the limit (no scan was needed)."""
 
 
 class _Frame:
@@ -199,6 +202,20 @@ def find_spans(
         if mode == JSON and not in_json and not empty and budget[0] >= hi - i:
             budget[0] -= hi - i
             result = decode(text[i:hi], max_depth=max_depth, allow_trailing=True)
+            if isinstance(result, DecodeFailure) and result.kind == "truncated":
+                # Valid JSON up to the limit: the span runs to it, and the
+                # frames around it close there too.
+                spans.append(
+                    Span(
+                        i,
+                        hi,
+                        closed=False,
+                        is_object=char == "{",
+                        empty=False,
+                        cut=result,
+                    )
+                )
+                break
             if isinstance(result, Decoded):
                 spans.append(
                     Span(

@@ -1,0 +1,547 @@
+r"""Conformance of ``TruncationRecoveringOutputParser`` with the peers' truncated cases.
+
+The corpora are read where they live, as in ``test_corpora.py``:
+``../shared/corpora`` next to the clone, or the folder named by
+``JSONRECOVER_CORPORA``. Without them the module is skipped with the reason
+shown, unless ``JSONRECOVER_REQUIRE_CORPORA=1`` (as in CI).
+
+In scope: every case labelled ``truncated`` in langchain, partial_json_parser,
+vercel_ai, json_repair and baml, fed to
+``TruncationRecoveringOutputParser().parse(input)``. The label is a heuristic
+(see the corpora README): it also catches syntax errors that merely leave a
+string or a bracket open. Every case we do not match is listed, with what we
+do instead, pinned by a test so the list cannot rot:
+
+- ``DELIBERATE_DIFFERENCES``: truncation policy where the peers disagree
+  (the README's "Where peers disagree"); we follow pydantic-core's partial
+  semantics (``from_json(text, allow_partial="trailing-strings")``);
+- ``FOR_REPAIR``: syntax errors, not truncation; they belong to the repair
+  issue (``repair=True``) and are re-checked when it lands. Today they raise,
+  or return the value pinned here;
+- a ``FOR_REPAIR`` entry with a ``bug``: our truncation handling is wrong
+  there (baml-95: a fence body cut by a ``` line inside a JSON string is
+  closed as if truncated). Its current value is pinned, and the intended
+  ``InvalidJsonError`` is an ``xfail(strict=True)`` test: fixing the bug turns
+  it into a failure that asks for the entry to be updated. (The first bug
+  found here, a syntax error before the cut swallowed by pydantic-core's
+  partial mode, e.g. ``{"key": "v"alue"}`` -> ``{"key": "v"}``, is fixed:
+  those json_repair cases now raise ``InvalidJsonError``.)
+
+Counts (pinned by ``test_counts_per_corpus``):
+
+| corpus | truncated | matched | deliberate | for repair | bug (xfail) |
+|---|---|---|---|---|---|
+| langchain | 104 | 103 | 1 | 0 | 0 |
+| partial_json_parser | 58 | 44 | 14 | 0 | 0 |
+| vercel_ai | 53 | 35 | 18 | 0 | 0 |
+| json_repair | 74 | 27 | 14 | 33 | 0 |
+| baml | 22 | 16 | 0 | 5 | 1 |
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import pytest
+
+from langchain_jsonrecover import (
+    InvalidJsonError,
+    JsonRecoveryError,
+    NoJsonFoundError,
+    TruncationRecoveringOutputParser,
+)
+
+CORPORA_ENV: Final = "JSONRECOVER_CORPORA"
+REQUIRE_ENV: Final = "JSONRECOVER_REQUIRE_CORPORA"
+DEFAULT_CORPORA: Final = Path(__file__).resolve().parents[2] / "shared" / "corpora"
+CORPUS_NAMES: Final = (
+    "langchain",
+    "partial_json_parser",
+    "vercel_ai",
+    "json_repair",
+    "baml",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One line of a corpus."""
+
+    id: str
+    corpus: str
+    input: str
+    expected: Any
+    expect: str
+    kind: str
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
+class Returns:
+    """We return this value."""
+
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Raises:
+    """We raise exactly this error."""
+
+    error: type[JsonRecoveryError]
+
+
+Outcome = Returns | Raises
+
+
+@dataclass(frozen=True, slots=True)
+class Deliberate:
+    """A truncation policy where we differ from the peer on purpose."""
+
+    reason: str
+    ours: Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class Bug:
+    """Our truncation handling is wrong on this case."""
+
+    reason: str
+    intended: Outcome = Raises(InvalidJsonError)
+
+
+@dataclass(frozen=True, slots=True)
+class ForRepair:
+    """A syntax error the truncation parser is not meant to fix."""
+
+    syntax: str
+    """What the error is."""
+    ours: Outcome
+    """What we do today (with a ``bug``: the wrong value we return)."""
+    bug: Bug | None = None
+
+
+# The truncation policies (README, "Where peers disagree") ----------------------
+
+BARE_SCALAR: Final = "bare scalar reply: never taken"
+LITERAL: Final = (
+    "unfinished literal dropped (pydantic-core semantics), peer completes it"
+)
+NUMBER: Final = "unfinished number like 1. dropped"
+KEY_WITHOUT_VALUE: Final = (
+    "key without a value dropped, json_repair keeps it as empty string"
+)
+TRAILING_WHITESPACE: Final = (
+    "whitespace kept at the end of a cut string (as BAML), json_repair strips it"
+)
+DANGLING_BACKSLASH: Final = "dangling backslash dropped (as langchain and Vercel)"
+BRACKET_IN_STRING: Final = (
+    "a closing bracket inside an unterminated string is string content (as langchain)"
+)
+COMMA_IN_STRING: Final = (
+    "a comma inside an unterminated string is string content (as langchain), "
+    "json_repair ends the string there and reads a member after it"
+)
+PARTIAL_KEY: Final = "partial key dropped (json_repair makes an array)"
+OPEN_STRING_IN_ARRAY: Final = '["  -> [""] as partial-json-parser (json_repair: [])'
+POLICIES: Final = frozenset(
+    {
+        BARE_SCALAR,
+        LITERAL,
+        NUMBER,
+        KEY_WITHOUT_VALUE,  # no case in scope needs it today
+        TRAILING_WHITESPACE,
+        DANGLING_BACKSLASH,
+        BRACKET_IN_STRING,
+        COMMA_IN_STRING,
+        PARTIAL_KEY,
+        OPEN_STRING_IN_ARRAY,
+    }
+)
+FOR_REPAIR_REASON: Final = (
+    "syntax error, not truncation: the repair issue (repair=True)"
+)
+
+FENCE_IN_STRING: Final = (
+    "bug: a closed fence whose body ends inside a string (a ``` line within a "
+    "JSON string) is closed as truncated, dropping the rest of the object; "
+    "the whole fence (outer_fence) fails only on a later trailing comma, and "
+    "that failure should stand"
+)
+
+DELIBERATE_DIFFERENCES: Final[dict[str, Deliberate]] = {
+    # langchain
+    "langchain-32": Deliberate(NUMBER, Returns({})),
+    # partial_json_parser
+    "partial_json_parser-1": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "partial_json_parser-2": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "partial_json_parser-3": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "partial_json_parser-4": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "partial_json_parser-7": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "partial_json_parser-8": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "partial_json_parser-9": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "partial_json_parser-12": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "partial_json_parser-13": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "partial_json_parser-18": Deliberate(NUMBER, Returns([])),
+    "partial_json_parser-58": Deliberate(LITERAL, Returns([1, 2])),
+    "partial_json_parser-59": Deliberate(LITERAL, Returns([1, 2])),
+    "partial_json_parser-60": Deliberate(LITERAL, Returns([1, 2])),
+    "partial_json_parser-64": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    # vercel_ai
+    "vercel_ai-2": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "vercel_ai-3": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "vercel_ai-4": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "vercel_ai-5": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "vercel_ai-9": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "vercel_ai-10": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "vercel_ai-13": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "vercel_ai-14": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "vercel_ai-17": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "vercel_ai-18": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "vercel_ai-19": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "vercel_ai-20": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "vercel_ai-21": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "vercel_ai-22": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "vercel_ai-23": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "vercel_ai-24": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "vercel_ai-25": Deliberate(BARE_SCALAR, Raises(NoJsonFoundError)),
+    "vercel_ai-31": Deliberate(LITERAL, Returns([[False], []])),
+    # json_repair
+    "json_repair-33": Deliberate(DANGLING_BACKSLASH, Returns({"key": "val"})),
+    "json_repair-34": Deliberate(TRAILING_WHITESPACE, Returns({"key": "val\n"})),
+    "json_repair-35": Deliberate(
+        COMMA_IN_STRING, Returns({"key": "val\n123,`key2:value2"})
+    ),
+    "json_repair-36": Deliberate(BRACKET_IN_STRING, Returns({"key": "value}"})),
+    "json_repair-40": Deliberate(OPEN_STRING_IN_ARRAY, Returns([""])),
+    "json_repair-51": Deliberate(BRACKET_IN_STRING, Returns({"key": ["value]}"]})),
+    "json_repair-61": Deliberate(PARTIAL_KEY, Returns([{"key": "value"}])),
+    "json_repair-128": Deliberate(
+        BRACKET_IN_STRING, Returns({"lorem_ipsum": "sic tamet, quick brown fox. }"})
+    ),
+    "json_repair-135": Deliberate(BRACKET_IN_STRING, Returns({"key": "value}```"})),
+    "json_repair-191": Deliberate(BRACKET_IN_STRING, Returns({"a": "first, b: 1}"})),
+    "json_repair-192": Deliberate(BRACKET_IN_STRING, Returns({"a": "first, b: true}"})),
+    "json_repair-193": Deliberate(BRACKET_IN_STRING, Returns({"a": "first, b: [1]}"})),
+    "json_repair-194": Deliberate(
+        BRACKET_IN_STRING, Returns({"a": "first, b: prose}"})
+    ),
+    "json_repair-260": Deliberate(
+        BRACKET_IN_STRING, Returns({"key": "value} key2: value2}"})
+    ),
+}
+
+INVALID: Final = Raises(InvalidJsonError)
+NO_JSON: Final = Raises(NoJsonFoundError)
+
+FOR_REPAIR: Final[dict[str, ForRepair]] = {
+    "json_repair-97": ForRepair("comma where the colon belongs", INVALID),
+    "json_repair-121": ForRepair("unquoted values with a stray quote", INVALID),
+    "json_repair-123": ForRepair("unescaped quote inside a string", INVALID),
+    "json_repair-126": ForRepair("unquoted value with commas", INVALID),
+    "json_repair-137": ForRepair("missing closing quote of a key", INVALID),
+    "json_repair-138": ForRepair(
+        "missing closing quote of a key; read as a cut, the open key is dropped",
+        Returns({}),
+    ),
+    "json_repair-150": ForRepair("backslash-escaped quotes around the JSON", NO_JSON),
+    "json_repair-153": ForRepair("object holding a bare number, stray text", INVALID),
+    "json_repair-179": ForRepair("stray quote inside a key", INVALID),
+    "json_repair-180": ForRepair("unquoted value, missing comma", INVALID),
+    "json_repair-196": ForRepair("single-quoted string", INVALID),
+    "json_repair-268": ForRepair("unquoted key and value", NO_JSON),
+    "json_repair-47": ForRepair("missing commas between array items", INVALID),
+    "json_repair-72": ForRepair("missing opening quote of an array item", INVALID),
+    "json_repair-73": ForRepair("stray word and quote after an array item", INVALID),
+    "json_repair-116": ForRepair("unescaped quote inside a string", INVALID),
+    "json_repair-174": ForRepair("missing closing quote of a value", INVALID),
+    "json_repair-176": ForRepair("doubled opening quote", INVALID),
+    "json_repair-181": ForRepair("unescaped quotes inside a string", INVALID),
+    "json_repair-185": ForRepair("unescaped quote inside a string", INVALID),
+    "json_repair-186": ForRepair("unescaped quote inside a string", INVALID),
+    "json_repair-190": ForRepair("missing closing quote of a value", INVALID),
+    "json_repair-221": ForRepair("stray quote line, trailing comma", INVALID),
+    "json_repair-222": ForRepair(
+        "stray quote line, single-quoted key, trailing comma", INVALID
+    ),
+    "json_repair-223": ForRepair("stray quote line, comment, trailing comma", INVALID),
+    "json_repair-224": ForRepair(
+        "stray quote line, unquoted key, trailing comma", INVALID
+    ),
+    "json_repair-225": ForRepair("unescaped quote inside a string", INVALID),
+    "json_repair-239": ForRepair("stray quote line, trailing comma", INVALID),
+    "json_repair-240": ForRepair("stray quote line, trailing comma", INVALID),
+    "json_repair-242": ForRepair("unescaped quote inside a string", INVALID),
+    "json_repair-256": ForRepair("unescaped quotes inside a string", INVALID),
+    "json_repair-257": ForRepair("unescaped quotes inside a string", INVALID),
+    "json_repair-259": ForRepair("unescaped quotes inside a string", INVALID),
+    # baml
+    "baml-34": ForRepair("unescaped quote inside a string, in a fence", INVALID),
+    "baml-67": ForRepair("unquoted key, missing brackets, prose after", INVALID),
+    "baml-70": ForRepair("unquoted key, prose after", INVALID),
+    "baml-95": ForRepair(
+        "trailing comma in a fence whose string holds a ``` line",
+        Returns({"code": "```\nconst { execSync } = require('child_process');"}),
+        Bug(FENCE_IN_STRING),
+    ),
+    "baml-113": ForRepair(
+        "single quotes (and BAML drops a number that may grow)", INVALID
+    ),
+    "baml-128": ForRepair("unquoted key", NO_JSON),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Counts:
+    """One corpus's tally: matched, deliberate, for repair (no bug), bug."""
+
+    truncated: int
+    matched: int
+    deliberate: int
+    for_repair: int
+    bug: int
+
+
+COUNTS: Final[dict[str, Counts]] = {
+    "langchain": Counts(104, 103, 1, 0, 0),
+    "partial_json_parser": Counts(58, 44, 14, 0, 0),
+    "vercel_ai": Counts(53, 35, 18, 0, 0),
+    "json_repair": Counts(74, 27, 14, 33, 0),
+    "baml": Counts(22, 16, 0, 5, 1),
+}
+
+
+# Loading -----------------------------------------------------------------------
+
+
+def corpora_dir() -> Path:
+    return Path(os.environ.get(CORPORA_ENV) or DEFAULT_CORPORA)
+
+
+def missing_files(folder: Path) -> list[str]:
+    return [
+        f"{name}.jsonl"
+        for name in CORPUS_NAMES
+        if not (folder / f"{name}.jsonl").is_file()
+    ]
+
+
+def load_cases(folder: Path) -> list[Case]:
+    cases: list[Case] = []
+    for name in CORPUS_NAMES:
+        text = (folder / f"{name}.jsonl").read_text(encoding="utf-8")
+        for line in text.splitlines():
+            if line.strip():
+                row = json.loads(line)
+                cases.append(
+                    Case(
+                        id=row["id"],
+                        corpus=name,
+                        input=row["input"],
+                        expected=row["expected"],
+                        expect=row["expect"],
+                        kind=row["kind"],
+                        note=row["note"],
+                    )
+                )
+    return cases
+
+
+def same_json(a: object, b: object) -> bool:
+    """Equal as JSON: a bool is no number, ``1 == 1.0``, keys and order count."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        return a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(map(same_json, a, b))
+    return type(a) is type(b) and a == b
+
+
+def same_outcome(a: Outcome, b: Outcome) -> bool:
+    if isinstance(a, Raises) or isinstance(b, Raises):
+        return a == b
+    return same_json(a.value, b.value)
+
+
+def outcome(text: str) -> Outcome:
+    """What ``TruncationRecoveringOutputParser().parse`` does with ``text``."""
+    try:
+        return Returns(TruncationRecoveringOutputParser().parse(text))
+    except JsonRecoveryError as error:
+        return Raises(type(error))
+
+
+def case_id(case: Case) -> str:
+    return case.id
+
+
+CORPORA: Final = corpora_dir()
+MISSING: Final = missing_files(CORPORA)
+MISSING_REASON: Final = (
+    f"peer corpora not found: {CORPORA} lacks {', '.join(MISSING)} "
+    f"(set {CORPORA_ENV} to their folder)"
+    if CORPORA.is_dir()
+    else f"peer corpora not found: no folder {CORPORA} (set {CORPORA_ENV} to it)"
+)
+if MISSING and os.environ.get(REQUIRE_ENV) != "1":
+    pytest.skip(MISSING_REASON, allow_module_level=True)
+
+ALL_CASES: Final = [] if MISSING else load_cases(CORPORA)
+IN_SCOPE: Final = [case for case in ALL_CASES if case.kind == "truncated"]
+CHECKED: Final = [
+    case
+    for case in IN_SCOPE
+    if case.id not in DELIBERATE_DIFFERENCES and case.id not in FOR_REPAIR
+]
+VALUE_CASES: Final = [case for case in CHECKED if case.expect == "value"]
+ERROR_CASES: Final = [case for case in CHECKED if case.expect == "error"]
+DELIBERATE_CASES: Final = [
+    case for case in IN_SCOPE if case.id in DELIBERATE_DIFFERENCES
+]
+REPAIR_CASES: Final = [case for case in IN_SCOPE if case.id in FOR_REPAIR]
+
+
+def _bug_param(case: Case) -> Any:
+    bug = FOR_REPAIR[case.id].bug
+    assert bug is not None
+    return pytest.param(
+        case, bug, id=case.id, marks=pytest.mark.xfail(strict=True, reason=bug.reason)
+    )
+
+
+BUG_PARAMS: Final = [
+    _bug_param(case) for case in REPAIR_CASES if FOR_REPAIR[case.id].bug is not None
+]
+
+
+# Tests -------------------------------------------------------------------------
+
+
+def test_peer_corpora_are_present() -> None:
+    if MISSING:
+        pytest.fail(f"{MISSING_REASON} ({REQUIRE_ENV}=1)")
+
+
+@pytest.mark.parametrize("case", VALUE_CASES, ids=case_id)
+def test_closes_as_the_peer_expects(case: Case) -> None:
+    actual = outcome(case.input)
+    assert same_outcome(actual, Returns(case.expected)), (
+        f"{case.id}: {case.input!r} gave {actual!r}, peer expects {case.expected!r}"
+    )
+
+
+@pytest.mark.parametrize("case", ERROR_CASES, ids=case_id)
+def test_rejects_what_the_peer_rejects(case: Case) -> None:
+    with pytest.raises(JsonRecoveryError):
+        TruncationRecoveringOutputParser().parse(case.input)
+
+
+@pytest.mark.parametrize("case", DELIBERATE_CASES, ids=case_id)
+def test_keeps_the_deliberate_difference(case: Case) -> None:
+    ours = DELIBERATE_DIFFERENCES[case.id].ours
+    actual = outcome(case.input)
+    assert same_outcome(actual, ours), f"{case.id}: {case.input!r} gave {actual!r}"
+    _assert_peer_differs(case, ours)
+
+
+@pytest.mark.parametrize("case", REPAIR_CASES, ids=case_id)
+def test_syntax_error_left_for_repair(case: Case) -> None:
+    ours = FOR_REPAIR[case.id].ours
+    actual = outcome(case.input)
+    assert same_outcome(actual, ours), f"{case.id}: {case.input!r} gave {actual!r}"
+    _assert_peer_differs(case, ours)
+
+
+@pytest.mark.parametrize(("case", "bug"), BUG_PARAMS)
+def test_syntax_error_before_the_cut_stays_invalid(case: Case, bug: Bug) -> None:
+    actual = outcome(case.input)
+    assert same_outcome(actual, bug.intended), (
+        f"{case.id}: {case.input!r} gave {actual!r}, intended {bug.intended!r}"
+    )
+
+
+def _assert_peer_differs(case: Case, ours: Outcome) -> None:
+    if isinstance(ours, Raises):
+        assert case.expect == "value", f"{case.id}: the peer rejects it too now"
+    else:
+        assert case.expect == "error" or not same_json(ours.value, case.expected), (
+            f"{case.id}: the peer expects {ours.value!r} too now"
+        )
+
+
+@pytest.mark.parametrize("listed", [*DELIBERATE_DIFFERENCES, *FOR_REPAIR], ids=str)
+def test_listed_case_is_in_scope(listed: str) -> None:
+    if MISSING:
+        pytest.skip("no corpora: see test_peer_corpora_are_present")
+    assert [case for case in IN_SCOPE if case.id == listed], (
+        f"{listed} is listed here but is not a truncated corpus case"
+    )
+    assert not (listed in DELIBERATE_DIFFERENCES and listed in FOR_REPAIR)
+
+
+def test_reasons_come_from_the_policies() -> None:
+    unknown = {d.reason for d in DELIBERATE_DIFFERENCES.values()} - POLICIES
+    assert not unknown
+    for entry in FOR_REPAIR.values():
+        assert entry.syntax
+        assert entry.bug is None or entry.bug.reason.startswith("bug: ")
+
+
+def tally(cases: list[Case]) -> dict[str, Counts]:
+    by_corpus: dict[str, Counter[str]] = {name: Counter() for name in CORPUS_NAMES}
+    for case in cases:
+        counter = by_corpus[case.corpus]
+        counter["truncated"] += 1
+        repair = FOR_REPAIR.get(case.id)
+        if case.id in DELIBERATE_DIFFERENCES:
+            counter["deliberate"] += 1
+        elif repair is None:
+            counter["matched"] += 1
+        elif repair.bug is None:
+            counter["for_repair"] += 1
+        else:
+            counter["bug"] += 1
+    return {
+        name: Counts(
+            c["truncated"], c["matched"], c["deliberate"], c["for_repair"], c["bug"]
+        )
+        for name, c in by_corpus.items()
+    }
+
+
+def test_counts_per_corpus() -> None:
+    if MISSING:
+        pytest.skip("no corpora: see test_peer_corpora_are_present")
+    assert tally(IN_SCOPE) == COUNTS
+    for name, c in COUNTS.items():
+        row = (
+            f"| {name} | {c.truncated} | {c.matched} | {c.deliberate} "
+            f"| {c.for_repair} | {c.bug} |"
+        )
+        assert row in (__doc__ or ""), f"module docstring lacks {row}"
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "equal"),
+    [
+        pytest.param(True, 1, False, id="true-is-not-1"),
+        pytest.param(False, 0, False, id="false-is-not-0"),
+        pytest.param(1, 1.0, True, id="1-equals-1.0"),
+        pytest.param(None, 0, False, id="null-is-not-0"),
+        pytest.param("", None, False, id="empty-string-is-not-null"),
+        pytest.param({"a": [True]}, {"a": [1]}, False, id="nested-bool-is-not-int"),
+        pytest.param({"a": 1}, {"a": 1, "b": ""}, False, id="extra-key-differs"),
+        pytest.param([1, 2], [1, 2, None], False, id="list-length-counts"),
+        pytest.param([], {}, False, id="list-is-not-dict"),
+    ],
+)
+def test_same_json_is_strict_about_types(a: object, b: object, equal: bool) -> None:
+    assert same_json(a, b) is equal
+    assert same_json(b, a) is equal
