@@ -465,8 +465,7 @@ def _decoded(  # noqa: PLR0917
     closed: bool,
     whole: bool = False,
 ) -> Candidate:
-    candidate_text = text[start:end]
-    result = decode(candidate_text, max_depth=scan.max_depth, allow_trailing=not whole)
+    result = decode(text[start:end], max_depth=scan.max_depth, allow_trailing=not whole)
     if isinstance(result, Decoded):
         return _from_decoded(text, start, result, step, repairs)
     return _decoded_failure(
@@ -486,14 +485,17 @@ def _decoded_failure(  # noqa: PLR0917
     closed: bool,
 ) -> Candidate:
     """A candidate that did not decode: closed, if it was cut and we close."""
-    candidate_text = text[start:end]
     failure = _failure(text, start, end, result, closed)
-    cut = result.kind == "truncated" or (
-        not closed and _at_end(text, end) and error_at_cut(candidate_text, result.pos)
-    )
-    if cut and scan.close_truncated:
+    if scan.close_truncated and (
+        result.kind == "truncated"
+        or (
+            not closed
+            and _at_end(text, end)
+            and error_at_cut(text, start + result.pos, end)
+        )
+    ):
         closing = close_truncated(
-            candidate_text,
+            text[start:end],
             max_depth=scan.max_depth,
             trim_runaway_newlines=scan.trim_runaway_newlines,
             final_only=scan.final_only,

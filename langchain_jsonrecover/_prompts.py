@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from langchain_jsonrecover._schema import resolve_ref as _resolve
+
 if TYPE_CHECKING:
     from langchain_jsonrecover._extract import Failure
     from langchain_jsonrecover._schema import FieldError
@@ -220,16 +222,6 @@ def _type_of(node: dict[str, Any], root: dict[str, Any]) -> str:
 
 def _is_object(node: dict[str, Any], root: dict[str, Any]) -> bool:
     return bool(_resolve(node, root).get("properties"))
-
-
-def _resolve(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
-    ref = node.get("$ref")
-    if not isinstance(ref, str) or not ref.startswith("#/"):
-        return node
-    target: Any = root
-    for part in ref[2:].split("/"):
-        target = target.get(part) if isinstance(target, dict) else None
-    return target if isinstance(target, dict) else node
 
 
 def _quote(key: str) -> str:

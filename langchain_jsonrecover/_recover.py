@@ -115,7 +115,7 @@ def close_truncated(
     return DecodeFailure("invalid", len(text), "cannot be closed")
 
 
-def error_at_cut(text: str, pos: int) -> bool:
+def error_at_cut(text: str, pos: int, end: int | None = None) -> bool:
     """Whether a decoder error at ``pos`` is the cut itself, not a syntax error.
 
     Only the last token may be broken by a cut: after the error there must be
@@ -125,7 +125,7 @@ def error_at_cut(text: str, pos: int) -> bool:
         >>> error_at_cut('[1, 2, nul', 7), error_at_cut('{"a" 1, "b": [', 5)
         (True, False)
     """
-    return _STRUCTURAL.search(text, pos + 1) is None
+    return _STRUCTURAL.search(text, pos + 1, len(text) if end is None else end) is None
 
 
 def _end_state(text: str) -> tuple[int, int | None]:

@@ -213,7 +213,7 @@ def _rename(value: dict[str, Any], aliases: Mapping[str, str]) -> dict[str, Any]
 
 def _top_level_keys(json_schema: dict[str, Any], target: Any) -> set[str]:
     keys: set[str] = set()
-    node = _resolve(json_schema, json_schema)
+    node = resolve_ref(json_schema, json_schema)
     properties = node.get("properties")
     if isinstance(properties, dict):
         keys.update(properties)
@@ -224,7 +224,7 @@ def _top_level_keys(json_schema: dict[str, Any], target: Any) -> set[str]:
     return keys
 
 
-def _resolve(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+def resolve_ref(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
     """Follow a local ``$ref`` (``#/$defs/Name``) one step."""
     ref = node.get("$ref")
     if not isinstance(ref, str) or not ref.startswith("#/"):

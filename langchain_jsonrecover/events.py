@@ -78,13 +78,27 @@ def recovery_payload(found: Extraction, reply: str) -> dict[str, Any] | None:
     }
 
 
-def _listeners() -> RunnableConfig | None:
-    """The run's config when a callback handler listens, else ``None``."""
-    config = ensure_config()
-    manager = get_callback_manager_for_config(config)
-    if manager.parent_run_id is None or not manager.handlers:
+def _prepare(
+    found: Extraction, reply: str
+) -> tuple[RunnableConfig | None, dict[str, Any]] | None:
+    """Who listens and what to tell them; ``None`` when there is nothing to do.
+
+    The run's callback handlers listen when there are any (outside a run there
+    are none); the logger listens at INFO.
+    """
+    run_config = ensure_config()
+    manager = get_callback_manager_for_config(run_config)
+    listening = manager.parent_run_id is not None and bool(manager.handlers)
+    config = run_config if listening else None
+    logging_on = logger.isEnabledFor(logging.INFO)
+    if config is None and not logging_on:
         return None
-    return config
+    payload = recovery_payload(found, reply)
+    if payload is None:
+        return None
+    if logging_on:
+        logger.info("%s %s", RECOVERY_EVENT, payload)
+    return config, payload
 
 
 def report_recovery(found: Extraction, reply: str) -> None:
@@ -94,17 +108,9 @@ def report_recovery(found: Extraction, reply: str) -> None:
         found: The final extraction.
         reply: The reply it came from.
     """
-    config = _listeners()
-    logging_on = logger.isEnabledFor(logging.INFO)
-    if config is None and not logging_on:
-        return
-    payload = recovery_payload(found, reply)
-    if payload is None:
-        return
-    if logging_on:
-        logger.info("%s %s", RECOVERY_EVENT, payload)
-    if config is not None:
-        dispatch_custom_event(RECOVERY_EVENT, payload, config=config)
+    prepared = _prepare(found, reply)
+    if prepared is not None and prepared[0] is not None:
+        dispatch_custom_event(RECOVERY_EVENT, prepared[1], config=prepared[0])
 
 
 async def areport_recovery(found: Extraction, reply: str) -> None:
@@ -114,14 +120,6 @@ async def areport_recovery(found: Extraction, reply: str) -> None:
         found: The final extraction.
         reply: The reply it came from.
     """
-    config = _listeners()
-    logging_on = logger.isEnabledFor(logging.INFO)
-    if config is None and not logging_on:
-        return
-    payload = recovery_payload(found, reply)
-    if payload is None:
-        return
-    if logging_on:
-        logger.info("%s %s", RECOVERY_EVENT, payload)
-    if config is not None:
-        await adispatch_custom_event(RECOVERY_EVENT, payload, config=config)
+    prepared = _prepare(found, reply)
+    if prepared is not None and prepared[0] is not None:
+        await adispatch_custom_event(RECOVERY_EVENT, prepared[1], config=prepared[0])
