@@ -17,53 +17,23 @@ the test pins what we do instead.
 
 from __future__ import annotations
 
-import json
-import os
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import pytest
-
-from langchain_jsonrecover import JsonRecoveryError, NoJsonFoundError, extract_json
-
-CORPORA_ENV: Final = "JSONRECOVER_CORPORA"
-REQUIRE_ENV: Final = "JSONRECOVER_REQUIRE_CORPORA"
-DEFAULT_CORPORA: Final = Path(__file__).resolve().parents[2] / "shared" / "corpora"
-CORPUS_NAMES: Final = (
-    "langchain",
-    "json_repair",
-    "baml",
-    "vercel_ai",
-    "partial_json_parser",
+from _corpora import (
+    MISSING,
+    MISSING_REASON,
+    REQUIRE_ENV,
+    Case,
+    Raises,
+    Returns,
+    all_cases,
+    case_id,
+    same_json,
 )
 
-
-@dataclass(frozen=True, slots=True)
-class Case:
-    """One line of a corpus."""
-
-    id: str
-    corpus: str
-    input: str
-    expected: Any
-    expect: str
-    kind: str
-    note: str
-
-
-@dataclass(frozen=True, slots=True)
-class Returns:
-    """We return this value where the peer expects something else."""
-
-    value: Any
-
-
-@dataclass(frozen=True, slots=True)
-class Raises:
-    """We raise this error where the peer expects a value."""
-
-    error: type[JsonRecoveryError]
+from langchain_jsonrecover import JsonRecoveryError, NoJsonFoundError, extract_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,74 +65,13 @@ COMPLETE_DESPITE_LABEL: Final[dict[str, str]] = {
 }
 
 
-def corpora_dir() -> Path:
-    return Path(os.environ.get(CORPORA_ENV) or DEFAULT_CORPORA)
-
-
-def missing_files(folder: Path) -> list[str]:
-    return [
-        f"{name}.jsonl"
-        for name in CORPUS_NAMES
-        if not (folder / f"{name}.jsonl").is_file()
-    ]
-
-
-def load_cases(folder: Path) -> list[Case]:
-    cases: list[Case] = []
-    for name in CORPUS_NAMES:
-        text = (folder / f"{name}.jsonl").read_text(encoding="utf-8")
-        for line in text.splitlines():
-            if line.strip():
-                row = json.loads(line)
-                cases.append(
-                    Case(
-                        id=row["id"],
-                        corpus=name,
-                        input=row["input"],
-                        expected=row["expected"],
-                        expect=row["expect"],
-                        kind=row["kind"],
-                        note=row["note"],
-                    )
-                )
-    return cases
-
-
 def in_scope(case: Case) -> bool:
     if case.corpus == "langchain":
         return case.kind != "truncated" or case.id in COMPLETE_DESPITE_LABEL
     return case.kind in {"fence", "prose", "other"}
 
 
-def same_json(a: object, b: object) -> bool:
-    """Equal as JSON: a bool is no number, ``1 == 1.0``, keys and order count."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(map(same_json, a, b))
-    return type(a) is type(b) and a == b
-
-
-def case_id(case: Case) -> str:
-    return case.id
-
-
-CORPORA: Final = corpora_dir()
-MISSING: Final = missing_files(CORPORA)
-MISSING_REASON: Final = (
-    f"peer corpora not found: {CORPORA} lacks {', '.join(MISSING)} "
-    f"(set {CORPORA_ENV} to their folder)"
-    if CORPORA.is_dir()
-    else f"peer corpora not found: no folder {CORPORA} (set {CORPORA_ENV} to it)"
-)
-if MISSING and os.environ.get(REQUIRE_ENV) != "1":
-    pytest.skip(MISSING_REASON, allow_module_level=True)
-
-ALL_CASES: Final = [] if MISSING else load_cases(CORPORA)
+ALL_CASES: Final = all_cases()
 IN_SCOPE: Final = [case for case in ALL_CASES if in_scope(case)]
 CHECKED: Final = [case for case in IN_SCOPE if case.id not in DELIBERATE_DIFFERENCES]
 VALUE_CASES: Final = [case for case in CHECKED if case.expect == "value"]

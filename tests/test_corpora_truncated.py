@@ -40,14 +40,24 @@ Counts (pinned by ``test_counts_per_corpus``):
 
 from __future__ import annotations
 
-import json
-import os
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Final
 
 import pytest
+from _corpora import (
+    CORPUS_NAMES,
+    MISSING,
+    MISSING_REASON,
+    REQUIRE_ENV,
+    Case,
+    Outcome,
+    Raises,
+    Returns,
+    all_cases,
+    case_id,
+    same_json,
+)
 
 from langchain_jsonrecover import (
     InvalidJsonError,
@@ -55,47 +65,6 @@ from langchain_jsonrecover import (
     NoJsonFoundError,
     TruncationRecoveringOutputParser,
 )
-
-CORPORA_ENV: Final = "JSONRECOVER_CORPORA"
-REQUIRE_ENV: Final = "JSONRECOVER_REQUIRE_CORPORA"
-DEFAULT_CORPORA: Final = Path(__file__).resolve().parents[2] / "shared" / "corpora"
-CORPUS_NAMES: Final = (
-    "langchain",
-    "partial_json_parser",
-    "vercel_ai",
-    "json_repair",
-    "baml",
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Case:
-    """One line of a corpus."""
-
-    id: str
-    corpus: str
-    input: str
-    expected: Any
-    expect: str
-    kind: str
-    note: str
-
-
-@dataclass(frozen=True, slots=True)
-class Returns:
-    """We return this value."""
-
-    value: Any
-
-
-@dataclass(frozen=True, slots=True)
-class Raises:
-    """We raise exactly this error."""
-
-    error: type[JsonRecoveryError]
-
-
-Outcome = Returns | Raises
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +80,7 @@ class Bug:
     """Our truncation handling is wrong on this case."""
 
     reason: str
-    intended: Outcome = Raises(InvalidJsonError)
+    intended: Outcome = Raises(InvalidJsonError)  # noqa: RUF009 - frozen
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,52 +287,6 @@ COUNTS: Final[dict[str, Counts]] = {
 # Loading -----------------------------------------------------------------------
 
 
-def corpora_dir() -> Path:
-    return Path(os.environ.get(CORPORA_ENV) or DEFAULT_CORPORA)
-
-
-def missing_files(folder: Path) -> list[str]:
-    return [
-        f"{name}.jsonl"
-        for name in CORPUS_NAMES
-        if not (folder / f"{name}.jsonl").is_file()
-    ]
-
-
-def load_cases(folder: Path) -> list[Case]:
-    cases: list[Case] = []
-    for name in CORPUS_NAMES:
-        text = (folder / f"{name}.jsonl").read_text(encoding="utf-8")
-        for line in text.splitlines():
-            if line.strip():
-                row = json.loads(line)
-                cases.append(
-                    Case(
-                        id=row["id"],
-                        corpus=name,
-                        input=row["input"],
-                        expected=row["expected"],
-                        expect=row["expect"],
-                        kind=row["kind"],
-                        note=row["note"],
-                    )
-                )
-    return cases
-
-
-def same_json(a: object, b: object) -> bool:
-    """Equal as JSON: a bool is no number, ``1 == 1.0``, keys and order count."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(map(same_json, a, b))
-    return type(a) is type(b) and a == b
-
-
 def same_outcome(a: Outcome, b: Outcome) -> bool:
     if isinstance(a, Raises) or isinstance(b, Raises):
         return a == b
@@ -378,22 +301,7 @@ def outcome(text: str) -> Outcome:
         return Raises(type(error))
 
 
-def case_id(case: Case) -> str:
-    return case.id
-
-
-CORPORA: Final = corpora_dir()
-MISSING: Final = missing_files(CORPORA)
-MISSING_REASON: Final = (
-    f"peer corpora not found: {CORPORA} lacks {', '.join(MISSING)} "
-    f"(set {CORPORA_ENV} to their folder)"
-    if CORPORA.is_dir()
-    else f"peer corpora not found: no folder {CORPORA} (set {CORPORA_ENV} to it)"
-)
-if MISSING and os.environ.get(REQUIRE_ENV) != "1":
-    pytest.skip(MISSING_REASON, allow_module_level=True)
-
-ALL_CASES: Final = [] if MISSING else load_cases(CORPORA)
+ALL_CASES: Final = all_cases()
 IN_SCOPE: Final = [case for case in ALL_CASES if case.kind == "truncated"]
 CHECKED: Final = [
     case
