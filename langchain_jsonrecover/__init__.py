@@ -20,6 +20,8 @@ from langchain_jsonrecover.parsers import (
     RegexJsonOutputParser,
     TruncationRecoveringOutputParser,
 )
+from langchain_jsonrecover.retry import JsonRetryChain, RetryExhaustedError
+from langchain_jsonrecover.structured import structured_output
 
 __all__ = [
     "Continue",
@@ -28,9 +30,12 @@ __all__ = [
     "InvalidJsonError",
     "JsonFenceOutputParser",
     "JsonRecoveryError",
+    "JsonRetryChain",
     "NoJsonFoundError",
     "RegexJsonOutputParser",
+    "RetryExhaustedError",
     "SchemaValidationError",
     "TruncationRecoveringOutputParser",
     "extract_json",
+    "structured_output",
 ]

@@ -4,11 +4,20 @@ Usage::
 
     jsonrecover [extract] [FILE] [--pretty] [--regex PATTERN] [--schema MODULE:NAME]
                 [--prefer first|last] [--max-chars N] [--verbose]
+    jsonrecover demo [--model PROVIDER:NAME] [--max-retries N]
+                     [--feedback-strategy user|system]
 
-Reads FILE (or standard input), prints the JSON it holds on standard output,
-compactly unless ``--pretty``. On failure, exits 1 with one line on standard
-error naming the error kind (and, for a schema mismatch, a line per failing
-field); a usage or file error exits 2.
+``extract`` reads FILE (or standard input), prints the JSON it holds on
+standard output, compactly unless ``--pretty``. On failure, exits 1 with one
+line on standard error naming the error kind (and, for a schema mismatch, a
+line per failing field); a usage or file error exits 2.
+
+``demo`` runs a :class:`~langchain_jsonrecover.retry.JsonRetryChain` end to
+end, offline, on :class:`~langchain_jsonrecover.demo.DemoChatModel` (a
+scripted weak model), printing each reply, the feedback sent and the validated
+result; ``--model`` uses a real
+model through ``langchain.chat_models.init_chat_model`` (the ``demo`` extra
+and the provider's package).
 """
 
 from __future__ import annotations
@@ -23,15 +32,17 @@ import orjson
 from pydantic import BaseModel
 
 from langchain_jsonrecover._extract import DEFAULT_MAX_CHARS
+from langchain_jsonrecover.demo import run_demo
 from langchain_jsonrecover.errors import JsonRecoveryError, SchemaValidationError
 from langchain_jsonrecover.parsers import JsonFenceOutputParser, RegexJsonOutputParser
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+
 __all__ = ["main"]
 
-_COMMANDS = ("extract",)
+_COMMANDS = ("extract", "demo")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -82,6 +93,33 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="say on standard error how the JSON was found",
     )
+    demo = commands.add_parser(
+        "demo",
+        help="run a retry chain end to end on a scripted weak model (offline)",
+        description="Ask a model for a weather report as JSON with a retry chain: "
+        "print each reply, the feedback sent and the validated result. Offline "
+        "on a scripted weak model unless --model is given.",
+    )
+    demo.add_argument(
+        "--model",
+        metavar="PROVIDER:NAME",
+        help="a real chat model for langchain's init_chat_model (e.g. "
+        "openai:gpt-4o-mini); needs the demo extra and the provider's package",
+    )
+    demo.add_argument(
+        "--max-retries",
+        type=int,
+        default=2,
+        metavar="N",
+        help="re-asks allowed after the first call (default: %(default)s)",
+    )
+    demo.add_argument(
+        "--feedback-strategy",
+        choices=("user", "system"),
+        default="user",
+        help="send feedback as a new user turn, or in the system message "
+        "(default: %(default)s)",
+    )
     return parser
 
 
@@ -92,19 +130,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv: The arguments, without the program name (default: ``sys.argv``).
 
     Returns:
-        0 on success, 1 when the reply holds no usable JSON, 2 on a usage or
-        file error.
+        0 on success, 1 when the reply holds no usable JSON (``demo``: no
+        reply parsed, or the model call failed), 2 on a usage or file error
+        (``demo``: a ``--model`` that cannot be set up).
 
     Example:
         In a shell::
 
             $ echo 'Sure! {"a": 1} Anything else?' | jsonrecover
             {"a":1}
+            $ jsonrecover demo
     """
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list or args_list[0] not in {*_COMMANDS, "-h", "--help"}:
         args_list.insert(0, "extract")
     args = _parser().parse_args(args_list)
+    if args.command == "demo":
+        return run_demo(args.model, args.max_retries, args.feedback_strategy)
     try:
         options: dict[str, Any] = {"max_chars": args.max_chars, "prefer": args.prefer}
         if args.schema is not None:

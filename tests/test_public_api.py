@@ -22,11 +22,14 @@ EXPECTED_ALL = [
     "InvalidJsonError",
     "JsonFenceOutputParser",
     "JsonRecoveryError",
+    "JsonRetryChain",
     "NoJsonFoundError",
     "RegexJsonOutputParser",
+    "RetryExhaustedError",
     "SchemaValidationError",
     "TruncationRecoveringOutputParser",
     "extract_json",
+    "structured_output",
 ]
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import ast
+import io
 import re
+import tokenize
 from pathlib import Path
 
 import pytest
@@ -43,23 +45,26 @@ def test_two_setup_commands_install_and_run() -> None:
 
 
 def _checked(block: str) -> str:
-    """Turn ``expr  # value`` lines into assertions on ``repr(expr)``."""
-    lines = []
-    for line in block.splitlines():
-        code, sep, comment = line.partition("  # ")
-        if sep and code and not code.startswith(" ") and _is_expression(code):
-            lines.append(f"assert repr({code}) == {comment.strip()!r}, repr({code})")
-        else:
-            lines.append(line)
+    """Turn each top-level ``expr  # value`` into an assertion on ``repr(expr)``.
+
+    The comment may stand after the expression's last line, so that examples
+    the formatter wraps are still checked.
+    """
+    comments = {
+        token.start[0]: token.string[1:].strip()
+        for token in tokenize.generate_tokens(io.StringIO(block).readline)
+        if token.type == tokenize.COMMENT
+    }
+    lines = block.splitlines()
+    for node in reversed(ast.parse(block).body):
+        expected = comments.get(node.end_lineno or 0)
+        if not isinstance(node, ast.Expr) or expected is None:
+            continue
+        source = ast.get_source_segment(block, node) or ""
+        check = f"assert repr({source}) == {expected!r}, repr({source})"
+        first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
+        lines[first : last + 1] = check.splitlines()
     return "\n".join(lines)
-
-
-def _is_expression(code: str) -> bool:
-    try:
-        ast.parse(code, mode="eval")
-    except SyntaxError:
-        return False
-    return True
 
 
 @pytest.mark.parametrize(

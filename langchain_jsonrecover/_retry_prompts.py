@@ -1,0 +1,172 @@
+"""The texts the retry loop sends to a model or shows a person.
+
+Pure functions on ``str``; no LangChain imports. The feedback itself comes from
+the parser (``_prompts``); these texts wrap it: the request to continue a
+cut-off reply, the request for a shorter answer, the system-prompt template
+(Normandy's way of giving feedback), the cleaning of foreign parsers' messages,
+and the messages of the error raised when the retries run out.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+EXCERPT_LIMIT: Final = 500
+"""The most characters of a failed reply quoted back in the system prompt."""
+
+CONTINUE_REQUEST: Final = (
+    "Your reply was cut off at the token limit. Continue exactly where it "
+    "stopped: send only the rest of it, starting with the very next character, "
+    "without repeating anything and without any other text."
+)
+"""Sent after a cut-off reply when ``on_truncation="continue"``."""
+
+SHORTER_REQUEST: Final = (
+    "Your reply was cut off at the token limit before it was complete. "
+    "Respond again with a shorter answer that fits."
+)
+"""Put before a foreign parser's feedback when the reply was cut off."""
+
+_TROUBLESHOOTING: Final = re.compile(r"\s*For troubleshooting, visit: \S+\s*$")
+_PYDANTIC_LINK: Final = re.compile(
+    r"^\s*For further information visit https://errors\.pydantic\.dev/\S*\s*$\n?",
+    re.MULTILINE,
+)
+
+
+def excerpt(text: str, limit: int = EXCERPT_LIMIT) -> str:
+    """The start of a reply, at most ``limit`` characters (``…`` marks a cut).
+
+    Example:
+        >>> excerpt("abcdef", 4)
+        'abc…'
+        >>> excerpt("abc", 4)
+        'abc'
+    """
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1] + "…"
+
+
+def shorter_answer(feedback: str) -> str:
+    """Ask for a shorter answer, then give the parser's feedback.
+
+    Example:
+        >>> print(shorter_answer("Invalid json output."))
+        Your reply was cut off at the token limit before it was complete. ...
+        <BLANKLINE>
+        Invalid json output.
+    """
+    return f"{SHORTER_REQUEST}\n\n{feedback}" if feedback else SHORTER_REQUEST
+
+
+def system_feedback(feedback: str, reply: str) -> str:
+    """The section added to the system prompt after a failed reply.
+
+    Normandy's way: the conversation is not extended; the system prompt says
+    what was wrong and quotes the start of the reply.
+
+    Args:
+        feedback: What was wrong and what to send instead.
+        reply: The failed reply; at most :data:`EXCERPT_LIMIT` characters of it
+            are quoted.
+
+    Returns:
+        The text to append to the system prompt.
+
+    Example:
+        >>> print(system_feedback("Your reply contains no JSON.", "Hello!"))
+        Your previous response could not be used.
+        <BLANKLINE>
+        What was wrong:
+        Your reply contains no JSON.
+        <BLANKLINE>
+        Your previous response:
+        <previous_response>
+        Hello!
+        </previous_response>
+    """
+    quoted = excerpt(reply)
+    label = (
+        "Your previous response"
+        if quoted == reply
+        else f"The start of your previous response (first {EXCERPT_LIMIT} characters)"
+    )
+    return (
+        "Your previous response could not be used.\n\n"
+        f"What was wrong:\n{feedback}\n\n"
+        f"{label}:\n<previous_response>\n{quoted}\n</previous_response>"
+    )
+
+
+def clean_parser_message(message: str, reply: str) -> str:
+    r"""A foreign parser's error message, fit to send back to the model.
+
+    LangChain's parsers put a troubleshooting URL and a copy of the reply in
+    their messages; the model has the reply already and needs no URL.
+
+    Args:
+        message: ``str()`` of the ``OutputParserException``.
+        reply: Its ``llm_output``: the copy to remove (the last occurrence).
+
+    Returns:
+        The message without the URL, pydantic's documentation links, and the
+        copy of the reply (replaced by "your reply").
+
+    Example:
+        >>> clean_parser_message(
+        ...     "Invalid json output: hi\nFor troubleshooting, visit: https://x.y/z ",
+        ...     "hi",
+        ... )
+        'Invalid json output: your reply'
+    """
+    text = _TROUBLESHOOTING.sub("", message)
+    text = _PYDANTIC_LINK.sub("", text)
+    if reply.strip():
+        at = text.rfind(reply)
+        if at >= 0:
+            text = text[:at] + "your reply" + text[at + len(reply) :]
+    return text.strip()
+
+
+def _calls(count: int) -> str:
+    return f"{count} model call" if count == 1 else f"{count} model calls"
+
+
+def exhausted_message(calls: int, error_name: str, error: str) -> str:
+    """The message of the error raised when every retry failed.
+
+    The last error's message follows in full (a schema mismatch lists its
+    fields on the next lines).
+
+    Example:
+        >>> exhausted_message(3, "InvalidJsonError", "Invalid JSON at line 1.")
+        'No usable reply after 3 model calls: InvalidJsonError: Invalid JSON at line 1.'
+    """
+    return f"No usable reply after {_calls(calls)}: {error_name}: {error.strip()}"
+
+
+def stuck_message(call: int, earlier: int, error_name: str, error: str) -> str:
+    """The message of the error raised when the model repeats a failed reply.
+
+    Example:
+        >>> stuck_message(2, 1, "NoJsonFoundError", "No JSON found.")
+        'The model is stuck: reply 2 repeats reply 1, which already failed; ...'
+    """
+    return (
+        f"The model is stuck: reply {call} repeats reply {earlier}, which already "
+        f"failed; stopped after {_calls(call)}: {error_name}: {error.strip()}"
+    )
+
+
+def with_instructions(instructions: str, system_prompt: str | None) -> str:
+    r"""The system prompt of the JSON strategy: the caller's, then the format.
+
+    Example:
+        >>> with_instructions("Respond with JSON.", "You are terse.")
+        'You are terse.\n\nRespond with JSON.'
+    """
+    if system_prompt:
+        return f"{system_prompt}\n\n{instructions}"
+    return instructions

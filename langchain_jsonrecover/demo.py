@@ -1,0 +1,237 @@
+"""``jsonrecover demo``: a retry chain end to end, on a scripted weak model.
+
+:class:`DemoChatModel` is offline and stateless (the script is in
+``_demo.py``); :func:`run_demo` runs a
+:class:`~langchain_jsonrecover.retry.JsonRetryChain` on it (or on a real
+model through ``langchain.chat_models.init_chat_model``) and prints each
+reply, the feedback sent and the validated result.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import TYPE_CHECKING, Any, Final
+
+import orjson
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from langchain_core.outputs import ChatGeneration, ChatResult, LLMResult
+
+from langchain_jsonrecover._demo import (
+    MODEL_NAME,
+    QUESTION,
+    WeatherReport,
+    demo_reply,
+    estimate_tokens,
+)
+from langchain_jsonrecover.parsers import JsonFenceOutputParser
+from langchain_jsonrecover.retry import RETRY_EVENT, JsonRetryChain
+
+if TYPE_CHECKING:
+    from uuid import UUID
+
+    from langchain_core.callbacks import CallbackManagerForLLMRun
+    from langchain_core.messages import BaseMessage
+
+__all__ = ["DemoChatModel", "run_demo"]
+
+_PACKAGES: Final = {
+    "azure_openai": "langchain-openai",
+    "azure_ai": "langchain-azure-ai",
+    "bedrock": "langchain-aws",
+    "bedrock_converse": "langchain-aws",
+    "google_anthropic_vertex": "langchain-google-vertexai",
+}
+
+
+class DemoChatModel(BaseChatModel):
+    """The scripted weak model of ``jsonrecover demo``: offline and stateless.
+
+    It reads the conversation it is given. Its first reply is prose after a
+    ``<think>`` block, with a ```` ```json ```` fence holding a trailing comma
+    and a string where ``wind_kph`` needs an integer; it fixes each problem
+    only when the feedback names it, and otherwise repeats its first reply.
+    Usage is estimated at 4 characters a token.
+
+    Example:
+        >>> from langchain_jsonrecover.parsers import JsonFenceOutputParser
+        >>> from langchain_jsonrecover.retry import JsonRetryChain
+        >>> from langchain_jsonrecover._demo import QUESTION, WeatherReport
+        >>> chain = JsonRetryChain(
+        ...     model=DemoChatModel(),
+        ...     parser=JsonFenceOutputParser(pydantic_object=WeatherReport),
+        ... )
+        >>> chain.invoke(QUESTION)
+        WeatherReport(city='Lisbon', temperature_c=18.5, sky='clear', wind_kph=12)
+    """
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        turns = [(message.type, str(message.text)) for message in messages]
+        text = demo_reply(turns)
+        prompt = estimate_tokens("".join(turn for _, turn in turns))
+        completion = estimate_tokens(text)
+        reply = AIMessage(
+            text,
+            response_metadata={"finish_reason": "stop", "model_name": MODEL_NAME},
+            usage_metadata={
+                "input_tokens": prompt,
+                "output_tokens": completion,
+                "total_tokens": prompt + completion,
+            },
+        )
+        return ChatResult(generations=[ChatGeneration(message=reply)])
+
+    @property
+    def _llm_type(self) -> str:
+        return "jsonrecover-demo"
+
+
+class _DemoSetupError(Exception):
+    """``--model`` cannot be used; the message says what to do."""
+
+
+def _chat_model(spec: str) -> BaseChatModel:
+    """A real chat model from ``PROVIDER:NAME``, through ``init_chat_model``."""
+    provider, sep, name = spec.partition(":")
+    if not sep or not provider or not name:
+        msg = f"--model takes PROVIDER:NAME (e.g. openai:gpt-4o-mini), got {spec!r}"
+        raise _DemoSetupError(msg)
+    package = _PACKAGES.get(provider, "langchain-" + provider.replace("_", "-"))
+    install = (
+        f"--model needs langchain and the provider's package: "
+        f"pip install 'langchain-jsonrecover[demo]' {package}"
+    )
+    try:
+        chat_models = importlib.import_module("langchain.chat_models")
+    except ImportError as exc:
+        raise _DemoSetupError(install) from exc
+    try:
+        model: BaseChatModel = chat_models.init_chat_model(
+            name, model_provider=provider
+        )
+    except ImportError as exc:
+        raise _DemoSetupError(install) from exc
+    except ValueError as exc:
+        msg = f"cannot use --model {spec}: {_first_line(str(exc))}"
+        raise _DemoSetupError(msg) from exc
+    return model
+
+
+class _DemoPrinter(BaseCallbackHandler):
+    """Prints each reply and each feedback as the chain runs."""
+
+    def __init__(self) -> None:
+        self.replies = 0
+
+    def on_llm_end(
+        self,
+        response: LLMResult,
+        *,
+        run_id: UUID,
+        parent_run_id: UUID | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.replies += 1
+        text = response.generations[0][0].text if response.generations else ""
+        _out(f"--- reply {self.replies} ---\n{text}\n")
+
+    def on_custom_event(
+        self,
+        name: str,
+        data: Any,
+        *,
+        run_id: UUID,
+        tags: list[str] | None = None,
+        metadata: dict[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if name == RETRY_EVENT:
+            _out(
+                f"--- reply {data['attempt']} failed ({data['error']}); "
+                f"feedback sent ---\n{data['feedback']}\n"
+            )
+
+
+def run_demo(model_spec: str | None, max_retries: int, strategy: str) -> int:
+    """Run the demo; return the exit code.
+
+    Args:
+        model_spec: ``PROVIDER:NAME`` for a real model, ``None`` for the
+            scripted one.
+        max_retries: Re-asks allowed.
+        strategy: ``"user"`` or ``"system"`` feedback.
+
+    Returns:
+        0 with a validated result, 1 without one, 2 when the model cannot be
+        set up (a missing package).
+
+    Example:
+        >>> run_demo(None, 2, "user")  # doctest: +ELLIPSIS
+        Model: jsonrecover-demo-weak-model
+        ...
+        0
+    """
+    try:
+        model = DemoChatModel() if model_spec is None else _chat_model(model_spec)
+        chain = JsonRetryChain(
+            model=model,
+            parser=JsonFenceOutputParser(pydantic_object=WeatherReport),
+            max_retries=max_retries,
+            feedback_strategy="system" if strategy == "system" else "user",
+            include_raw=True,
+        )
+    except (_DemoSetupError, ValueError) as exc:
+        _say(f"jsonrecover: {_first_line(str(exc))}")
+        return 2
+    instructions = chain.parser.get_format_instructions()
+    name = MODEL_NAME if model_spec is None else model_spec
+    _out(f"Model: {name}\nSystem:\n{instructions}\n\nUser:\n{QUESTION}\n")
+    try:
+        result = chain.invoke(
+            [SystemMessage(instructions), HumanMessage(QUESTION)],
+            {"callbacks": [_DemoPrinter()]},
+        )
+    except Exception as exc:  # noqa: BLE001 - any failure of a real model's call
+        _say(f"jsonrecover: the model call failed: {type(exc).__name__}: {exc}")
+        return 1
+    calls = len(result["attempts"])
+    plural = "call" if calls == 1 else "calls"
+    usage = result["usage"]
+    tokens = (
+        f"; tokens: {usage['input_tokens']} in, {usage['output_tokens']} out"
+        if usage
+        else ""
+    )
+    parsed = result["parsed"]
+    if parsed is None:
+        error = result["parsing_error"]
+        _out(f"--- no valid reply after {calls} model {plural}{tokens} ---")
+        _say(f"jsonrecover: {type(error).__name__}: {_first_line(str(error))}")
+        return 1
+    dumped = orjson.dumps(parsed.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
+    _out(
+        f"--- validated WeatherReport after {calls} model {plural}{tokens} ---\n"
+        + dumped.decode()
+    )
+    return 0
+
+
+def _out(text: str) -> None:
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+
+
+def _first_line(message: str) -> str:
+    return next((line for line in message.splitlines() if line.strip()), message)
+
+
+def _say(line: str) -> None:
+    sys.stderr.write(line + "\n")

@@ -1,0 +1,380 @@
+r"""``structured_output``: ``with_structured_output`` for every chat model.
+
+A drop-in for ``model.with_structured_output(schema, **kwargs)`` that also
+serves models without tool calling or JSON mode: the schema's format
+instructions go into the system message and :class:`JsonRetryChain` asks
+until the reply parses. With ``strategy="auto"``, a model with tool calling is
+asked natively first; when that gives no value (a model that ignores tools
+answers in text, and LangChain returns ``None``) or fails to parse, the reply
+is parsed as text, and the JSON strategy takes over within the same budget.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, cast, overload
+
+from langchain_core.exceptions import ModelRefusalError
+from langchain_core.language_models import LanguageModelInput
+from langchain_core.messages import AIMessage, AnyMessage
+from langchain_core.prompt_values import ChatPromptValueConcrete, StringPromptValue
+from langchain_core.runnables import Runnable, RunnableConfig, RunnableSerializable
+from langchain_core.runnables.config import patch_config
+from pydantic import ConfigDict, SkipValidation
+
+from langchain_jsonrecover._retry_prompts import with_instructions
+from langchain_jsonrecover.parsers import JsonFenceOutputParser
+from langchain_jsonrecover.retry import (
+    Attempt,
+    JsonRetryChain,
+    RetryResult,
+    State,
+    Step,
+    aparse,
+    as_reply,
+    first_ask,
+    next_step,
+    parse,
+    reply_text,
+    to_messages,
+    with_system,
+)
+
+if TYPE_CHECKING:
+    from langchain_core.callbacks import (
+        AsyncCallbackManagerForChainRun,
+        CallbackManagerForChainRun,
+    )
+    from langchain_core.messages import BaseMessage
+
+__all__ = ["StructuredOutputChain", "structured_output"]
+
+T = TypeVar("T")
+
+Strategy = Literal["auto", "json", "native"]
+_STRATEGIES = ("auto", "json", "native")
+
+
+class StructuredOutputChain(RunnableSerializable[LanguageModelInput, Any]):
+    """What :func:`structured_output` returns: native, JSON, or native then JSON.
+
+    Example:
+        >>> from langchain_core.language_models import GenericFakeChatModel
+        >>> model = GenericFakeChatModel(messages=iter(['{"answer": 42}']))
+        >>> runnable = structured_output(model, {"type": "object"}, strategy="json")
+        >>> type(runnable).__name__, runnable.invoke("The answer?")
+        ('StructuredOutputChain', {'answer': 42})
+    """
+
+    chain: JsonRetryChain[Any]
+    """The JSON strategy: the retry loop over the plain model."""
+
+    native: Annotated[Runnable[LanguageModelInput, Any] | None, SkipValidation()] = None
+    """``model.with_structured_output(schema, include_raw=True, ...)``, when
+    the model supports it and the strategy allows it."""
+
+    fallback: bool = True
+    """After a native call that gives no value, parse its text and go on with
+    the JSON strategy (``"auto"``); else the native result stands."""
+
+    instructions: str = ""
+    """The JSON strategy's system text: the caller's system prompt, then the
+    schema's format instructions."""
+
+    system_prompt: str | None = None
+    """The caller's system prompt, also given to the native call."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    @property
+    def InputType(self) -> Any:  # noqa: N802 - LangChain's name
+        """What a chat model takes."""
+        return str | StringPromptValue | ChatPromptValueConcrete | list[AnyMessage]
+
+    @property
+    def OutputType(self) -> Any:  # noqa: N802 - LangChain's name
+        """The schema's type, or a ``dict`` with ``include_raw``."""
+        return self.chain.OutputType
+
+    def invoke(
+        self,
+        input: LanguageModelInput,  # noqa: A002 - LangChain's name
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """Ask for the structured value.
+
+        Args:
+            input: What a chat model takes.
+            config: The runnable config.
+            **kwargs: Passed to each model call.
+
+        Returns:
+            The validated value; with ``include_raw``, the ``RetryResult``.
+
+        Raises:
+            RetryExhaustedError: No reply parsed (JSON strategy).
+            ModelRefusalError: The model refused.
+        """
+        return self._call_with_config(self._invoke, input, config, **kwargs)
+
+    async def ainvoke(
+        self,
+        input: LanguageModelInput,  # noqa: A002 - LangChain's name
+        config: RunnableConfig | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """Async twin of :meth:`invoke`.
+
+        Args:
+            input: What a chat model takes.
+            config: The runnable config.
+            **kwargs: Passed to each model call.
+
+        Returns:
+            The validated value; with ``include_raw``, the ``RetryResult``.
+
+        Raises:
+            RetryExhaustedError: No reply parsed (JSON strategy).
+            ModelRefusalError: The model refused.
+        """
+        return await self._acall_with_config(self._ainvoke, input, config, **kwargs)
+
+    def _invoke(
+        self,
+        input_: LanguageModelInput,
+        run_manager: CallbackManagerForChainRun,
+        config: RunnableConfig,
+        **kwargs: Any,
+    ) -> Any:
+        base = to_messages(input_)
+        plan = self.chain.plan(with_system(base, self.instructions))
+        if self.native is None:
+            return self.chain.drive(
+                plan, first_ask(plan), run_manager, config, **kwargs
+            )
+        child = patch_config(
+            config, callbacks=run_manager.get_child("jsonrecover:attempt:1")
+        )
+        result = self.native.invoke(self._native_input(base), child, **kwargs)
+        raw, parsed, error = _unpack(result)
+        if not self.fallback or (error is None and parsed is not None):
+            return self._native_result(raw, parsed, error)
+        outcome = parse(self.chain.parser, _text_reply(raw))
+        step: Step = next_step(plan, State(), raw, outcome)
+        return self.chain.drive(plan, step, run_manager, config, **kwargs)
+
+    async def _ainvoke(
+        self,
+        input_: LanguageModelInput,
+        run_manager: AsyncCallbackManagerForChainRun,
+        config: RunnableConfig,
+        **kwargs: Any,
+    ) -> Any:
+        base = to_messages(input_)
+        plan = self.chain.plan(with_system(base, self.instructions))
+        if self.native is None:
+            return await self.chain.adrive(
+                plan, first_ask(plan), run_manager, config, **kwargs
+            )
+        child = patch_config(
+            config, callbacks=run_manager.get_child("jsonrecover:attempt:1")
+        )
+        result = await self.native.ainvoke(self._native_input(base), child, **kwargs)
+        raw, parsed, error = _unpack(result)
+        if not self.fallback or (error is None and parsed is not None):
+            return self._native_result(raw, parsed, error)
+        outcome = await aparse(self.chain.parser, _text_reply(raw))
+        step: Step = next_step(plan, State(), raw, outcome)
+        return await self.chain.adrive(plan, step, run_manager, config, **kwargs)
+
+    def _native_input(self, base: tuple[BaseMessage, ...]) -> list[BaseMessage]:
+        if self.system_prompt:
+            return list(with_system(base, self.system_prompt))
+        return list(base)
+
+    def _native_result(
+        self, raw: AIMessage, parsed: Any, error: Exception | None
+    ) -> Any:
+        if not self.chain.include_raw:
+            if error is not None:
+                raise error
+            return parsed
+        result: RetryResult[Any] = {
+            "raw": raw,
+            "parsed": parsed,
+            "parsing_error": error,
+            "attempts": [Attempt(reply=raw, error=error, usage=raw.usage_metadata)],
+            "usage": raw.usage_metadata,
+        }
+        return result
+
+
+def _unpack(result: Any) -> tuple[AIMessage, Any, Exception | None]:
+    """The native ``include_raw`` result; a refusal raises."""
+    if not isinstance(result, Mapping) or "raw" not in result:
+        msg = "with_structured_output(include_raw=True) returned no 'raw' reply"
+        raise TypeError(msg)
+    error = result.get("parsing_error")
+    if isinstance(error, ModelRefusalError):
+        raise error
+    raw = as_reply(result["raw"])
+    return raw, result.get("parsed"), error if isinstance(error, Exception) else None
+
+
+def _text_reply(raw: AIMessage) -> AIMessage:
+    """The native reply as text for our parser (tool arguments when no text)."""
+    return AIMessage(reply_text(raw), response_metadata=dict(raw.response_metadata))
+
+
+@overload
+def structured_output(
+    model: Runnable[LanguageModelInput, Any],
+    schema: dict[str, Any],
+    *,
+    strategy: Strategy = "auto",
+    include_raw: Literal[False] = False,
+    max_retries: int = 2,
+    system_prompt: str | None = None,
+    **kwargs: Any,
+) -> Runnable[LanguageModelInput, dict[str, Any]]: ...
+@overload
+def structured_output(
+    model: Runnable[LanguageModelInput, Any],
+    schema: type[T],
+    *,
+    strategy: Strategy = "auto",
+    include_raw: Literal[False] = False,
+    max_retries: int = 2,
+    system_prompt: str | None = None,
+    **kwargs: Any,
+) -> Runnable[LanguageModelInput, T]: ...
+@overload
+def structured_output(
+    model: Runnable[LanguageModelInput, Any],
+    schema: dict[str, Any],
+    *,
+    strategy: Strategy = "auto",
+    include_raw: Literal[True],
+    max_retries: int = 2,
+    system_prompt: str | None = None,
+    **kwargs: Any,
+) -> Runnable[LanguageModelInput, RetryResult[dict[str, Any]]]: ...
+@overload
+def structured_output(
+    model: Runnable[LanguageModelInput, Any],
+    schema: type[T],
+    *,
+    strategy: Strategy = "auto",
+    include_raw: Literal[True],
+    max_retries: int = 2,
+    system_prompt: str | None = None,
+    **kwargs: Any,
+) -> Runnable[LanguageModelInput, RetryResult[T]]: ...
+def structured_output(
+    model: Runnable[LanguageModelInput, Any],
+    schema: Any,
+    *,
+    strategy: Strategy = "auto",
+    include_raw: bool = False,
+    max_retries: int = 2,
+    system_prompt: str | None = None,
+    **kwargs: Any,
+) -> Runnable[LanguageModelInput, Any]:
+    r"""``model.with_structured_output(schema)``, also for models without tools.
+
+    Strategies:
+
+    - ``"json"``: a system message with ``system_prompt`` and then the
+      schema's format instructions (appended to the caller's system message
+      when there is one), then :class:`JsonRetryChain` with
+      ``JsonFenceOutputParser(pydantic_object=schema)``.
+    - ``"native"``: ``model.with_structured_output(schema, include_raw=...,
+      **kwargs)`` (``system_prompt``, if given, as the system message). As
+      there, a model that ignores the tool gives ``None``.
+    - ``"auto"`` (default): native when the model supports it (its
+      ``with_structured_output`` does not raise ``NotImplementedError``), else
+      ``"json"``. When the native call gives no value or fails to parse, the
+      reply's text (or its tool call's arguments) is parsed by our parser, and
+      then the JSON strategy goes on: the native call is the first of the
+      ``1 + max_retries`` calls, its reply and the feedback start the
+      conversation of the re-ask (sent to the plain model, not the tools).
+
+    ``**kwargs`` go to ``with_structured_output`` (``method=``, ``strict=``
+    …); the JSON strategy does not use them. A refusal raises
+    ``ModelRefusalError`` on every path.
+
+    Args:
+        model: The chat model.
+        schema: A pydantic model, a ``TypedDict``, a dataclass, or a
+            JSON-schema ``dict`` (``dict`` results; needs ``jsonschema`` for
+            the JSON strategy).
+        strategy: ``"auto"``, ``"json"`` or ``"native"``.
+        include_raw: Return ``{"raw", "parsed", "parsing_error", "attempts",
+            "usage"}`` (the same keys on every path); never raise for a parse
+            failure.
+        max_retries: Re-asks allowed after the first call.
+        system_prompt: Put before the format instructions.
+        **kwargs: For ``with_structured_output``.
+
+    Returns:
+        A runnable taking what the model takes.
+
+    Raises:
+        ValueError: Unknown strategy, a negative ``max_retries``, or an
+            unusable schema.
+        NotImplementedError: ``strategy="native"`` on a model without it.
+
+    Example:
+        >>> from pydantic import BaseModel
+        >>> from langchain_core.language_models import GenericFakeChatModel
+        >>> class Person(BaseModel):
+        ...     name: str
+        ...     age: int
+        >>> model = GenericFakeChatModel(
+        ...     messages=iter(['{"name": "Ada", "age": "unknown"}',
+        ...                    'Sorry! {"name": "Ada", "age": 36}'])
+        ... )
+        >>> structured_output(model, Person).invoke("Who wrote the first program?")
+        Person(name='Ada', age=36)
+    """
+    if strategy not in _STRATEGIES:
+        msg = f"strategy must be one of {', '.join(_STRATEGIES)}, got {strategy!r}"
+        raise ValueError(msg)
+    # The native strategy never parses: a JSON-schema dict must not need jsonschema.
+    parser: JsonFenceOutputParser[Any] = (
+        JsonFenceOutputParser()
+        if strategy == "native"
+        else JsonFenceOutputParser(pydantic_object=schema)
+    )
+    chain = JsonRetryChain(
+        model=model, parser=parser, max_retries=max_retries, include_raw=include_raw
+    )
+    native: Runnable[LanguageModelInput, Any] | None = None
+    if strategy != "json":
+        try:
+            native = _native(model, schema, kwargs)
+        except NotImplementedError:
+            if strategy == "native":
+                raise
+    runnable = StructuredOutputChain(
+        chain=chain,
+        native=native,
+        fallback=strategy == "auto",
+        instructions=with_instructions(parser.get_format_instructions(), system_prompt),
+        system_prompt=system_prompt,
+    )
+    return cast("Runnable[LanguageModelInput, Any]", runnable)
+
+
+def _native(
+    model: Runnable[LanguageModelInput, Any], schema: Any, kwargs: dict[str, Any]
+) -> Runnable[LanguageModelInput, Any]:
+    method = getattr(model, "with_structured_output", None)
+    if method is None:
+        msg = f"{type(model).__name__} has no with_structured_output"
+        raise NotImplementedError(msg)
+    native: Runnable[LanguageModelInput, Any] = method(
+        schema, include_raw=True, **kwargs
+    )
+    return native
