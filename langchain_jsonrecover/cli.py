@@ -83,7 +83,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     extract.add_argument(
         "--max-chars",
-        type=int,
+        type=_positive,
         default=DEFAULT_MAX_CHARS,
         metavar="N",
         help="refuse longer replies (default: %(default)s)",
@@ -189,6 +189,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     return 0
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        msg = f"not a whole number: {text!r}"
+        raise argparse.ArgumentTypeError(msg) from None
+    if value < 1:
+        msg = f"must be at least 1, got {value}"
+        raise argparse.ArgumentTypeError(msg)
+    return value
 
 
 def load_schema(spec: str) -> Any:
