@@ -24,6 +24,7 @@ from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode, within
 from langchain_jsonrecover._fences import Fence, find_fences, outer_fence
 from langchain_jsonrecover._reasoning import mask_reasoning
 from langchain_jsonrecover._recover import Closed, close_truncated, error_at_cut
+from langchain_jsonrecover._repair import repair as repair_syntax
 from langchain_jsonrecover._schema import Accepted, FieldError, Schema
 from langchain_jsonrecover._spans import Span, find_spans, json_extent
 
@@ -42,6 +43,11 @@ DEFAULT_MAX_DEPTH: Final = 200
 _NON_SPACE: Final = re.compile(r"\S")
 _JSON_LABEL: Final = re.compile(r"json[ \t]*\r?\n", re.IGNORECASE)
 _END_OF_DATA: Final = "unexpected end of data"
+_REPAIRABLE: Final = frozenset({"invalid", "truncated"})
+# An opener the strict scan reads as prose, but repair can read as JSON.
+_REPAIR_OPENER: Final = re.compile(
+    r"[\[{][ \t\r\n]*+(?:\\|//|/\*|#|\$|(?:True|False|None)\b)"
+)
 _SCALAR_START: Final = frozenset('"-0123456789tfn')
 
 
@@ -137,6 +143,7 @@ def extract(
     prefer: Prefer = "first",
     close_truncated: bool = False,
     trim_runaway_newlines: bool = False,
+    repair: bool = False,
 ) -> Extraction | Failure:
     """Find and decode the JSON value a reply holds.
 
@@ -151,10 +158,12 @@ def extract(
             ``_recover``) instead of failing.
         trim_runaway_newlines: With ``close_truncated``, Normandy's rule for
             a string cut inside a runaway of newlines.
+        repair: When no candidate succeeds as it stands, repair the failing
+            candidates' syntax (``_repair``) and try them again, in order.
 
     Returns:
         The first candidate that decodes (and validates), or the failure to
-        report: the first failing candidate's, else ``no_json``.
+        report: the first failing candidate's (as it stood), else ``no_json``.
 
     Example:
         >>> extract('<think>{"draft": 1}</think> Answer: {"a": 1}').value
@@ -177,7 +186,79 @@ def extract(
         candidates = iter_candidates(text, scan)
         if prefer == "last":
             candidates = sorted(candidates, key=lambda c: c.start, reverse=True)
-    return choose(candidates, schema) or _no_json(text)
+    if not repair:
+        return choose(candidates, schema) or _no_json(text)
+    tried: list[Candidate] = []
+    strict = choose(_recorded(candidates, tried), schema)
+    if isinstance(strict, Extraction):
+        return strict
+    repaired = choose(_repaired(text, tried, scan), schema)
+    if isinstance(repaired, Extraction):
+        return repaired
+    return strict or repaired or _no_json(text)
+
+
+def _recorded(
+    candidates: Iterable[Candidate], into: list[Candidate]
+) -> Iterator[Candidate]:
+    for candidate in candidates:
+        into.append(candidate)
+        yield candidate
+
+
+def _repaired(text: str, tried: list[Candidate], scan: Scan) -> Iterator[Candidate]:
+    r"""The failing candidates with their syntax repaired, in the same order.
+
+    The repair reads from a candidate's start to the end of its fence (or of
+    the reply) and decides itself where the value ends: the strict scan's
+    bracket matching cannot be trusted on broken syntax. The text handed to
+    it is bounded by twice the reply's length, so the pass stays linear. A
+    reply whose only JSON-like opener the strict scan took for prose
+    (``{\"a\": 1}``, ``{ // note``, ``[True, None]``) gets that opener as a
+    last candidate.
+    """
+    masked, _ = mask_reasoning(text)
+    budget = 2 * len(masked) + 1024
+    starts = {c.start for c in tried}
+    todo = [c for c in tried if c.failure is not None and c.failure.kind in _REPAIRABLE]
+    if not any(c.failure is None for c in tried):
+        extra = _REPAIR_OPENER.search(masked)
+        if extra is not None and extra.start() not in starts:
+            todo.append(Candidate(extra.start(), len(masked), "prose", ()))
+    for candidate in todo:
+        limit = _repair_limit(masked, candidate)
+        if limit - candidate.start > budget:
+            return
+        budget -= limit - candidate.start
+        fixed = repair_syntax(masked[candidate.start : limit])
+        if fixed is None:
+            continue
+        repairs = tuple(
+            r for r in candidate.repairs if r != "control_characters_escaped"
+        )
+        if fixed.truncated:
+            if not scan.close_truncated:
+                continue
+            closing = close_truncated(fixed.text, max_depth=scan.max_depth)
+            if not isinstance(closing, Closed):
+                continue
+            value, added = closing.value, (*fixed.repairs, *closing.repairs)
+        else:
+            result = decode(fixed.text, max_depth=scan.max_depth, allow_trailing=False)
+            if not isinstance(result, Decoded):
+                continue
+            value, added = result.value, fixed.repairs
+        end = candidate.end if candidate.failure is not None else limit
+        yield Candidate(
+            candidate.start, end, candidate.step, (*repairs, *added), value=value
+        )
+
+
+def _repair_limit(text: str, candidate: Candidate) -> int:
+    """Where the repair may read up to: the end of the candidate's fence or reply."""
+    if candidate.step == "fence":
+        return candidate.end
+    return len(text)
 
 
 def extract_partial(
@@ -186,6 +267,7 @@ def extract_partial(
     max_chars: int = DEFAULT_MAX_CHARS,
     max_depth: int = DEFAULT_MAX_DEPTH,
     trim_runaway_newlines: bool = False,
+    prefer: Prefer = "first",
 ) -> Any:
     r"""The value so far of a reply still streaming in, or ``None``.
 
@@ -207,7 +289,11 @@ def extract_partial(
         trim_runaway_newlines=trim_runaway_newlines,
     )
     fast = _fast_path(text, scan)
-    candidates = (fast,) if fast is not None else iter_candidates(text, scan)
+    candidates: Iterable[Candidate] = (
+        (fast,) if fast is not None else iter_candidates(text, scan)
+    )
+    if prefer == "last":
+        candidates = sorted(candidates, key=lambda c: c.start, reverse=True)
     found = choose(candidates, None)
     return found.value if isinstance(found, Extraction) else None
 
@@ -562,6 +648,7 @@ def extract_with_pattern(
     max_depth: int = DEFAULT_MAX_DEPTH,
     schema: Schema | None = None,
     last: bool = False,
+    repair: bool = False,
 ) -> Extraction | Failure:
     """Decode the first capture of ``pattern`` (the regex processor's rule).
 
@@ -576,6 +663,7 @@ def extract_with_pattern(
         max_depth: Deeper nesting is a failure.
         schema: What the value must match, if anything.
         last: Use the last match instead of the first.
+        repair: Repair the capture's syntax when it does not decode.
 
     Returns:
         The value, or why not.
@@ -607,6 +695,19 @@ def extract_with_pattern(
     if isinstance(result, Decoded):
         candidate = _from_decoded(masked, start, result, "regex", repairs)
     else:
-        failure = _failure(masked, start, end, result, closed=True)
+        # A capture that runs to the end of the reply can be cut off.
+        failure = _failure(masked, start, end, result, closed=not _at_end(masked, end))
         candidate = Candidate(start, end, "regex", repairs, failure=failure)
-    return choose((candidate,), schema) or _no_json(text)
+    strict = choose((candidate,), schema)
+    if repair and not isinstance(strict, Extraction):
+        fixed = repair_syntax(masked[start:end])
+        if fixed is not None and not fixed.truncated:
+            result = decode(fixed.text, max_depth=max_depth, allow_trailing=False)
+            if isinstance(result, Decoded):
+                repaired = Candidate(
+                    start, end, "regex", (*repairs, *fixed.repairs), value=result.value
+                )
+                found = choose((repaired,), schema)
+                if isinstance(found, Extraction):
+                    return found
+    return strict or _no_json(text)

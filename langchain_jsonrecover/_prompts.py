@@ -8,6 +8,7 @@ the reply back: the model has it in the conversation already.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -267,8 +268,18 @@ def describe(failure: Failure, text: str, shape: Shape | None = None) -> Describ
 
 
 def _describe(failure: Failure, text: str, noun: str) -> Described:
-    if failure.cut_off and failure.kind in {"no_json", "invalid", "truncated"}:
+    if failure.cut_off and failure.kind in {"no_json", "truncated"}:
         return _describe_cut_off(failure, text, noun)
+    if failure.cut_off and failure.kind == "invalid":
+        # A real syntax error: say it, then that the reply was cut off too.
+        plain = _describe(dataclasses.replace(failure, cut_off=False), text, noun)
+        return Described(
+            f"{plain.message}\nThe reply was also cut off at the token limit.",
+            f"{plain.observation} Your reply was also cut off at the token limit: "
+            "make it shorter.",
+            plain.line,
+            plain.column,
+        )
     send = f"Respond with only the {noun}, and nothing else."
     if failure.kind == "too_large":
         return Described(

@@ -78,15 +78,15 @@ def close_truncated(
         {'page': 'Hi'}
     """
     repairs: list[str] = []
-    if trim_runaway_newlines or final_only:
+    if trim_runaway_newlines:
         depth, string_start = _end_state(text)
-        if trim_runaway_newlines and string_start is not None and depth == 1:
+        if string_start is not None and depth == 1:
             keep = _runaway_start(text, string_start + 1)
             if keep < len(text):
                 text = text[:keep]
                 repairs.append("runaway_newlines_trimmed")
-        if final_only and string_start is None:
-            text = text[: _number_tail(text)]
+    if final_only:
+        text = text[: _number_tail(text)]
     repairs.append("truncation_closed")
     escaped = False
     for _ in range(_RETRIES + 1):
@@ -182,12 +182,22 @@ def _backslashes_before(text: str, index: int, lo: int) -> int:
 
 
 def _number_tail(text: str) -> int:
-    """Where a number (or the start of one) at the end of the text begins."""
+    """Where a number value (or the start of one) ending the text begins.
+
+    A run of number characters after ``:``, ``,`` or ``[`` (and spaces) is a
+    number value; inside a string such a run is rare, and dropping it only
+    delays a partial string by a step. Found walking back from the end.
+    """
     end = len(text)
     while end and text[end - 1] in _NUMBER_CHARS:
         end -= 1
     # "true" ends in "e": only a run that starts like a number is one.
-    return end if text[end : end + 1] in _NUMBER_STARTS else len(text)
+    if text[end : end + 1] not in _NUMBER_STARTS:
+        return len(text)
+    before = end
+    while before and text[before - 1] in " \t\r\n":
+        before -= 1
+    return end if before and text[before - 1] in ":,[" else len(text)
 
 
 def _offset(text: str, message: str) -> int | None:

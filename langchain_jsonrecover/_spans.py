@@ -34,8 +34,10 @@ PROSE: Final = 2
 
 _OPENERS: Final = re.compile(r"[\[{]")
 _PROSE_TOKENS: Final = re.compile(r"[\[\]{}]")
-_JSON_TOKENS: Final = re.compile(r'[\[\]{}"]')
-_MAYBE_TOKENS: Final = re.compile(r'[\[\]{}":]')
+_JSON_TOKENS: Final = re.compile(r'[\[\]{}"]|//|/\*|#')
+_MAYBE_TOKENS: Final = re.compile(r'[\[\]{}":]|//|/\*|#')
+# A comment in almost-JSON hides its brackets: to the line's end, or to */.
+_COMMENT_END: Final = {"//": "\n", "#": "\n", "/*": "*/"}
 _STRING_REST: Final = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
 _SPACE: Final = re.compile(r"\s*")
 _LITERALS: Final = ("true", "false", "null")
@@ -181,6 +183,13 @@ def find_spans(
                     break
                 pos = rest.end()
                 continue
+            if char in _COMMENT_END:
+                close = _COMMENT_END[char]
+                end = text.find(close, i + len(char), hi)
+                if end < 0:
+                    break
+                pos = end + len(close)
+                continue
             if char == ":":
                 top.has_colon = True
                 pos = i + 1
@@ -188,7 +197,14 @@ def find_spans(
             if char in "]}":
                 want = "{" if char == "}" else "["
                 pos = i + 1
-                if open_count[want]:
+                if (top.in_json or top.mode == JSON) and top.char != want:
+                    # Inside JSON a wrong closer is a typo for the right one
+                    # (or closes what was left open): it closes the top frame
+                    # only, so the enclosing value keeps its real extent.
+                    frame = stack.pop()
+                    open_count[frame.char] -= 1
+                    _finish(frame, spans, i + 1, closed=False)
+                elif open_count[want]:
                     while True:
                         frame = stack.pop()
                         open_count[frame.char] -= 1
@@ -283,6 +299,13 @@ def json_extent(text: str, start: int) -> int | None:
             if rest is None:
                 return len(text)
             pos = rest.end()
+            continue
+        if char in _COMMENT_END:
+            close = _COMMENT_END[char]
+            end = text.find(close, found.end())
+            if end < 0:
+                return len(text)
+            pos = end + len(close)
             continue
         depth += 1 if char in "[{" else -1
         pos = found.end()

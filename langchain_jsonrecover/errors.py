@@ -213,5 +213,5 @@ def error_for(
         observation=described.observation,
         line=described.line,
         column=described.column,
-        truncated=failure.kind == "truncated" or failure.cut_off,
+        truncated=failure.kind == "truncated",
     )

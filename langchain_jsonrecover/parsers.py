@@ -142,6 +142,13 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
     (and validates), or the last in text order (a final answer after an
     example)."""
 
+    repair: bool = False
+    """When no candidate succeeds as it stands, repair the syntax of the
+    failing ones (trailing commas, single quotes, comments, Python literals,
+    bare keys, missing commas, bad escapes, unescaped inner quotes, wrong
+    brackets, string-escaped JSON) and try them again, in the same order.
+    Each repair is listed in the extraction's repairs."""
+
     field_aliases: dict[str, str] = Field(default_factory=dict)
     """Top-level keys renamed before validation (``{"response": "message"}``);
     needs ``pydantic_object``."""
@@ -281,7 +288,9 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
 
     def _partial(self, text: str) -> Any:
         """The value so far of a reply still arriving, or ``None``."""
-        return extract_partial(text, max_chars=self.max_chars, max_depth=self.max_depth)
+        return extract_partial(
+            text, max_chars=self.max_chars, max_depth=self.max_depth, prefer=self.prefer
+        )
 
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:  # noqa: A002
         state = StreamState(diff=self.diff)
@@ -428,6 +437,7 @@ class JsonFenceOutputParser(_JsonRecoveringParser[T]):
             max_depth=self.max_depth,
             schema=self._schema,
             prefer=self.prefer,
+            repair=self.repair,
         )
 
     @property
@@ -507,6 +517,7 @@ class TruncationRecoveringOutputParser(_JsonRecoveringParser[T]):
             prefer=self.prefer,
             close_truncated=True,
             trim_runaway_newlines=self.trim_runaway_newlines,
+            repair=self.repair,
         )
 
     def _partial(self, text: str) -> Any:
@@ -515,6 +526,7 @@ class TruncationRecoveringOutputParser(_JsonRecoveringParser[T]):
             max_chars=self.max_chars,
             max_depth=self.max_depth,
             trim_runaway_newlines=self.trim_runaway_newlines,
+            prefer=self.prefer,
         )
 
     @property
@@ -600,6 +612,7 @@ class RegexJsonOutputParser(_JsonRecoveringParser[T]):
             max_depth=self.max_depth,
             schema=self._schema,
             last=self.prefer == "last",
+            repair=self.repair,
         )
 
     def _partial(self, text: str) -> Any:

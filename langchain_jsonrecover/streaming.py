@@ -99,7 +99,12 @@ class StreamState:
         Returns:
             ``True`` when the reply has grown enough since the last re-parse.
         """
-        text = chunk.text if isinstance(chunk, BaseMessage) else str(chunk)
+        if isinstance(chunk, BaseMessage):
+            # .text walks content blocks; plain string content is the text.
+            content = chunk.content
+            text = content if isinstance(content, str) else chunk.text
+        else:
+            text = str(chunk)
         self._chunks.append(chunk)
         self._parts.append(text)
         self._length += len(text)
@@ -168,13 +173,29 @@ class StreamState:
 def _merge(messages: Sequence[BaseMessage]) -> BaseMessage:
     if len(messages) == 1:
         return messages[0]
-    if all(isinstance(m, AIMessageChunk) for m in messages):
-        first, *rest = messages
-        return add_ai_message_chunks(first, *rest)  # type: ignore[arg-type]
-    merged = messages[0]
+    chunks = [m for m in messages if isinstance(m, AIMessageChunk)]
+    if len(chunks) == len(messages) and all(isinstance(c.content, str) for c in chunks):
+        # Text joined once; only the chunks that carry something besides text
+        # (metadata, usage, tool calls) are merged, with their text left out:
+        # merging thousands of text chunks one addition at a time is quadratic.
+        text = "".join(str(c.content) for c in chunks)
+        carriers = [
+            c.model_copy(update={"content": ""})
+            for i, c in enumerate(chunks)
+            if i == 0
+            or c.response_metadata
+            or c.additional_kwargs
+            or c.tool_call_chunks
+            or c.usage_metadata
+        ]
+        merged = add_ai_message_chunks(carriers[0], *carriers[1:])
+        return merged.model_copy(update={"content": text})
+    if len(chunks) == len(messages):
+        return add_ai_message_chunks(chunks[0], *chunks[1:])
+    other: BaseMessage = messages[0]
     for message in messages[1:]:
-        if isinstance(merged, BaseMessageChunk) and isinstance(
+        if isinstance(other, BaseMessageChunk) and isinstance(
             message, BaseMessageChunk
         ):
-            merged = merged + message
-    return merged
+            other = other + message
+    return other

@@ -379,3 +379,10 @@ def test_streaming_corpus_case(case: dict[str, Any]) -> None:
         assert (got, expected) == ({}, {"foo": 1})
     else:
         assert got == expected
+
+
+def test_prefer_last_streams_the_last_candidate() -> None:
+    text = 'Example: {"name": "Bob", "age": 1}. Answer: {"name": "Ada", "age": 36}'
+    values = stream_text(JsonFenceOutputParser(prefer="last"), text, 4)
+    assert values[-1] == {"name": "Ada", "age": 36}
+    assert {"name": "Bob", "age": 1} not in values[len(values) // 2 :]

@@ -300,3 +300,25 @@ def test_any_cut_gives_the_reference_value(document: Any, data: st.DataObject) -
     reply = text[:cut]
     expected = pydantic_core.from_json(reply, allow_partial="trailing-strings")
     assert TruncationRecoveringOutputParser(max_depth=200).parse(reply) == expected
+
+
+def test_syntax_error_in_a_cut_reply_is_reported_as_such() -> None:
+    message = AIMessage(
+        '{"name": "Ada" "age": 36}', response_metadata={"finish_reason": "length"}
+    )
+    with pytest.raises(InvalidJsonError) as caught:
+        JsonFenceOutputParser().invoke(message)
+    error = caught.value
+    assert not error.truncated
+    assert error.observation == (
+        "Your reply is not valid JSON: expected ',' or '}' at line 1, column 16. "
+        "Respond with only the corrected JSON object, and nothing else. "
+        "Your reply was also cut off at the token limit: make it shorter."
+    )
+
+
+def test_regex_capture_running_to_the_end_is_truncated() -> None:
+    parser = RegexJsonOutputParser(r"<json>(.*?)(?:</json>|$)")
+    with pytest.raises(InvalidJsonError) as caught:
+        parser.parse('<json>{"a": [1, 2')
+    assert caught.value.truncated

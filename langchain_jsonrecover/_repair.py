@@ -1,0 +1,765 @@
+r"""Repair the syntax of one almost-JSON candidate, in one linear pass.
+
+Pure functions on ``str``; no LangChain imports.
+
+A tokenizer walks the candidate once, with an explicit stack (no recursion),
+and writes strict JSON into a list of pieces joined at the end. It repairs
+only what keeps the data as written: trailing commas, comments, Python
+literals, single quotes, bare keys, missing commas, invalid escapes, raw
+control characters, string-escaped JSON and literal ``\n`` between tokens;
+and, as repairs named ``*_guessed``, unescaped inner quotes and wrong or
+missing closing brackets, decided by what follows them. It refuses what
+would need a guess about the data itself: an unquoted value
+(``{status: ok}``), ``NaN``, ``Infinity``, garbage.
+
+Speed comes from a hot path. At each step the pass first tries one compiled
+pattern that takes a whole run of strict JSON (members or items, with
+containers nested up to :data:`_FLAT_DEPTH` deep) in a single C-level match,
+so Python steps token by token only around the faults and into deep nesting.
+Every pattern may match empty, so a call costs what it consumes plus a
+bounded look ahead.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+# --- the strict-JSON runs the hot path takes whole ------------------------------
+
+_FLAT_DEPTH: Final = 4
+"""Containers nested this deep are taken whole by one match; deeper ones are
+entered token by token (the pattern doubles in size per level)."""
+
+_W: Final = r"[ \t\r\n]*+"
+_STR: Final = r'"(?:[^"\\\x00-\x1f]++|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*+"'
+_NUM: Final = r"-?+(?:0|[1-9][0-9]*+)(?:\.[0-9]++)?+(?:[eE][+-]?+[0-9]++)?+"
+_SCALAR: Final = f"(?:{_STR}|{_NUM}|true|false|null)"
+# A quoted key's opening quote and body, on one line, without its closing quote.
+_DQ_OPEN: Final = r'"(?:[^"\\\n]++|\\.)*+'
+_SQ_OPEN: Final = r"'(?:[^'\\\n]++|\\.)*+"
+_KEY_BODY: Final = f'{_DQ_OPEN}"'
+# What must follow a value the hot path takes: its container's own closing
+# bracket, or a comma and then a quoted key (in an object) or an item (in an
+# array). The quote rule (``_Ahead.closes``) reads all of these as the end of a
+# string too, so the hot path does not take a quote the careful path would
+# keep inside a string; it only does not look past a closing bracket.
+_AFTER_MEMBER: Final = rf"(?={_W}(?:\}}|,{_W}{_KEY_BODY}{_W}:))"
+_AFTER_ITEM: Final = (
+    rf"(?={_W}(?:\]|,{_W}(?:[-\"0-9\[{{]|(?:true|false|null)(?![\w$]))))"
+)
+
+
+def _nested(depth: int) -> str:
+    """A strict JSON value with containers nested at most ``depth`` deep.
+
+    Each container holds one copy of the value pattern: a lookbehind tells
+    the first member or item (right after the opening bracket) from the
+    others (after a comma), so the pattern only doubles per level.
+    """
+    value = _SCALAR
+    for _ in range(depth):
+        obj = rf"\{{(?:(?:(?<=\{{)|(?<!\{{){_W},){_W}{_STR}{_W}:{_W}{value})*+{_W}\}}"
+        arr = rf"\[(?:(?:(?<=\[)|(?<!\[){_W},){_W}{value})*+{_W}\]"
+        value = f"(?:{_SCALAR}|{obj}|{arr})"
+    return value
+
+
+_VALUE: Final = _nested(_FLAT_DEPTH)
+# Runs of strict members or items. No value ends with ``:``, ``,`` or ``[``,
+# so a lookbehind tells where a run stands: a value is due right after a
+# colon (or ``[`` or a comma), a comma after a value. A value the pattern
+# does not take whole (deeper, or faulty) ends the run before it.
+_KEY_COLON: Final = re.compile(f"(?:{_W}{_STR}{_W}:)?")
+_MEMBERS: Final = re.compile(
+    rf"(?:(?<=:){_W}{_VALUE}{_AFTER_MEMBER}|(?<!:){_W},{_W}{_STR}{_W}:)*+"
+)
+_ITEMS: Final = re.compile(
+    rf"(?:(?<=[\[,]){_W}{_VALUE}{_AFTER_ITEM}|(?<![\[,]){_W},)*+"
+)
+
+# --- single tokens for the careful path (each may match empty) ------------------
+
+_SPACE: Final = re.compile(r"[ \t\r\n]*+")
+# Ends right after a ``[``, as the hot path's lookbehind expects.
+_OPEN_ARRAYS: Final = re.compile(r"\[(?:[ \t\r\n]*+\[)*+")
+# Spaces and literal ``\n``/``\r``/``\t`` pairs: the gap the quote rule skips.
+_LOOK_GAP: Final = re.compile(r"(?:[ \t\r\n]++|\\[nrt])*+")
+_COMMA_AHEAD: Final = re.compile(r"(?:(?:[ \t\r\n]++|\\[nrt])*+,)?")
+_DQ_BODY: Final = re.compile(
+    r'(?:[^"\\\x00-\x1f]++|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*+'
+)
+_SQ_BODY: Final = re.compile(
+    r"""(?:[^'"\\\x00-\x1f]++|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*+"""
+)
+_HEX: Final = re.compile(r"[0-9a-fA-F]{0,3}")
+_NUMBER: Final = re.compile(f"(?:{_NUM})?")
+_NUMBER_TAIL: Final = re.compile(r"-?+[0-9]*+(?:\.[0-9]*+)?+(?:[eE][+-]?+[0-9]*+)?+")
+_WORD: Final = re.compile(r"[\w$]*+")
+_IDENT: Final = re.compile(r"(?:(?:[^\W\d]|\$)[\w$]*+)?")
+_LITERAL: Final = re.compile(r"(?:(true|false|null)|(True|False|None))(?![\w$])|")
+# A key and its colon: quoted either way, or a bare word. A bare number is
+# refused as a key, but it still shows where the string before it ends.
+_KEY_AHEAD: Final = re.compile(
+    rf"(?:(?:{_DQ_OPEN}\"|{_SQ_OPEN}'|[\w$][\w$.-]*+){_W}:)?"
+)
+# The same, or the start of one that the text's end cuts off.
+_KEY_OR_CUT: Final = re.compile(
+    rf"(?:{_DQ_OPEN}(?:\"{_W}(?::|\Z)|\Z)|{_SQ_OPEN}(?:'{_W}(?::|\Z)|\Z)"
+    rf"|[\w$][\w$.-]*+{_W}(?::|\Z))?"
+)
+# A whole string, followed by what may follow an item.
+_NEXT_STRING: Final = re.compile(rf"(?:{_KEY_BODY}(?=[ \t\r\n]*+(?:[,\]}}\"]|\Z)))?")
+# ``{\"`` (after more brackets, spaces or literal ``\n``): string-escaped JSON.
+_ESCAPED_START: Final = re.compile(r'[\[{](?:[ \t\r\n\[{]|\\[nrt])*+\\"')
+_ESCAPED_WINDOW: Final = 256
+_OUTER_BODY: Final = re.compile(r'(?:[^"\\]++|\\.)*+', re.DOTALL)
+_OUTER_ESCAPE: Final = re.compile(r'\\(["\\/bfnrt])')
+
+_OUTER_CHARS: Final = {
+    '"': '"',
+    "\\": "\\",
+    "/": "/",
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+}
+_CONTROL_ESCAPES: Final = {
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+    "\b": "\\b",
+    "\f": "\\f",
+}
+_PYTHON: Final = {"True": "true", "False": "false", "None": "null"}
+_PREFIXES: Final = frozenset(
+    name[:i]
+    for name in ("true", "false", "null", "True", "False", "None")
+    for i in range(1, len(name))
+)
+_CLOSER: Final = {"{": "}", "[": "]"}
+_OPENER: Final = {"}": "{", "]": "["}
+_VALUE_START: Final = frozenset("\"'{[-0123456789")
+_NUMBER_START: Final = frozenset("-0123456789")
+
+# Parser states.
+_KEY_FIRST: Final = 0  # after ``{``
+_KEY: Final = 1  # after a comma in an object
+_COLON: Final = 2  # after a key
+_MEMBER: Final = 3  # after a colon
+_ITEM_FIRST: Final = 4  # after ``[``
+_ITEM: Final = 5  # after a comma in an array
+_AFTER: Final = 6  # after a value
+
+# Where a string stands.
+_IN_KEY: Final = 0
+_IN_OBJECT: Final = 1
+_IN_ARRAY: Final = 2
+
+# How a string scan ended, when it did not reach the closing quote.
+_CUT: Final = -1  # the text ended inside the string
+_WRONG: Final = -2  # ... after a quote was guessed inner, though the text ends
+#                     with a closing bracket: the guess was wrong
+
+
+@dataclass(frozen=True, slots=True)
+class Repaired:
+    r"""A candidate rewritten as strict JSON.
+
+    Example:
+        >>> fixed = repair("{'a': True,}")
+        >>> fixed.text, fixed.truncated
+        ('{"a": true}', False)
+        >>> fixed.repairs
+        ('single_quotes_replaced', 'python_literal_replaced', 'trailing_comma_removed')
+    """
+
+    text: str
+    """Strict JSON text; when ``truncated``, a strict-JSON prefix that ends where
+    the input ended, with no closing added (for pydantic-core's partial parser)."""
+    repairs: tuple[str, ...]
+    """What was repaired, each name once, in order of first occurrence."""
+    truncated: bool
+    """The input ended inside the value."""
+
+
+def repair(text: str) -> Repaired | None:
+    r"""Repair one candidate's text, which starts at its ``{`` or ``[``.
+
+    The first top-level value is rewritten; whatever follows it is ignored.
+    The repairs, by the name each gets in ``repairs``:
+
+    - ``trailing_comma_removed``: ``[1, 2,]``;
+    - ``single_quotes_replaced``: ``{'a': 'b'}``; a ``"`` inside is escaped;
+    - ``python_literal_replaced``: ``True``, ``False``, ``None`` as values;
+    - ``comment_removed``: ``//`` and ``#`` to the end of the line (not where
+      a member's value is due: ``{"c": #fff}`` is an unquoted value), and
+      ``/* */``;
+    - ``key_quoted``: an identifier key, ``{name: 1}``;
+    - ``comma_inserted``: a complete value followed directly by the next key
+      (``{"a": 1 "b": 2}``) or item (``[1 2]``, ``[{"a": 1}\n{"b": 2}]``);
+      an item must be apart from the value before it: ``[01]`` is refused;
+    - ``invalid_escape_fixed``: ``\_``, ``\'``, ``\ `` in a string lose the
+      backslash and keep the character;
+    - ``control_characters_escaped``: a raw newline or tab in a string (the
+      strict decoder's tolerance, needed here for strict output);
+    - ``json_unescaped``: the value arrived string-escaped, ``{\"a\": 1}``,
+      and is unescaped (up to the first bare quote) before the rest;
+    - ``literal_newlines_removed``: ``\n``, ``\r``, ``\t`` written as two
+      characters between tokens.
+
+    Two repairs choose between readings, and say so in their names.
+
+    ``inner_quote_escaped_guessed``: a quote met inside a string value is
+    its closing quote when what follows it (past spaces) may follow the
+    string:
+
+    - the end of the text, or a comment;
+    - a ``,`` and then the next key ``"k":``/``'k':``/``k:`` (in an
+      object), the next item (in an array), a closing bracket or the end,
+      looking past a line comment to the next line;
+    - with no comma: a quoted key with its colon, or any key on a new line
+      (in an object); an item on a new line, a ``{``/``[``, or a whole
+      string followed by ``,``, ``]``, ``}`` or a quote (in an array); a
+      ``:`` in an array (refused next);
+    - a closing bracket, itself followed by what may follow its container
+      (the top-level one by anything but a quote, a colon, or a comma and
+      something that does not fit); one of the wrong kind only when one of
+      its kind is open and a comma or a closing bracket follows it.
+
+    Any other quote is text, and is escaped. If the text then ends inside
+    the string although it ends with a closing bracket, the guess was wrong
+    and the candidate is refused. Keys end at their first quote.
+
+    ``bracket_fixed_guessed``: a closing bracket of the wrong kind, when the
+    container below the open one is of the bracket's kind, either is the
+    wrong kind and closes the open container (when a comma and something of
+    the container below follow: a key for an object, an item for an array,
+    ``{"a": ["b"}, "c": 1}``), or closes the container below after the
+    missing closer of the open one (``[{"a": 1]``). A bracket that nothing
+    open could close is the wrong kind (``{"a": 1]``), unless it ends the
+    top-level value and a comma follows. An array still open when its
+    object's next ``"key":`` comes is closed before it.
+
+    Args:
+        text: The candidate, from its opening bracket (prose may follow).
+
+    Returns:
+        The rewritten text, or ``None`` when nothing needed repair or when
+        the text cannot be repaired without guessing data (an unquoted value
+        like ``{status: ok}``, ``NaN``, ``Infinity``, garbage).
+
+    Example:
+        >>> repair('{name: "Ada", tags: ["x" "y"], ok: True} // done').text
+        '{"name": "Ada", "tags": ["x", "y"], "ok": true}'
+        >>> repair('{"a": 1}') is None
+        True
+    """
+    if not text.startswith(("{", "[")):
+        return None
+    repairs: dict[str, None] = {}
+    # Only the first characters can show it, so the match is kept short.
+    if _ESCAPED_START.match(text, 0, _ESCAPED_WINDOW) is not None:
+        text = _unescape(text)
+        repairs["json_unescaped"] = None
+    rewritten = _rewrite(text, repairs)
+    if rewritten is None or not repairs:
+        return None
+    return Repaired(rewritten[0], tuple(repairs), truncated=rewritten[1])
+
+
+def _end(pattern: re.Pattern[str], text: str, pos: int) -> int:
+    """Where ``pattern``, which may match empty, stops from ``pos``."""
+    return pattern.match(text, pos).end()  # type: ignore[union-attr]
+
+
+def _unescape(text: str) -> str:
+    r"""Undo one level of string escaping, up to the first bare quote.
+
+    ``\uXXXX`` stays as it is: in the strings it lands in, it means the same
+    character, and it cannot split a surrogate pair there. Invalid escapes
+    stay too, for the string scanner to fix and name.
+    """
+    end = _end(_OUTER_BODY, text, 0)
+    return _OUTER_ESCAPE.sub(lambda m: _OUTER_CHARS[m.group(1)], text[:end])
+
+
+def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool] | None:
+    """The pass itself: the strict text, and whether the input ran out."""
+    n = len(text)
+    out: list[str] = [text[0]]
+    stack: list[str] = [text[0]]
+    opened = {"{": 0, "[": 0}
+    opened[text[0]] = 1
+    state = _KEY_FIRST if text[0] == "{" else _ITEM_FIRST
+    pos = 1
+    comma_at = -1  # the piece holding the comma before a pending key or item
+    ahead = _Ahead(text)
+    while True:
+        # The hot path: a match or two take a run of strict JSON.
+        in_object = stack[-1] == "{"
+        if in_object:
+            if state <= _KEY:
+                end = _end(_KEY_COLON, text, pos)
+                if end > pos:
+                    out.append(text[pos:end])
+                    pos = end
+                    state = _MEMBER
+            if state in {_MEMBER, _AFTER}:
+                end = _end(_MEMBERS, text, pos)
+                if end > pos:
+                    out.append(text[pos:end])
+                    pos = end
+                    state = _MEMBER if text[end - 1] == ":" else _AFTER
+        else:
+            end = _end(_ITEMS, text, pos)
+            if end > pos:
+                if text[end - 1] == ",":
+                    out.append(text[pos : end - 1])
+                    comma_at = len(out)
+                    out.append(",")
+                    state = _ITEM
+                else:
+                    out.append(text[pos:end])
+                    state = _AFTER
+                pos = end
+
+        # The careful path: one token.
+        value_end, gap_at = pos, len(out)
+        end = _end(_SPACE, text, pos)
+        if end > pos:
+            out.append(text[pos:end])
+            pos = end
+        if pos < n and text[pos] in "/#\\":
+            pos = _gap(text, pos, out, repairs, comments=state != _MEMBER)
+        if pos >= n:
+            return "".join(out), True
+        char = text[pos]
+
+        if state == _AFTER:
+            if char == ",":
+                comma_at = len(out)
+                out.append(",")
+                pos += 1
+                state = _KEY if in_object else _ITEM
+            elif char in "}]":
+                pos = _close(text, pos, stack, opened, out, repairs)
+                if pos < 0:
+                    return None
+                if not stack:
+                    return "".join(out), False
+            elif _next_without_comma(text, value_end, pos, in_object=in_object):
+                # Right after the value, before the spaces that follow it.
+                comma_at = gap_at
+                out.insert(gap_at, ",")
+                repairs["comma_inserted"] = None
+                state = _KEY if in_object else _ITEM
+            else:
+                return None
+
+        elif state <= _KEY:
+            if char in "\"'":
+                if char == "'":
+                    repairs["single_quotes_replaced"] = None
+                pos = _string(text, pos, _IN_KEY, "", out, repairs)
+                if pos < 0:
+                    return "".join(out), True
+                state = _COLON
+            elif char in "}]":
+                if state == _KEY:
+                    out[comma_at] = ""
+                    repairs["trailing_comma_removed"] = None
+                pos = _close(text, pos, stack, opened, out, repairs)
+                if pos < 0:
+                    return None
+                if not stack:
+                    return "".join(out), False
+                state = _AFTER
+            else:
+                end = _end(_IDENT, text, pos)
+                if end == pos:
+                    return None
+                colon = _end(_SPACE, text, end)
+                if colon >= n:
+                    return "".join(out), True
+                if text[colon] != ":":
+                    return None
+                out.append(f'"{text[pos:end]}"')
+                repairs["key_quoted"] = None
+                pos = end
+                state = _COLON
+
+        elif state == _COLON:
+            if char != ":":
+                return None
+            out.append(":")
+            pos += 1
+            state = _MEMBER
+
+        # A value is due: a member's, or an array item.
+        elif char == "[":
+            # A run of ``[`` at once: deep nesting costs no step per level.
+            end = _end(_OPEN_ARRAYS, text, pos)
+            run = text[pos:end]
+            count = run.count("[")
+            out.append(run)
+            stack.extend("[" * count)
+            opened["["] += count
+            pos = end
+            state = _ITEM_FIRST
+        elif char == "{":
+            out.append(char)
+            stack.append(char)
+            opened[char] += 1
+            pos += 1
+            state = _KEY_FIRST
+        elif char in "\"'":
+            if (
+                state == _ITEM
+                and len(stack) > 1
+                and stack[-2] == "{"
+                and _end(_KEY_AHEAD, text, pos) > pos
+            ):
+                # The array was left open before its object's next key.
+                out[comma_at] = "],"
+                stack.pop()
+                opened["["] -= 1
+                repairs["bracket_fixed_guessed"] = None
+                state = _KEY
+                continue
+            if char == "'":
+                repairs["single_quotes_replaced"] = None
+            where = _IN_OBJECT if state == _MEMBER else _IN_ARRAY
+            parent = stack[-2] if len(stack) > 1 else ""
+            other = opened["[" if where == _IN_OBJECT else "{"] > 0
+            pos = _string(
+                text, pos, where, parent, out, repairs, ahead, other_open=other
+            )
+            if pos == _WRONG:
+                return None
+            if pos == _CUT:
+                return "".join(out), True
+            state = _AFTER
+        elif char in _NUMBER_START:
+            end = _end(_NUMBER, text, pos)
+            if end == pos or (end < n and (text[end].isalnum() or text[end] in "._$")):
+                # A number cut off (``-``, ``1.``, ``1e+``) is dropped, as the
+                # partial parser would drop it; ``1.}``, ``0x1``, ``.5``,
+                # ``2notanumber`` are refused.
+                cut = _end(_NUMBER_TAIL, text, pos) >= n
+                return ("".join(out), True) if cut else None
+            out.append(text[pos:end])
+            pos = end
+            state = _AFTER
+        elif char in "}]":
+            if state == _MEMBER:
+                return None
+            if state == _ITEM:
+                out[comma_at] = ""
+                repairs["trailing_comma_removed"] = None
+            pos = _close(text, pos, stack, opened, out, repairs)
+            if pos < 0:
+                return None
+            if not stack:
+                return "".join(out), False
+            state = _AFTER
+        else:
+            found = _LITERAL.match(text, pos)
+            if found is None or found.end() == pos:
+                end = _end(_WORD, text, pos)
+                cut = end >= n and text[pos:end] in _PREFIXES
+                return ("".join(out), True) if cut else None
+            if found.group(2) is not None:
+                out.append(_PYTHON[found.group(2)])
+                repairs["python_literal_replaced"] = None
+            else:
+                out.append(found.group(1))
+            pos = found.end()
+            state = _AFTER
+
+
+def _gap(
+    text: str, pos: int, out: list[str], repairs: dict[str, None], *, comments: bool
+) -> int:
+    r"""Skip spaces (kept), comments and literal ``\n`` pairs (dropped).
+
+    ``//`` and ``#`` comments are not looked for where a member's value is
+    due: there, ``#fff`` or ``//host`` is an unquoted value, not a comment.
+    """
+    n = len(text)
+    while True:
+        end = _end(_SPACE, text, pos)
+        if end > pos:
+            out.append(text[pos:end])
+            pos = end
+        if pos >= n:
+            return pos
+        char = text[pos]
+        nxt = text[pos + 1 : pos + 2]
+        if char == "/" and nxt == "*":
+            end = text.find("*/", pos + 2)
+            pos = n if end < 0 else end + 2
+            repairs["comment_removed"] = None
+        elif comments and (char == "#" or (char == "/" and nxt == "/")):
+            end = text.find("\n", pos)
+            pos = n if end < 0 else end
+            repairs["comment_removed"] = None
+        elif char == "\\" and nxt in {"n", "r", "t"}:
+            pos += 2
+            repairs["literal_newlines_removed"] = None
+        else:
+            return pos
+
+
+def _string(  # noqa: PLR0917 - one call site each, all positional state
+    text: str,
+    pos: int,
+    where: int,
+    parent: str,
+    out: list[str],
+    repairs: dict[str, None],
+    ahead: _Ahead | None = None,
+    *,
+    other_open: bool = False,
+) -> int:
+    r"""Write the string opening at ``pos`` as JSON; return where it ends.
+
+    ``parent`` is the bracket of the container around the string's own
+    (``""`` at the top level), and ``other_open`` whether a bracket of the
+    other kind than the string's container is open: both for the quote rule,
+    which ``ahead`` applies (a key, without it, ends at its first quote).
+
+    Returns:
+        The offset after the closing quote; or :data:`_CUT` when the text
+        ends inside the string (what was written is then its prefix, a
+        dangling ``\`` or partial ``\u`` escape dropped); or :data:`_WRONG`.
+    """
+    n = len(text)
+    quote = text[pos]
+    body = _DQ_BODY if quote == '"' else _SQ_BODY
+    guessed = False
+    out.append('"')
+    pos += 1
+    while True:
+        end = _end(body, text, pos)
+        if end > pos:
+            out.append(text[pos:end])
+            pos = end
+        if pos >= n:
+            break
+        char = text[pos]
+        if char == quote:
+            pos += 1
+            if ahead is None or ahead.closes(pos, where, parent, other_open):
+                out.append('"')
+                return pos
+            out.append('\\"' if quote == '"' else "'")
+            repairs["inner_quote_escaped_guessed"] = None
+            guessed = True
+        elif char == '"':  # in a single-quoted string
+            out.append('\\"')
+            pos += 1
+        elif char == "\\":
+            nxt = text[pos + 1 : pos + 2]
+            if not nxt or (nxt == "u" and _end(_HEX, text, pos + 2) >= n):
+                break
+            if nxt == "'" and quote == "'":
+                out.append("'")
+                pos += 2
+            else:
+                # Keep the character, drop the backslash.
+                repairs["invalid_escape_fixed"] = None
+                pos += 1
+        else:
+            out.append(_CONTROL_ESCAPES.get(char) or f"\\u{ord(char):04x}")
+            repairs["control_characters_escaped"] = None
+            pos += 1
+    if guessed and text.rstrip(" \t\r\n").endswith(("}", "]")):
+        return _WRONG
+    return _CUT
+
+
+class _Ahead:
+    """The quote rule: what follows a quote, read ahead in the text.
+
+    It remembers its last comment line: many quotes may look past the same
+    one, and each look must stay short for the pass to stay linear.
+    """
+
+    __slots__ = ("_line", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        # (from, newline, in_object, verdict) of the last look past a comment
+        # line: ``newline`` is the first one after ``from``.
+        self._line: tuple[int, int, bool, bool] = (-1, -1, False, False)
+
+    def closes(self, pos: int, where: int, parent: str, other_open: bool) -> bool:
+        """Whether the quote just before ``pos`` closes its string.
+
+        It does when what follows may follow the string as a value of its
+        container. A closing bracket must in turn be followed by what may
+        follow that container; one of the wrong kind needs one of its kind
+        open, and a comma or a closing bracket after it.
+        """
+        text = self._text
+        in_object = where == _IN_OBJECT
+        ahead = _end(_LOOK_GAP, text, pos)
+        if ahead >= len(text):
+            return True
+        char = text[ahead]
+        if char not in "}]":
+            return self.follows(pos, ahead, in_object=in_object)
+        after = _end(_LOOK_GAP, text, ahead + 1)
+        if after >= len(text):
+            return True
+        if (char == "}") != in_object:
+            return other_open and text[after] in ",}]"
+        if parent:
+            return self.follows(ahead + 1, after, in_object=parent == "{")
+        # The end of the top-level value: prose may follow, but not a quote
+        # or a colon, nor a comma and then something that does not fit.
+        if text[after] == ",":
+            return self.follows(ahead + 1, after, in_object=in_object)
+        return text[after] not in "\"':"
+
+    def follows(self, pos: int, ahead: int, *, in_object: bool) -> bool:
+        """Whether the text at ``ahead`` may follow a value that ends at ``pos``.
+
+        ``ahead`` is past the spaces after the value, and not at the end.
+        """
+        text = self._text
+        char = text[ahead]
+        if char in "}]" or text.startswith(("//", "/*"), ahead):
+            return True
+        if char == "#" and ahead > pos:
+            return True
+        if char == ",":
+            ahead = _end(_LOOK_GAP, text, ahead + 1)
+            if (
+                ahead >= len(text)
+                or text[ahead] in "}]"
+                or text.startswith("/*", ahead)
+            ):
+                return True
+            if text.startswith(("//", "#"), ahead):
+                return self._past_comment(ahead, in_object=in_object)
+            return _next_ahead(text, ahead, in_object=in_object)
+        if char == ":":
+            return not in_object
+        gap = text[pos:ahead]
+        new_line = "\n" in gap or "\\n" in gap
+        if in_object:
+            # The next key: quoted, or on a new line.
+            keyed = char in "\"'" or new_line
+            return keyed and _end(_KEY_AHEAD, text, ahead) > ahead
+        if ahead == pos:
+            return False
+        if new_line:
+            return _item_ahead(text, ahead)
+        # On the same line: a container, or a whole string that may be an item.
+        return char in "{[" or _end(_NEXT_STRING, text, ahead) > ahead
+
+    def _past_comment(self, start: int, *, in_object: bool) -> bool:
+        """Whether a comma, then a line comment at ``start``, end a value.
+
+        The line after the comment decides, as if it came right after the
+        comma. A comment that runs to the end of the text does end it.
+        """
+        text = self._text
+        since, newline, was_object, verdict = self._line
+        if since <= start <= newline and was_object == in_object:
+            return verdict
+        found = text.find("\n", start)
+        newline = len(text) if found < 0 else found
+        ahead = _end(_LOOK_GAP, text, newline)
+        if ahead >= len(text) or text[ahead] in "}]#":
+            verdict = True
+        elif text.startswith(("//", "/*"), ahead):
+            verdict = True  # more comment lines: the value did end
+        else:
+            verdict = _next_ahead(text, ahead, in_object=in_object)
+        self._line = (start, newline, in_object, verdict)
+        return verdict
+
+
+def _next_ahead(text: str, pos: int, *, in_object: bool) -> bool:
+    """Whether the next key (or one cut off) or item starts at ``pos``."""
+    if in_object:
+        return _end(_KEY_OR_CUT, text, pos) > pos
+    return _item_ahead(text, pos)
+
+
+def _item_ahead(text: str, pos: int) -> bool:
+    """Whether an array item starts at ``pos``."""
+    return text[pos] in _VALUE_START or _end(_LITERAL, text, pos) > pos
+
+
+def _next_without_comma(
+    text: str, value_end: int, pos: int, *, in_object: bool
+) -> bool:
+    """Whether the token at ``pos`` is a next key or item missing its comma.
+
+    In an object it must be a key with its colon. In an array it must start
+    an item, apart from the value before it (a space or a comment between,
+    or that value a container): ``01`` is not ``0, 1``.
+    """
+    if in_object:
+        return _end(_KEY_AHEAD, text, pos) > pos
+    if pos == value_end and text[value_end - 1] not in "}]":
+        return False
+    return _item_ahead(text, pos)
+
+
+def _close(  # noqa: PLR0917 - the pass's own state, passed whole
+    text: str,
+    pos: int,
+    stack: list[str],
+    opened: dict[str, int],
+    out: list[str],
+    repairs: dict[str, None],
+) -> int:
+    """Close containers for the bracket at ``pos``; ``-1`` when it fits none."""
+    char = text[pos]
+    top = stack[-1]
+    if _CLOSER[top] == char:
+        out.append(char)
+        stack.pop()
+        opened[top] -= 1
+        return pos + 1
+    want = _OPENER[char]
+    below = stack[-2] if len(stack) > 1 else ""
+    if below == want:
+        # Either the bracket is the wrong kind for ``top`` and the text goes
+        # on inside ``below``, or ``top``'s closer is missing and the bracket
+        # closes ``below``: what follows the bracket decides.
+        comma = _end(_COMMA_AHEAD, text, pos + 1)
+        wrong_kind = False
+        if comma > pos + 1:
+            ahead = _end(_LOOK_GAP, text, comma)
+            if ahead < len(text):
+                is_key = _end(_KEY_AHEAD, text, ahead) > ahead
+                wrong_kind = is_key == (below == "{")
+        out.append(_CLOSER[top])
+        stack.pop()
+        opened[top] -= 1
+        if not wrong_kind:
+            out.append(char)
+            stack.pop()
+            opened[below] -= 1
+    elif opened[want] == 0:
+        # Nothing open that this bracket could close: it is the wrong kind,
+        # unless it ends the top-level value and a comma says the value goes
+        # on (``[{"a": 1}}, {"b": 2}]``: a stray bracket, not a wrong one).
+        if len(stack) == 1 and _end(_COMMA_AHEAD, text, pos + 1) > pos + 1:
+            return -1
+        out.append(_CLOSER[top])
+        stack.pop()
+        opened[top] -= 1
+    else:
+        return -1
+    repairs["bracket_fixed_guessed"] = None
+    return pos + 1
