@@ -408,3 +408,78 @@ def test_python_dash_m(tmp_path: Path) -> None:
     assert done.stderr.decode().splitlines() == [
         "jsonrecover: NoJsonFoundError: No JSON found in the reply."
     ]
+
+
+# --schema and --prefer.
+
+MODELS = """
+from pydantic import BaseModel
+
+
+class Person(BaseModel):
+    name: str
+    age: int
+"""
+
+
+@pytest.fixture
+def models_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "cli_models.py").write_text(MODELS, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return tmp_path
+
+
+def test_schema_validates_and_prints_the_model(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    models_dir: Path,
+) -> None:
+    feed_stdin(monkeypatch, b'Sure: {"name": "Ada", "age": "36"}')
+    assert main(["--schema", "cli_models:Person"]) == 0
+    assert orjson.loads(capsys.readouterr().out) == {"name": "Ada", "age": 36}
+
+
+def test_schema_failure_lists_the_fields(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    models_dir: Path,
+) -> None:
+    feed_stdin(monkeypatch, b'{"name": 1}')
+    assert main(["extract", "--schema", "cli_models:Person"]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        (
+            "jsonrecover: SchemaValidationError: The JSON does not match the schema "
+            "Person (2 errors):"
+        ),
+        "  name: Input should be a valid string (got 1)",
+        "  age: Field required",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("cli_models", "--schema takes MODULE:NAME"),
+        ("cli_models:Nobody", "has no 'Nobody'"),
+        ("no_such_module:Person", "cannot import 'no_such_module'"),
+    ],
+)
+def test_bad_schema_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    models_dir: Path,
+    spec: str,
+    message: str,
+) -> None:
+    feed_stdin(monkeypatch, b"{}")
+    assert main(["--schema", spec]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_prefer_last(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    feed_stdin(monkeypatch, b'Example: {"a": 0} Answer: {"a": 1}')
+    assert main(["--prefer", "last"]) == 0
+    assert orjson.loads(capsys.readouterr().out) == {"a": 1}
