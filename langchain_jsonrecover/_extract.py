@@ -43,6 +43,7 @@ DEFAULT_MAX_DEPTH: Final = 200
 _NON_SPACE: Final = re.compile(r"\S")
 _JSON_LABEL: Final = re.compile(r"json[ \t]*\r?\n", re.IGNORECASE)
 _END_OF_DATA: Final = "unexpected end of data"
+_OPENERS: Final = re.compile(r"[\[{]")
 _REPAIRABLE: Final = frozenset({"invalid", "truncated"})
 # An opener the strict scan reads as prose, but repair can read as JSON.
 _REPAIR_OPENER: Final = re.compile(
@@ -188,6 +189,10 @@ def extract(
             candidates = sorted(candidates, key=lambda c: c.start, reverse=True)
     if not repair:
         return choose(candidates, schema) or _no_json(text)
+    if fast is None:
+        whole = _repaired_whole(text, scan, schema)
+        if whole is not None:
+            return whole
     tried: list[Candidate] = []
     strict = choose(_recorded(candidates, tried), schema)
     if isinstance(strict, Extraction):
@@ -196,6 +201,36 @@ def extract(
     if isinstance(repaired, Extraction):
         return repaired
     return strict or repaired or _no_json(text)
+
+
+def _repaired_whole(text: str, scan: Scan, schema: Schema | None) -> Extraction | None:
+    """A reply that is one broken JSON value (and perhaps prose after it).
+
+    The strict pass would have one candidate, failing, and the repair pass
+    would then repair it: the same answer, without walking the broken value
+    in Python to find its extent first. Only when nothing JSON-like follows
+    the repaired value (no other candidate could exist); else ``None``.
+    """
+    masked, had_reasoning = mask_reasoning(text)
+    lead = _NON_SPACE.search(masked)
+    if lead is None or lead.group() not in "{[":
+        return None
+    start = lead.start()
+    fixed = repair_syntax(masked[start:])
+    if fixed is None or fixed.truncated:
+        return None
+    end = start + fixed.end
+    if "```" in masked[end:] or _OPENERS.search(masked, end) is not None:
+        return None
+    result = decode(fixed.text, max_depth=scan.max_depth, allow_trailing=False)
+    if not isinstance(result, Decoded):
+        return None
+    repairs = ("reasoning_skipped",) if had_reasoning else ()
+    repairs = (*repairs, *fixed.repairs)
+    if _NON_SPACE.search(masked, end) is not None:
+        repairs = (*repairs, "prose_trimmed")
+    found = choose((Candidate(start, end, "raw", repairs, value=result.value),), schema)
+    return found if isinstance(found, Extraction) else None
 
 
 def _recorded(

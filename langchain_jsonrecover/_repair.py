@@ -184,6 +184,8 @@ class Repaired:
     """What was repaired, each name once, in order of first occurrence."""
     truncated: bool
     """The input ended inside the value."""
+    end: int
+    """Offset in the input just after the value (its length when truncated)."""
 
 
 def repair(text: str) -> Repaired | None:
@@ -262,13 +264,19 @@ def repair(text: str) -> Repaired | None:
         return None
     repairs: dict[str, None] = {}
     # Only the first characters can show it, so the match is kept short.
-    if _ESCAPED_START.match(text, 0, _ESCAPED_WINDOW) is not None:
+    length = len(text)
+    unescaped = _ESCAPED_START.match(text, 0, _ESCAPED_WINDOW) is not None
+    if unescaped:
         text = _unescape(text)
         repairs["json_unescaped"] = None
     rewritten = _rewrite(text, repairs)
     if rewritten is None or not repairs:
         return None
-    return Repaired(rewritten[0], tuple(repairs), truncated=rewritten[1])
+    out, truncated, end = rewritten
+    # Offsets in unescaped text are not the input's: claim all of it.
+    return Repaired(
+        out, tuple(repairs), truncated=truncated, end=length if unescaped else end
+    )
 
 
 def _end(pattern: re.Pattern[str], text: str, pos: int) -> int:
@@ -287,8 +295,8 @@ def _unescape(text: str) -> str:
     return _OUTER_ESCAPE.sub(lambda m: _OUTER_CHARS[m.group(1)], text[:end])
 
 
-def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool] | None:
-    """The pass itself: the strict text, and whether the input ran out."""
+def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | None:
+    """The pass itself: the strict text, whether the input ran out, where it stopped."""
     n = len(text)
     out: list[str] = [text[0]]
     stack: list[str] = [text[0]]
@@ -336,7 +344,7 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool] | None:
         if pos < n and text[pos] in "/#\\":
             pos = _gap(text, pos, out, repairs, comments=state != _MEMBER)
         if pos >= n:
-            return "".join(out), True
+            return "".join(out), True, n
         char = text[pos]
 
         if state == _AFTER:
@@ -350,7 +358,7 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool] | None:
                 if pos < 0:
                     return None
                 if not stack:
-                    return "".join(out), False
+                    return "".join(out), False, pos
             elif _next_without_comma(text, value_end, pos, in_object=in_object):
                 # Right after the value, before the spaces that follow it.
                 comma_at = gap_at
@@ -366,7 +374,7 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool] | None:
                     repairs["single_quotes_replaced"] = None
                 pos = _string(text, pos, _IN_KEY, "", out, repairs)
                 if pos < 0:
-                    return "".join(out), True
+                    return "".join(out), True, n
                 state = _COLON
             elif char in "}]":
                 if state == _KEY:
@@ -376,7 +384,7 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool] | None:
                 if pos < 0:
                     return None
                 if not stack:
-                    return "".join(out), False
+                    return "".join(out), False, pos
                 state = _AFTER
             else:
                 end = _end(_IDENT, text, pos)
@@ -384,7 +392,7 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool] | None:
                     return None
                 colon = _end(_SPACE, text, end)
                 if colon >= n:
-                    return "".join(out), True
+                    return "".join(out), True, n
                 if text[colon] != ":":
                     return None
                 out.append(f'"{text[pos:end]}"')
@@ -441,7 +449,7 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool] | None:
             if pos == _WRONG:
                 return None
             if pos == _CUT:
-                return "".join(out), True
+                return "".join(out), True, n
             state = _AFTER
         elif char in _NUMBER_START:
             end = _end(_NUMBER, text, pos)
@@ -450,7 +458,7 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool] | None:
                 # partial parser would drop it; ``1.}``, ``0x1``, ``.5``,
                 # ``2notanumber`` are refused.
                 cut = _end(_NUMBER_TAIL, text, pos) >= n
-                return ("".join(out), True) if cut else None
+                return ("".join(out), True, n) if cut else None
             out.append(text[pos:end])
             pos = end
             state = _AFTER
@@ -464,14 +472,14 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool] | None:
             if pos < 0:
                 return None
             if not stack:
-                return "".join(out), False
+                return "".join(out), False, pos
             state = _AFTER
         else:
             found = _LITERAL.match(text, pos)
             if found is None or found.end() == pos:
                 end = _end(_WORD, text, pos)
                 cut = end >= n and text[pos:end] in _PREFIXES
-                return ("".join(out), True) if cut else None
+                return ("".join(out), True, n) if cut else None
             if found.group(2) is not None:
                 out.append(_PYTHON[found.group(2)])
                 repairs["python_literal_replaced"] = None

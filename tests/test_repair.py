@@ -212,3 +212,33 @@ def test_json_repair_syntax_conformance() -> None:
             continue
         recovered += case.expect == "value" and same_json(value, case.expected)
     assert recovered >= RECOVERED_AT_LEAST, f"{recovered}/{len(cases)}"
+
+
+def test_a_later_strict_candidate_wins_over_a_repaired_first_one() -> None:
+    assert JsonFenceOutputParser(repair=True).parse("{'a': 0} Final: {\"a\": 1}") == {
+        "a": 1
+    }
+
+
+def test_repaired_reply_with_prose_after_it() -> None:
+    found = JsonFenceOutputParser(repair=True).extract("{'a': 1,} That's all.")
+    assert found.value == {"a": 1}
+    assert found.repairs == (
+        "single_quotes_replaced",
+        "trailing_comma_removed",
+        "prose_trimmed",
+    )
+    assert found.span == (0, 9)
+
+
+def test_repaired_whole_reply_skips_the_span_scan(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import langchain_jsonrecover._extract as extract_module  # noqa: PLC0415
+
+    def no_scan(*_: Any, **__: Any) -> Any:
+        raise AssertionError
+
+    monkeypatch.setattr(extract_module, "find_spans", no_scan)
+    reply = "{" + ", ".join(f"'k{i}': [{i}, True,]" for i in range(2000)) + "}"
+    assert JsonFenceOutputParser(repair=True).parse(reply)["k1999"] == [1999, True]
