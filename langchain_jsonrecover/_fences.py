@@ -46,7 +46,8 @@ class Fence:
 def find_fences(text: str) -> list[Fence]:
     r"""List the fenced blocks of ``text`` in order.
 
-    An opening fence is a run of three or more backticks anywhere; its info
+    An opening fence is a run of three or more backticks anywhere but right
+    after a quote (``"```json`` starts a string's content); its info
     string runs to the end of the line (a one-line block such as
     ```` ```json {"a": 1}``` ```` has its body on that line). The closing fence
     is the first run at least as long that starts a line (after indentation);
@@ -75,6 +76,9 @@ def find_fences(text: str) -> list[Fence]:
         if start < 0:
             return fences
         run = _run_length(text, start)
+        if _quoted(text, start):
+            pos = start + run
+            continue
         if newline < start + run:
             newline = text.find("\n", start + run)
             if newline < 0:
@@ -112,7 +116,7 @@ def outer_fence(text: str) -> Fence | None:
         ('json', 14, 23)
     """
     start = text.find("```")
-    if start < 0:
+    if start < 0 or _quoted(text, start):
         return None
     run = _run_length(text, start)
     last = text.rfind("```")
@@ -127,6 +131,11 @@ def outer_fence(text: str) -> Fence | None:
     return Fence(
         start, last + _run_length(text, last), body_start, last, tag, closed=True
     )
+
+
+def _quoted(text: str, start: int) -> bool:
+    """Backticks glued to a quote are a string's content, not a fence."""
+    return start > 0 and text[start - 1] in "\"'"
 
 
 def _opening(text: str, start: int, run: int, line_end: int) -> tuple[str, int]:

@@ -123,6 +123,11 @@ FOUND: list[tuple[str, str, Any]] = [
     ),
     ("empty_object_when_nothing_else", "stringbeforeobject {}", {}),
     ("non_empty_before_empty", 'format {} then {"a": 1}', {"a": 1}),
+    (
+        "fence_marker_inside_a_string_in_prose",
+        'Here: {"code": "```json\\n{}\\n```"}',
+        {"code": "```json\n{}\n```"},
+    ),
     # Tolerated deviations.
     ("raw_newline_in_string", '{"a": "x\ny"}', {"a": "x\ny"}),
     ("raw_tab_in_fenced_string", '```json\n{"a": "x\ty"}\n```', {"a": "x\ty"}),
