@@ -23,7 +23,12 @@ import orjson
 from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode, within_depth
 from langchain_jsonrecover._fences import Fence, find_fences, outer_fence
 from langchain_jsonrecover._reasoning import mask_reasoning
-from langchain_jsonrecover._recover import Closed, close_truncated, error_at_cut
+from langchain_jsonrecover._recover import (
+    Closed,
+    close_truncated,
+    ends_in_string,
+    error_at_cut,
+)
 from langchain_jsonrecover._repair import repair as repair_syntax
 from langchain_jsonrecover._schema import Accepted, FieldError, Schema
 from langchain_jsonrecover._spans import Span, find_spans, json_extent
@@ -244,9 +249,10 @@ def _recorded(
 def _repaired(text: str, tried: list[Candidate], scan: Scan) -> Iterator[Candidate]:
     r"""The failing candidates with their syntax repaired, in the same order.
 
-    The repair reads from a candidate's start to the end of its fence (or of
-    the reply) and decides itself where the value ends: the strict scan's
-    bracket matching cannot be trusted on broken syntax. The text handed to
+    The repair reads from a candidate's start and decides itself where the
+    value ends: the strict scan's bracket matching, and a fence finder that
+    may take a ``` line inside a string for the closing fence, cannot be
+    trusted on broken syntax. The text handed to
     it is bounded by twice the reply's length, so the pass stays linear. A
     reply whose only JSON-like opener the strict scan took for prose
     (``{\"a\": 1}``, ``{ // note``, ``[True, None]``) gets that opener as a
@@ -260,8 +266,8 @@ def _repaired(text: str, tried: list[Candidate], scan: Scan) -> Iterator[Candida
         extra = _REPAIR_OPENER.search(masked)
         if extra is not None and extra.start() not in starts:
             todo.append(Candidate(extra.start(), len(masked), "prose", ()))
+    limit = len(masked)
     for candidate in todo:
-        limit = _repair_limit(masked, candidate)
         if limit - candidate.start > budget:
             return
         budget -= limit - candidate.start
@@ -283,17 +289,10 @@ def _repaired(text: str, tried: list[Candidate], scan: Scan) -> Iterator[Candida
             if not isinstance(result, Decoded):
                 continue
             value, added = result.value, fixed.repairs
-        end = candidate.end if candidate.failure is not None else limit
+        end = candidate.start + fixed.end
         yield Candidate(
             candidate.start, end, candidate.step, (*repairs, *added), value=value
         )
-
-
-def _repair_limit(text: str, candidate: Candidate) -> int:
-    """Where the repair may read up to: the end of the candidate's fence or reply."""
-    if candidate.step == "fence":
-        return candidate.end
-    return len(text)
 
 
 def extract_partial(
@@ -607,6 +606,15 @@ def _decoded_failure(  # noqa: PLR0917
 ) -> Candidate:
     """A candidate that did not decode: closed, if it was cut and we close."""
     failure = _failure(text, start, end, result, closed)
+    if (
+        step == "fence"
+        and closed
+        and result.kind == "truncated"
+        and ends_in_string(text[start:end])
+    ):
+        # A closing fence inside a JSON string (a ``` line in a code value):
+        # the body was cut by the fence finder, not by the model.
+        return Candidate(start, end, step, repairs, failure=failure)
     if scan.close_truncated and (
         result.kind == "truncated"
         or (

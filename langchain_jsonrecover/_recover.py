@@ -128,6 +128,16 @@ def error_at_cut(text: str, pos: int, end: int | None = None) -> bool:
     return _STRUCTURAL.search(text, pos + 1, len(text) if end is None else end) is None
 
 
+def ends_in_string(text: str) -> bool:
+    """Whether the text ends inside a JSON string (one linear scan).
+
+    Example:
+        >>> ends_in_string('{"a": "x'), ends_in_string('{"a": 1')
+        (True, False)
+    """
+    return _end_state(text)[1] is not None
+
+
 def _end_state(text: str) -> tuple[int, int | None]:
     """Nesting depth where the text ends, and the start of a string it ends in."""
     depth = 0

@@ -18,31 +18,27 @@ do instead, pinned by a test so the list cannot rot:
 - ``FOR_REPAIR``: syntax errors, not truncation; they belong to the repair
   issue (``repair=True``) and are re-checked when it lands. Today they raise,
   or return the value pinned here;
-- a ``FOR_REPAIR`` entry with a ``bug``: our truncation handling is wrong
-  there (baml-95: a fence body cut by a ``` line inside a JSON string is
-  closed as if truncated). Its current value is pinned, and the intended
-  ``InvalidJsonError`` is an ``xfail(strict=True)`` test: fixing the bug turns
-  it into a failure that asks for the entry to be updated. (The first bug
-  found here, a syntax error before the cut swallowed by pydantic-core's
-  partial mode, e.g. ``{"key": "v"alue"}`` -> ``{"key": "v"}``, is fixed:
-  those json_repair cases now raise ``InvalidJsonError``.)
+- two bugs found here are fixed: baml-95 (a fence body cut by a ``` line
+  inside a JSON string was closed as if truncated) and a syntax error before
+  the cut swallowed by pydantic-core's partial mode (``{"key": "v"alue"}`` ->
+  ``{"key": "v"}``); both now raise ``InvalidJsonError``.
 
 Counts (pinned by ``test_counts_per_corpus``):
 
-| corpus | truncated | matched | deliberate | for repair | bug (xfail) |
-|---|---|---|---|---|---|
-| langchain | 104 | 103 | 1 | 0 | 0 |
-| partial_json_parser | 58 | 44 | 14 | 0 | 0 |
-| vercel_ai | 53 | 35 | 18 | 0 | 0 |
-| json_repair | 74 | 27 | 14 | 33 | 0 |
-| baml | 22 | 16 | 0 | 5 | 1 |
+| corpus | truncated | matched | deliberate | for repair |
+|---|---|---|---|---|
+| langchain | 104 | 103 | 1 | 0 |
+| partial_json_parser | 58 | 44 | 14 | 0 |
+| vercel_ai | 53 | 35 | 18 | 0 |
+| json_repair | 74 | 27 | 14 | 33 |
+| baml | 22 | 16 | 0 | 6 |
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 import pytest
 from _corpora import (
@@ -76,22 +72,13 @@ class Deliberate:
 
 
 @dataclass(frozen=True, slots=True)
-class Bug:
-    """Our truncation handling is wrong on this case."""
-
-    reason: str
-    intended: Outcome = Raises(InvalidJsonError)  # noqa: RUF009 - frozen
-
-
-@dataclass(frozen=True, slots=True)
 class ForRepair:
     """A syntax error the truncation parser is not meant to fix."""
 
     syntax: str
     """What the error is."""
     ours: Outcome
-    """What we do today (with a ``bug``: the wrong value we return)."""
-    bug: Bug | None = None
+    """What we do today."""
 
 
 # The truncation policies (README, "Where peers disagree") ----------------------
@@ -133,13 +120,6 @@ POLICIES: Final = frozenset(
 )
 FOR_REPAIR_REASON: Final = (
     "syntax error, not truncation: the repair issue (repair=True)"
-)
-
-FENCE_IN_STRING: Final = (
-    "bug: a closed fence whose body ends inside a string (a ``` line within a "
-    "JSON string) is closed as truncated, dropping the rest of the object; "
-    "the whole fence (outer_fence) fails only on a later trailing comma, and "
-    "that failure should stand"
 )
 
 DELIBERATE_DIFFERENCES: Final[dict[str, Deliberate]] = {
@@ -253,9 +233,7 @@ FOR_REPAIR: Final[dict[str, ForRepair]] = {
     "baml-67": ForRepair("unquoted key, missing brackets, prose after", INVALID),
     "baml-70": ForRepair("unquoted key, prose after", INVALID),
     "baml-95": ForRepair(
-        "trailing comma in a fence whose string holds a ``` line",
-        Returns({"code": "```\nconst { execSync } = require('child_process');"}),
-        Bug(FENCE_IN_STRING),
+        "trailing comma in a fence whose string holds a ``` line", INVALID
     ),
     "baml-113": ForRepair(
         "single quotes (and BAML drops a number that may grow)", INVALID
@@ -266,21 +244,20 @@ FOR_REPAIR: Final[dict[str, ForRepair]] = {
 
 @dataclass(frozen=True, slots=True)
 class Counts:
-    """One corpus's tally: matched, deliberate, for repair (no bug), bug."""
+    """One corpus's tally: matched, deliberate, for repair."""
 
     truncated: int
     matched: int
     deliberate: int
     for_repair: int
-    bug: int
 
 
 COUNTS: Final[dict[str, Counts]] = {
-    "langchain": Counts(104, 103, 1, 0, 0),
-    "partial_json_parser": Counts(58, 44, 14, 0, 0),
-    "vercel_ai": Counts(53, 35, 18, 0, 0),
-    "json_repair": Counts(74, 27, 14, 33, 0),
-    "baml": Counts(22, 16, 0, 5, 1),
+    "langchain": Counts(104, 103, 1, 0),
+    "partial_json_parser": Counts(58, 44, 14, 0),
+    "vercel_ai": Counts(53, 35, 18, 0),
+    "json_repair": Counts(74, 27, 14, 33),
+    "baml": Counts(22, 16, 0, 6),
 }
 
 
@@ -314,19 +291,6 @@ DELIBERATE_CASES: Final = [
     case for case in IN_SCOPE if case.id in DELIBERATE_DIFFERENCES
 ]
 REPAIR_CASES: Final = [case for case in IN_SCOPE if case.id in FOR_REPAIR]
-
-
-def _bug_param(case: Case) -> Any:
-    bug = FOR_REPAIR[case.id].bug
-    assert bug is not None
-    return pytest.param(
-        case, bug, id=case.id, marks=pytest.mark.xfail(strict=True, reason=bug.reason)
-    )
-
-
-BUG_PARAMS: Final = [
-    _bug_param(case) for case in REPAIR_CASES if FOR_REPAIR[case.id].bug is not None
-]
 
 
 # Tests -------------------------------------------------------------------------
@@ -367,14 +331,6 @@ def test_syntax_error_left_for_repair(case: Case) -> None:
     _assert_peer_differs(case, ours)
 
 
-@pytest.mark.parametrize(("case", "bug"), BUG_PARAMS)
-def test_syntax_error_before_the_cut_stays_invalid(case: Case, bug: Bug) -> None:
-    actual = outcome(case.input)
-    assert same_outcome(actual, bug.intended), (
-        f"{case.id}: {case.input!r} gave {actual!r}, intended {bug.intended!r}"
-    )
-
-
 def _assert_peer_differs(case: Case, ours: Outcome) -> None:
     if isinstance(ours, Raises):
         assert case.expect == "value", f"{case.id}: the peer rejects it too now"
@@ -399,7 +355,6 @@ def test_reasons_come_from_the_policies() -> None:
     assert not unknown
     for entry in FOR_REPAIR.values():
         assert entry.syntax
-        assert entry.bug is None or entry.bug.reason.startswith("bug: ")
 
 
 def tally(cases: list[Case]) -> dict[str, Counts]:
@@ -412,14 +367,10 @@ def tally(cases: list[Case]) -> dict[str, Counts]:
             counter["deliberate"] += 1
         elif repair is None:
             counter["matched"] += 1
-        elif repair.bug is None:
-            counter["for_repair"] += 1
         else:
-            counter["bug"] += 1
+            counter["for_repair"] += 1
     return {
-        name: Counts(
-            c["truncated"], c["matched"], c["deliberate"], c["for_repair"], c["bug"]
-        )
+        name: Counts(c["truncated"], c["matched"], c["deliberate"], c["for_repair"])
         for name, c in by_corpus.items()
     }
 
@@ -431,7 +382,7 @@ def test_counts_per_corpus() -> None:
     for name, c in COUNTS.items():
         row = (
             f"| {name} | {c.truncated} | {c.matched} | {c.deliberate} "
-            f"| {c.for_repair} | {c.bug} |"
+            f"| {c.for_repair} |"
         )
         assert row in (__doc__ or ""), f"module docstring lacks {row}"
 

@@ -9,8 +9,10 @@ import pytest
 from langchain_jsonrecover import (
     Extraction,
     InvalidJsonError,
+    JsonFenceOutputParser,
     JsonRecoveryError,
     NoJsonFoundError,
+    TruncationRecoveringOutputParser,
     extract_json,
 )
 
@@ -341,3 +343,11 @@ def test_extraction_is_a_frozen_value() -> None:
     assert found == Extraction({"a": 1}, (0, 8), "raw", ())
     with pytest.raises(AttributeError):
         found.value = 2  # type: ignore[misc]
+
+
+def test_fence_line_inside_a_json_string_is_not_taken_for_the_cut() -> None:
+    reply = '```json\n{"code": "```\nx = 1\n```", "type": "code",}\n```'
+    with pytest.raises(InvalidJsonError):
+        TruncationRecoveringOutputParser().parse(reply)
+    repaired = JsonFenceOutputParser(repair=True).parse(reply)
+    assert repaired == {"code": "```\nx = 1\n```", "type": "code"}
