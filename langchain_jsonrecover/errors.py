@@ -5,14 +5,17 @@ Every error a parser raises for a bad reply is a LangChain
 
     ValueError
     └── langchain_core.exceptions.OutputParserException
-        └── JsonRecoveryError          the reply cannot be used (too long to scan)
-            ├── NoJsonFoundError       nothing JSON-like in the reply
-            ├── InvalidJsonError       JSON-like, but it does not decode
-            │                          (``truncated`` when the reply was cut off)
-            └── SchemaValidationError  decoded, but does not match the schema
+        ├── JsonRecoveryError          the reply cannot be used (too long to scan)
+        │   ├── NoJsonFoundError       nothing JSON-like in the reply
+        │   ├── InvalidJsonError       JSON-like, but it does not decode
+        │   │                          (``truncated`` when the reply was cut off)
+        │   └── SchemaValidationError  decoded, but does not match the schema
+        └── RetryExhaustedError        (in ``retry``) no reply parsed within the
+                                       retries, or the model repeated itself
 
-Each carries ``llm_output`` (the reply, unchanged), ``observation`` (what to tell
-the model: what was wrong and what to send instead) and ``send_to_llm=True``.
+Each ``JsonRecoveryError`` carries ``llm_output`` (the reply, unchanged),
+``observation`` (what to tell the model: what was wrong and what to send
+instead) and ``send_to_llm=True``.
 A refusal is not a parse failure: it raises langchain-core's
 ``ModelRefusalError``, as ``JsonOutputParser`` does.
 """
