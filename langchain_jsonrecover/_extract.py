@@ -20,7 +20,13 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 import orjson
 
-from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode, within_depth
+from langchain_jsonrecover._decode import (
+    Decoded,
+    DecodeFailure,
+    decode,
+    loads,
+    within_depth,
+)
 from langchain_jsonrecover._fences import Fence, find_fences, outer_fence
 from langchain_jsonrecover._reasoning import mask_reasoning
 from langchain_jsonrecover._recover import (
@@ -343,8 +349,12 @@ def choose(
 
     Returns:
         The winner, the first failure, or ``None`` when there was no candidate.
+        A value that validates only because every field has a default (it
+        holds none of the schema's keys: an example, not the answer) wins
+        only when no other candidate validates.
     """
     first_failure: Failure | None = None
+    fallback: Extraction | None = None
     for candidate in candidates:
         if candidate.failure is None:
             if schema is None:
@@ -353,7 +363,11 @@ def choose(
             if isinstance(verdict, Accepted):
                 span = (candidate.start, candidate.end)
                 repairs = (*candidate.repairs, *verdict.repairs)
-                return Extraction(verdict.value, span, candidate.step, repairs)
+                found = Extraction(verdict.value, span, candidate.step, repairs)
+                if verdict.repairs or not schema.fills_nothing(candidate.value):
+                    return found
+                fallback = fallback or found
+                continue
             failure = Failure(
                 "schema",
                 "",
@@ -367,7 +381,7 @@ def choose(
             failure = candidate.failure
         if first_failure is None:
             first_failure = failure
-    return first_failure
+    return fallback or first_failure
 
 
 def _fast_path(text: str, scan: Scan) -> Candidate | None:
@@ -381,7 +395,7 @@ def _fast_path(text: str, scan: Scan) -> Candidate | None:
     if first is None or text[first.start()] not in "{[":
         return None
     try:
-        value = orjson.loads(text)
+        value = loads(text)
     except orjson.JSONDecodeError as exc:
         if scan.close_truncated and exc.msg.startswith(_END_OF_DATA):
             return _decoded_failure(

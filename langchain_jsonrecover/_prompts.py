@@ -29,6 +29,7 @@ _EXCERPT_WIDTH: Final = 30
 _MAX_ERRORS: Final = 10
 _MAX_NESTING: Final = 3
 _MAX_ENUM: Final = 12
+_MAX_TYPE_DEPTH: Final = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +137,8 @@ def shape_of(json_schema: dict[str, Any], name: str = "") -> Shape:
         lines = _field_lines(root, json_schema, 0, frozenset())
         return Shape("JSON object", "The JSON object has these fields:\n" + lines, name)
     if root.get("type") == "array":
-        items = _resolve(root.get("items") or {}, json_schema)
+        raw_items = root.get("items")
+        items = _resolve(raw_items if isinstance(raw_items, dict) else {}, json_schema)
         if _is_object(items, json_schema):
             lines = _field_lines(items, json_schema, 0, frozenset())
             text = "The JSON array holds objects with these fields:\n" + lines
@@ -189,7 +191,10 @@ def _nested_object(
     return None, ""
 
 
-def _type_of(node: dict[str, Any], root: dict[str, Any]) -> str:
+def _type_of(node: dict[str, Any], root: dict[str, Any], depth: int = 0) -> str:
+    if depth > _MAX_TYPE_DEPTH:
+        return "JSON value"  # a recursive type: say no more
+    depth += 1
     node = _resolve(node, root)
     if "enum" in node:
         values = [_json(v) for v in node["enum"][:_MAX_ENUM]]
@@ -198,7 +203,9 @@ def _type_of(node: dict[str, Any], root: dict[str, Any]) -> str:
         return f"exactly {_json(node['const'])}"
     options = node.get("anyOf") or node.get("oneOf")
     if options:
-        kinds = dict.fromkeys(_type_of(o, root) for o in options if isinstance(o, dict))
+        kinds = dict.fromkeys(
+            _type_of(o, root, depth) for o in options if isinstance(o, dict)
+        )
         return " or ".join(kinds)
     kind = node.get("type")
     if isinstance(kind, list):
@@ -209,12 +216,12 @@ def _type_of(node: dict[str, Any], root: dict[str, Any]) -> str:
             inner = _resolve(items, root)
             if _is_object(inner, root):
                 return "array of objects"
-            return f"array of {_type_of(items, root)}"
+            return f"array of {_type_of(items, root, depth)}"
         return "array"
     if kind == "object" or "properties" in node:
         extra = node.get("additionalProperties")
         if isinstance(extra, dict) and extra and not node.get("properties"):
-            return f"object of {_type_of(extra, root)}"
+            return f"object of {_type_of(extra, root, depth)}"
         return "object"
     if kind == "string" and node.get("format"):
         return f"string ({node['format']})"

@@ -125,7 +125,7 @@ def error_at_cut(text: str, pos: int, end: int | None = None) -> bool:
         >>> error_at_cut('[1, 2, nul', 7), error_at_cut('{"a" 1, "b": [', 5)
         (True, False)
     """
-    return _STRUCTURAL.search(text, pos + 1, len(text) if end is None else end) is None
+    return _STRUCTURAL.search(text, pos, len(text) if end is None else end) is None
 
 
 def ends_in_string(text: str) -> bool:

@@ -129,7 +129,7 @@ class Schema:
             The validated value with the repairs made, or the errors to report.
         """
         outer = self._validate(value)
-        if isinstance(outer, Accepted) and not self._filled_nothing(value):
+        if isinstance(outer, Accepted) and not self.fills_nothing(value):
             return outer
         inner_errors: Rejected | None = None
         for repair, inner in self._envelopes(value):
@@ -161,8 +161,8 @@ class Schema:
     def _knows(self, value: dict[str, Any]) -> bool:
         return any(key in self.fields or key in self.aliases for key in value)
 
-    def _filled_nothing(self, value: Any) -> bool:
-        """A dict that validated only because every field has a default."""
+    def fills_nothing(self, value: Any) -> bool:
+        """Whether a dict holds none of the schema's keys (defaults only)."""
         return (
             isinstance(value, dict)
             and bool(value)

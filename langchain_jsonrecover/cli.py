@@ -28,8 +28,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-import orjson
-from pydantic import BaseModel
+import pydantic_core
 
 from langchain_jsonrecover._extract import DEFAULT_MAX_CHARS
 from langchain_jsonrecover.demo import run_demo
@@ -179,12 +178,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.verbose:
         repairs = ", ".join(found.repairs) or "none"
         _say(f"jsonrecover: found by {found.step} at {found.span}; repairs: {repairs}")
-    option = orjson.OPT_INDENT_2 if args.pretty else 0
-    value = found.value
-    if isinstance(value, BaseModel):
-        value = value.model_dump(mode="json")
+    # Models, dataclasses and big integers, nested any way.
+    out = pydantic_core.to_json(
+        found.value, indent=2 if args.pretty else None, fallback=str
+    )
     try:
-        sys.stdout.buffer.write(orjson.dumps(value, option=option, default=str) + b"\n")
+        sys.stdout.buffer.write(out + b"\n")
         sys.stdout.buffer.flush()
     except BrokenPipeError:
         return 0

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any, Final
 
-import orjson
+import pydantic_core
 from langchain_core.callbacks.manager import (
     adispatch_custom_event,
     dispatch_custom_event,
@@ -23,8 +23,6 @@ from langchain_core.runnables.config import (
     ensure_config,
     get_callback_manager_for_config,
 )
-
-from langchain_jsonrecover.streaming import plain
 
 if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
@@ -73,7 +71,7 @@ def recovery_payload(found: Extraction, reply: str) -> dict[str, Any] | None:
     return {
         "repairs": list(found.repairs),
         "bytes_before": len(reply.encode("utf-8", "surrogatepass")),
-        "bytes_after": len(orjson.dumps(plain(found.value), default=str)),
+        "bytes_after": len(pydantic_core.to_json(found.value, fallback=str)),
         "cut_off": found.cut_off,
     }
 

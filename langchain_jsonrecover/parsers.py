@@ -300,7 +300,7 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
                 if out is not NOTHING:
                     yield out
         final = self.parse_result([state.generation()])
-        out = state.offer_final(final, validated=self._schema is not None)
+        out = state.offer_final(final)
         if out is not NOTHING:
             yield out
 
@@ -315,7 +315,7 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
                 if out is not NOTHING:
                     yield out
         final = await self.aparse_result([state.generation()])
-        out = state.offer_final(final, validated=self._schema is not None)
+        out = state.offer_final(final)
         if out is not NOTHING:
             yield out
 
@@ -618,7 +618,11 @@ class RegexJsonOutputParser(_JsonRecoveringParser[T]):
     def _partial(self, text: str) -> Any:
         # The capture is complete once the pattern matches: no closing needed.
         found = extract_with_pattern(
-            text, self.pattern, max_chars=self.max_chars, max_depth=self.max_depth
+            text,
+            self.pattern,
+            max_chars=self.max_chars,
+            max_depth=self.max_depth,
+            last=self.prefer == "last",
         )
         return found.value if isinstance(found, Extraction) else None
 

@@ -16,14 +16,13 @@ typed error ``invoke`` would.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Any, Final
 
 import jsonpatch
+import pydantic_core
 from langchain_core.messages import AIMessageChunk, BaseMessage, BaseMessageChunk
 from langchain_core.messages.ai import add_ai_message_chunks
 from langchain_core.outputs import ChatGeneration, Generation
-from pydantic import BaseModel
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -53,17 +52,10 @@ def plain(value: Any) -> Any:
         >>> plain(P(a=1))
         {'a': 1}
     """
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json")
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.asdict(value)
-    if isinstance(value, list):
-        return (
-            [plain(item) for item in value]
-            if any(isinstance(item, BaseModel) for item in value)
-            else value
-        )
-    return value
+    if value is None or isinstance(value, str | int | float | bool):
+        return value
+    # Models, dataclasses, TypedDicts and lists of them, nested any way.
+    return pydantic_core.to_jsonable_python(value)
 
 
 class StreamState:
@@ -132,23 +124,22 @@ class StreamState:
             return NOTHING
         return self._advance(value)
 
-    def offer_final(self, value: Any, *, validated: bool) -> Any:
+    def offer_final(self, value: Any) -> Any:
         """The final value: what to yield for it, or ``NOTHING``.
 
         Args:
-            value: The value ``invoke`` would return.
-            validated: Whether it is a schema's instance (always yielded).
+            value: The value ``invoke`` would return (a schema's instance is
+                never equal to the plain partial values, so it is yielded).
 
         Returns:
             The value or its patch, or ``NOTHING`` when the last partial value
             was already the final one.
         """
-        data = plain(value)
-        if self._last is not NOTHING and data == self._last:
-            if self.diff or not validated:
-                return NOTHING
-            return value
-        out = self._advance(data)
+        if self._last is not NOTHING and value == self._last:
+            return NOTHING
+        out = self._advance(plain(value))
+        if self.diff and not out:
+            return NOTHING
         return out if self.diff else value
 
     def _advance(self, data: Any) -> Any:

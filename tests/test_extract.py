@@ -351,3 +351,24 @@ def test_fence_line_inside_a_json_string_is_not_taken_for_the_cut() -> None:
         TruncationRecoveringOutputParser().parse(reply)
     repaired = JsonFenceOutputParser(repair=True).parse(reply)
     assert repaired == {"code": "```\nx = 1\n```", "type": "code"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"id": 18446744073709551616}',
+        'Sure: {"id": 123456789012345678901234567890}',
+        "```json\n[-99999999999999999999999]\n```",
+    ],
+    ids=["fast_path", "prose", "fence"],
+)
+def test_big_integers_stay_exact(text: str) -> None:
+    value = extract_json(text).value
+    number = value["id"] if isinstance(value, dict) else value[0]
+    assert type(number) is int
+    assert str(abs(number)) in text
+
+
+def test_trailing_content_position_in_non_ascii_text() -> None:
+    found = extract_json('{"ville": "Zürich"} — voilà')
+    assert found.span == (0, 19)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from pydantic import BaseModel, Field
-from typing_extensions import TypedDict
+from typing_extensions import TypeAliasType, TypedDict
 
 from langchain_jsonrecover import (
     Halt,
@@ -557,3 +557,33 @@ def test_output_type_reports_the_schema() -> None:
         JsonFenceOutputParser(pydantic_object=DICT_SCHEMA).OutputType == dict[str, Any]
     )
     assert JsonFenceOutputParser().OutputType is Any
+
+
+def test_example_with_defaults_only_does_not_beat_the_answer() -> None:
+    parser = JsonFenceOutputParser(pydantic_object=Options)
+    assert parser.parse('Example: {"foo": 1}. Answer: {"verbose": true}') == Options(
+        verbose=True
+    )
+    assert parser.parse('{"foo": 1}') == Options()
+
+
+JsonAlias = TypeAliasType(
+    "JsonAlias", "dict[str, JsonAlias] | list[JsonAlias] | str | int | None"
+)
+
+
+class Holder(BaseModel):
+    data: JsonAlias
+
+
+def test_recursive_type_alias_schema_has_instructions() -> None:
+    parser = JsonFenceOutputParser(pydantic_object=Holder)
+    assert '"data"' in parser.get_format_instructions()
+    assert parser.parse('{"data": {"a": [1, "x"]}}') == Holder(data={"a": [1, "x"]})
+
+
+def test_array_schema_with_boolean_items() -> None:
+    parser = JsonFenceOutputParser(pydantic_object={"type": "array", "items": True})
+    assert parser.get_format_instructions().startswith("The JSON is an array.")
+    result: Any = parser.parse("[1, 2]")
+    assert result == [1, 2]

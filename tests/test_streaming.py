@@ -386,3 +386,33 @@ def test_prefer_last_streams_the_last_candidate() -> None:
     values = stream_text(JsonFenceOutputParser(prefer="last"), text, 4)
     assert values[-1] == {"name": "Ada", "age": 36}
     assert {"name": "Bob", "age": 1} not in values[len(values) // 2 :]
+
+
+async def test_recovery_event_with_big_integers() -> None:
+    chain = (
+        model('{"id": 123456789012345678901, "tags": ["a"')
+        | TruncationRecoveringOutputParser()
+    )
+    events = [
+        e
+        async for e in chain.astream_events("hi", version="v2")
+        if e["event"] == "on_custom_event"
+    ]
+    data: Any = events[0]["data"]
+    assert data["bytes_after"] == len('{"id":123456789012345678901,"tags":["a"]}')
+
+
+def test_regex_parser_streams_the_last_match_with_prefer_last() -> None:
+    values = stream_text(
+        RegexJsonOutputParser(r"<j>(.*?)</j>", prefer="last"),
+        "<j>[1]</j> <j>[2]</j>",
+        4,
+    )
+    assert values[-1] == [2]
+    assert all(v == [2] for v in values[values.index([2]) :])
+
+
+def test_dict_schema_final_value_not_yielded_twice() -> None:
+    parser = JsonFenceOutputParser(pydantic_object={"type": "object"})
+    values = stream_text(parser, '{"a": 1}', 2)
+    assert values.count({"a": 1}) == 1

@@ -322,3 +322,21 @@ def test_regex_capture_running_to_the_end_is_truncated() -> None:
     with pytest.raises(InvalidJsonError) as caught:
         parser.parse('<json>{"a": [1, 2')
     assert caught.value.truncated
+
+
+def test_wrong_closer_at_the_end_is_not_a_cut() -> None:
+    with pytest.raises(InvalidJsonError):
+        TruncationRecoveringOutputParser().parse('{"a": [}')
+
+
+def test_max_depth_holds_for_short_cut_replies() -> None:
+    with pytest.raises(InvalidJsonError):
+        TruncationRecoveringOutputParser(max_depth=2).parse("[[[1")
+
+
+def test_big_integers_in_a_closed_reply_and_its_event() -> None:
+    text = '{"order_id": 123456789012345678901, "items": ["a", "b'
+    assert (
+        TruncationRecoveringOutputParser().parse(text)["order_id"]
+        == 123456789012345678901
+    )
