@@ -445,12 +445,18 @@ def iter_candidates(text: str, scan: Scan) -> Iterator[Candidate]:
     if "```" not in masked:
         yield from _span_candidates(masked, [], base, scan)
         return
-    # Backticks inside the strings of a reply that is JSON are not fences.
-    lead = _NON_SPACE.search(masked)
-    lead_end = (
-        json_extent(masked, lead.start()) if lead and lead.group() in "{[" else None
-    )
-    if lead_end is not None:
+    # Backticks inside the strings of JSON that opens before the first fence
+    # (the reply itself, or an object in the prose) are not fences.
+    first_fence = masked.find("```")
+    lead = _OPENERS.search(masked, 0, first_fence)
+    lead_end = json_extent(masked, lead.start()) if lead is not None else None
+    if (
+        lead is not None
+        and lead_end is not None
+        and (
+            lead_end > first_fence or _NON_SPACE.search(masked, 0, lead.start()) is None
+        )
+    ):
         if "```" not in masked[lead_end:]:
             yield from _span_candidates(masked, [], base, scan)
             return
@@ -504,6 +510,8 @@ def _fence_candidate(
     start, end = _strip(text, fence.body_start, fence.body_end)
     if start == end:
         return None  # an empty fence is no candidate
+    if text[start] not in "{[" and text.find("\n", fence.start, start) < 0:
+        return None  # a one-line "block" of prose: ```json in a sentence
     repairs = (*base, "fence_stripped")
     label = _JSON_LABEL.match(text, start, end)
     if label is not None and not fence.is_json:

@@ -36,6 +36,9 @@ _OPENERS: Final = re.compile(r"[\[{]")
 _PROSE_TOKENS: Final = re.compile(r"[\[\]{}]")
 _JSON_TOKENS: Final = re.compile(r'[\[\]{}"]|//|/\*|#')
 _MAYBE_TOKENS: Final = re.compile(r'[\[\]{}":]|//|/\*|#')
+_JSON_TOKENS_SQ: Final = re.compile(r"[\[\]{}\"']|//|/\*|#")
+_MAYBE_TOKENS_SQ: Final = re.compile(r"[\[\]{}\":']|//|/\*|#")
+_SQ_STRING_REST: Final = re.compile(r"(?:[^'\\]++|\\.)*+'", re.DOTALL)
 # A comment in almost-JSON hides its brackets: to the line's end, or to */.
 _COMMENT_END: Final = {"//": "\n", "#": "\n", "/*": "*/"}
 _STRING_REST: Final = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
@@ -72,6 +75,7 @@ class _Frame:
         "in_json",
         "mark",
         "mode",
+        "squote",
         "start",
         "strings",
     )
@@ -93,6 +97,7 @@ class _Frame:
         self.mark = mark
         self.in_json = in_json
         self.strings = strings
+        self.squote = False
         self.has_colon = False
 
 
@@ -170,15 +175,17 @@ def find_spans(
             if not top.strings:
                 pattern = _PROSE_TOKENS
             elif top.mode == MAYBE:
-                pattern = _MAYBE_TOKENS
+                pattern = _MAYBE_TOKENS_SQ if top.squote else _MAYBE_TOKENS
             else:
-                pattern = _JSON_TOKENS
+                pattern = _JSON_TOKENS_SQ if top.squote else _JSON_TOKENS
             found = pattern.search(text, pos, hi)
             if found is None:
                 break
             i, char = found.start(), found.group()
-            if char == '"':
-                rest = _STRING_REST.match(text, i + 1, hi)
+            if char in "\"'":
+                rest = (_STRING_REST if char == '"' else _SQ_STRING_REST).match(
+                    text, i + 1, hi
+                )
                 if rest is None:
                     break
                 pos = rest.end()
@@ -246,7 +253,13 @@ def find_spans(
                 pos = i + result.end
                 continue
         strings = mode != PROSE or (bool(stack) and stack[-1].strings)
-        stack.append(_Frame(i, char, mode, empty, len(spans), in_json, strings))
+        frame = _Frame(i, char, mode, empty, len(spans), in_json, strings)
+        # A dict written with single quotes (Python style): its strings are
+        # quoted that way, and may hold brackets.
+        space = _SPACE.match(text, i + 1, hi)
+        after = space.end() if space else i + 1
+        frame.squote = text.startswith("'", after) or (bool(stack) and stack[-1].squote)
+        stack.append(frame)
         open_count[char] += 1
         pos = i + 1
     while stack:

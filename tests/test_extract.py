@@ -372,3 +372,25 @@ def test_big_integers_stay_exact(text: str) -> None:
 def test_trailing_content_position_in_non_ascii_text() -> None:
     found = extract_json('{"ville": "Zürich"} — voilà')
     assert found.span == (0, 19)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('Sure: {"a": "see ```json", "b": [1, 2]}', {"a": "see ```json", "b": [1, 2]}),
+        (
+            'Sure!\n{"say": "Reply in a ```json block```"}',
+            {"say": "Reply in a ```json block```"},
+        ),
+        ('Sure: {"md": "Use:\n```json\n{}\n```"}', {"md": "Use:\n```json\n{}\n```"}),
+        ('Example {"x": 1}. Now:\n```json\n{"a": 1}\n```', {"a": 1}),
+    ],
+    ids=[
+        "json_tag_mid_string",
+        "one_line_block_in_a_string",
+        "fence_lines_in_a_string",
+        "real_fence_after_an_example",
+    ],
+)
+def test_fence_markers_inside_json_strings_in_prose(text: str, expected: Any) -> None:
+    assert extract_json(text).value == expected

@@ -242,3 +242,20 @@ def test_repaired_whole_reply_skips_the_span_scan(
     monkeypatch.setattr(extract_module, "find_spans", no_scan)
     reply = "{" + ", ".join(f"'k{i}': [{i}, True,]" for i in range(2000)) + "}"
     assert JsonFenceOutputParser(repair=True).parse(reply)["k1999"] == [1999, True]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Sure! {'text': 'a}b', 'list': [1, 2]}", {"text": "a}b", "list": [1, 2]}),
+        (
+            "Sure! {'emoji': ':-}', 'tags': {\"a\": 1}}",
+            {"emoji": ":-}", "tags": {"a": 1}},
+        ),
+    ],
+    ids=["bracket_in_single_quotes", "object_after_single_quoted_bracket"],
+)
+def test_brackets_inside_single_quoted_strings_do_not_split_the_object(
+    text: str, value: Any
+) -> None:
+    assert JsonFenceOutputParser(repair=True).parse(text) == value
