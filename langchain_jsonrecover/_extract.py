@@ -510,6 +510,8 @@ def _fence_candidate(
     start, end = _strip(text, fence.body_start, fence.body_end)
     if start == end:
         return None  # an empty fence is no candidate
+    if not fence.closed:
+        end = fence.body_end  # a cut string keeps its trailing whitespace
     if text[start] not in "{[" and text.find("\n", fence.start, start) < 0:
         return None  # a one-line "block" of prose: ```json in a sentence
     repairs = (*base, "fence_stripped")

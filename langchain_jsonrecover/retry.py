@@ -575,6 +575,13 @@ def _failed(error: OutputParserException) -> Failed:
     return Failed(error, feedback_for(error))
 
 
+def _readable(reply: AIMessage) -> AIMessage:
+    """A reply that is only a tool call, as the text our parsers read."""
+    if not reply.tool_calls or str(reply.text).strip():
+        return reply
+    return AIMessage(reply_text(reply), response_metadata=dict(reply.response_metadata))
+
+
 def parse(parser: BaseOutputParser[Any], reply: AIMessage) -> Outcome:
     """Parse one reply; a refusal raises, a parse error becomes feedback.
 
@@ -588,7 +595,7 @@ def parse(parser: BaseOutputParser[Any], reply: AIMessage) -> Outcome:
         ModelRefusalError: The model refused.
     """
     if isinstance(parser, _JsonRecoveringParser):
-        step = parser.process(reply)
+        step = parser.process(_readable(reply))
         if isinstance(step, Continue):
             return step
         return Failed(step.error, str(step.feedback.text))
@@ -607,7 +614,7 @@ async def aparse(parser: BaseOutputParser[Any], reply: AIMessage) -> Outcome:
         ModelRefusalError: The model refused.
     """
     if isinstance(parser, _JsonRecoveringParser):
-        step = await parser.aprocess(reply)
+        step = await parser.aprocess(_readable(reply))
         if isinstance(step, Continue):
             return step
         return Failed(step.error, str(step.feedback.text))

@@ -714,3 +714,14 @@ async def test_exhausted_message_of_a_foreign_parser_is_clean(mode: str) -> None
     )
     assert info.value.observation == "Invalid json output: your reply"
     assert info.value.llm_output == "still no json"
+
+
+def test_a_reply_that_is_only_a_tool_call_is_parsed() -> None:
+    from langchain_core.language_models import GenericFakeChatModel  # noqa: PLC0415
+
+    call = {"name": "Person", "args": {"name": "Ada", "age": 36}, "id": "call-1"}
+    model = GenericFakeChatModel(messages=iter([AIMessage("", tool_calls=[call])]))
+    parser = JsonFenceOutputParser(pydantic_object=Person)
+    assert JsonRetryChain(model=model, parser=parser).invoke("Who?") == Person(
+        name="Ada", age=36
+    )
