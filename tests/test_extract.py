@@ -250,7 +250,7 @@ INVALID: list[tuple[str, str, int, int, bool]] = [
     ),
     ("truncated_string", 'Here: {"text": "Hello wor', 1, 26, True),
     ("unclosed_fence_truncated", '```json\n{"a": [1, 2', 2, 12, True),
-    ("unclosed_fence_truncated_then_newline", '```json\n{"a": 1\n', 2, 8, True),
+    ("unclosed_fence_truncated_then_newline", '```json\n{"a": 1\n', 3, 1, True),
     ("truncated_then_spaces", '{"a": "b \n  ', 2, 3, True),
     ("mismatched_bracket", '{"a": [1, 2}', 1, 12, False),
 ]
