@@ -10,6 +10,7 @@ value ends; "unexpected end of data" means the text was cut off.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import re
 from dataclasses import dataclass
 from typing import Any, Final, Literal
@@ -36,7 +37,10 @@ _EXPECTED: Final = "unexpected character, expected "
 _PEEL_ROUNDS: Final = 24
 _LONG_DIGITS: Final = 20  # more than any 64-bit integer has
 _LONG_RUN: Final = b"0" * _LONG_DIGITS
-_DIGIT_MASK: Final = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))
+_DIGITS_AS_ZERO: Final = bytes(48 if 48 <= b <= 57 else b for b in range(256))
+_NOISE: Final = bytes(
+    b for b in range(256) if not (48 <= b <= 57) and b not in b"[]{},:"
+)
 _BRACKETS_ONLY: Final = bytes(b for b in range(256) if b not in b"[]{}")
 _CONTROL_CHAR: Final = re.compile(r"[\x00-\x1f]")
 # Rest of a string after its opening quote; possessive, so it never backtracks.
@@ -97,7 +101,7 @@ def decode(
     candidate = text
     while True:
         try:
-            value = loads(candidate)
+            value, shallow = loads_within(candidate, max_depth)
         except orjson.JSONDecodeError as exc:
             msg, pos = exc.msg, exc.pos
             if msg.startswith(_CONTROL) and escaped is None:
@@ -112,7 +116,7 @@ def decode(
                     inner = Decoded(inner.value, inner.end, _ESCAPED)
                 return _relocate(inner, escaped)
             return _relocate(_failure(candidate, msg, pos), escaped)
-        if not within_depth(candidate, value, max_depth):
+        if not shallow:
             return _relocate(
                 DecodeFailure("too_deep", 0, f"more than {max_depth} levels"),
                 escaped,
@@ -121,37 +125,40 @@ def decode(
         return _relocate(Decoded(value, _value_end(candidate), repairs), escaped)
 
 
-def loads(text: str) -> Any:
-    """Strict JSON: orjson, with integers beyond 64 bits kept exact.
+def loads_within(text: str, max_depth: int) -> tuple[Any, bool]:
+    """Strict JSON with orjson, big integers kept exact, and the depth checked.
 
     orjson is the fastest to decode and, above all, to fail (it stops at the
     first error and says where), but it turns integers beyond 64 bits into
-    floats. A text holding a run of 20 digits (found in C: the UTF-8 form,
-    cached by orjson, mapped to a digit mask) is decoded again with
-    pydantic-core, which keeps them exact.
+    floats. One pass in C over the text's UTF-8 form (cached by orjson) keeps
+    its digits (as ``0``), brackets, commas and colons: a run of 20 digits
+    there sends the text to pydantic-core, which keeps big integers exact, and
+    the brackets are the skeleton the depth check peels.
 
     Args:
         text: The JSON text.
+        max_depth: The deepest nesting accepted.
 
     Returns:
-        The value.
+        The value, and whether it nests at most ``max_depth`` deep.
 
     Raises:
         orjson.JSONDecodeError: The text is not one JSON value.
 
     Example:
-        >>> loads("[18446744073709551616, 1.5]")
-        [18446744073709551616, 1.5]
+        >>> loads_within("[18446744073709551616, [1.5]]", 1)
+        ([18446744073709551616, [1.5]], False)
     """
     value = orjson.loads(text)
-    if len(text) >= _LONG_DIGITS and _LONG_RUN in text.encode(
-        "utf-8", "surrogatepass"
-    ).translate(_DIGIT_MASK):
-        try:
-            return pydantic_core.from_json(text, allow_inf_nan=False)
-        except ValueError:
-            return value
-    return value
+    if len(text) < _LONG_DIGITS and len(text) <= max_depth:
+        return value, True
+    profile = text.encode("utf-8", "surrogatepass").translate(_DIGITS_AS_ZERO, _NOISE)
+    if _LONG_RUN in profile:
+        with contextlib.suppress(ValueError):
+            value = pydantic_core.from_json(text, allow_inf_nan=False)
+    if len(text) <= max_depth:
+        return value, True
+    return value, _peel(profile.translate(None, b"0,:"), value, max_depth)
 
 
 def _failure(text: str, msg: str, pos: int) -> DecodeFailure:
@@ -198,6 +205,11 @@ def within_depth(text: str, value: Any, max_depth: int) -> bool:
     if len(text) <= max_depth:
         return True  # too few characters for more openers than that
     skeleton = text.encode("utf-8", "surrogatepass").translate(None, _BRACKETS_ONLY)
+    return _peel(skeleton, value, max_depth)
+
+
+def _peel(skeleton: bytes, value: Any, max_depth: int) -> bool:
+    """Peel a bracket skeleton one level per round; walk the value if stuck."""
     if len(skeleton) <= max_depth:
         return True
     # A few rounds settle real replies; past that, one walk is cheaper than

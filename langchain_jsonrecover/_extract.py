@@ -24,8 +24,7 @@ from langchain_jsonrecover._decode import (
     Decoded,
     DecodeFailure,
     decode,
-    loads,
-    within_depth,
+    loads_within,
 )
 from langchain_jsonrecover._fences import Fence, find_fences, outer_fence
 from langchain_jsonrecover._reasoning import mask_reasoning
@@ -395,7 +394,7 @@ def _fast_path(text: str, scan: Scan) -> Candidate | None:
     if first is None or text[first.start()] not in "{[":
         return None
     try:
-        value = loads(text)
+        value, shallow = loads_within(text, scan.max_depth)
     except orjson.JSONDecodeError as exc:
         if scan.close_truncated and exc.msg.startswith(_END_OF_DATA):
             return _decoded_failure(
@@ -409,7 +408,7 @@ def _fast_path(text: str, scan: Scan) -> Candidate | None:
                 closed=False,
             )
         return None
-    if not within_depth(text, value, scan.max_depth):
+    if not shallow:
         return None
     end = len(text)
     while text[end - 1] in " \t\r\n":
