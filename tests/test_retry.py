@@ -9,23 +9,21 @@ from __future__ import annotations
 import copy
 import itertools
 import pickle
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar, assert_type
+from typing import TYPE_CHECKING, Any, TypeVar, assert_type
 
 import pytest
-from langchain_core.callbacks import BaseCallbackHandler, CallbackManagerForLLMRun
+from _models import Script, ScriptedChatModel
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.exceptions import ModelRefusalError, OutputParserException
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.output_parsers import (
     BaseOutputParser,
     JsonOutputParser,
     PydanticOutputParser,
 )
-from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
-from pydantic import BaseModel, Field, SkipValidation
+from pydantic import BaseModel
 
 from langchain_jsonrecover._retry_prompts import (
     CONTINUE_REQUEST,
@@ -54,39 +52,12 @@ from langchain_jsonrecover.retry import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from uuid import UUID
 
     from langchain_core.messages.ai import UsageMetadata
 
 R = TypeVar("R")
-Script = str | AIMessage | BaseException | Callable[[list[BaseMessage]], str]
-
-
-class ScriptedChatModel(BaseChatModel):
-    """Replies from a script, in order (the last entry repeats); records calls."""
-
-    script: Annotated[list[Script], SkipValidation()]
-    calls: list[list[BaseMessage]] = Field(default_factory=list)
-
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        self.calls.append(list(messages))
-        item = self.script[min(len(self.calls), len(self.script)) - 1]
-        if isinstance(item, BaseException):
-            raise item
-        if callable(item):
-            item = item(messages)
-        message = AIMessage(item) if isinstance(item, str) else item.model_copy()
-        return ChatResult(generations=[ChatGeneration(message=message)])
-
-    @property
-    def _llm_type(self) -> str:
-        return "scripted"
 
 
 class Person(BaseModel):

@@ -9,15 +9,13 @@ a model runs through ``invoke`` and ``ainvoke``.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar, assert_type
+from typing import TYPE_CHECKING, Any, TypeVar, assert_type
 
 import pytest
+from _models import ScriptedChatModel
 from langchain_core.exceptions import ModelRefusalError
-from langchain_core.language_models import BaseChatModel, LanguageModelInput
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
-from pydantic import BaseModel, Field, SkipValidation
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+from pydantic import BaseModel
 from typing_extensions import TypedDict
 
 from langchain_jsonrecover.errors import SchemaValidationError
@@ -27,39 +25,17 @@ from langchain_jsonrecover.retry import RetryExhaustedError, RetryResult
 from langchain_jsonrecover.structured import StructuredOutputChain, structured_output
 
 if TYPE_CHECKING:
-    from langchain_core.callbacks import CallbackManagerForLLMRun
+    from collections.abc import Callable, Sequence
+
+    from langchain_core.language_models import LanguageModelInput
     from langchain_core.runnables import Runnable
     from langchain_core.tools import BaseTool
 
 R = TypeVar("R")
-Script = str | AIMessage | Callable[[list[BaseMessage]], str]
 
 
-class TextModel(BaseChatModel):
+class TextModel(ScriptedChatModel):
     """No tool calling: replies from a script (the last repeats); records calls."""
-
-    script: Annotated[list[Script], SkipValidation()]
-    calls: list[list[BaseMessage]] = Field(default_factory=list)
-    bound: list[dict[str, Any]] = Field(default_factory=list)
-
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        self.calls.append(list(messages))
-        self.bound.append(kwargs)
-        item = self.script[min(len(self.calls), len(self.script)) - 1]
-        if callable(item):
-            item = item(messages)
-        message = AIMessage(item) if isinstance(item, str) else item.model_copy()
-        return ChatResult(generations=[ChatGeneration(message=message)])
-
-    @property
-    def _llm_type(self) -> str:
-        return "scripted-text"
 
 
 class ToolModel(TextModel):
