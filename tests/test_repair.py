@@ -125,7 +125,7 @@ REFUSED: list[tuple[str, str, type[JsonRecoveryError]]] = [
     ("apology", "I'm sorry, I can't help", NoJsonFoundError),
     ("unquoted_value", "{status: ok}", InvalidJsonError),
     ("nan", '{"a": NaN}', InvalidJsonError),
-    ("infinity", "[Infinity]", NoJsonFoundError),
+    ("infinity", "[Infinity]", InvalidJsonError),
     ("infinity_value", '{"a": Infinity}', InvalidJsonError),
 ]
 
