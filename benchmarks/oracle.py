@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from _oracle import (  # noqa: E402 - tests/ is put on the path just above
+from _oracle import (
     FAULTS,
     FIXED_SEED,
     VERDICTS,
@@ -83,6 +83,8 @@ class Tally:
     cut: Counter[Verdict] = field(default_factory=Counter)
     by_fault: dict[str, Counter[Verdict]] = field(default_factory=dict)
     wrong: list[tuple[Case, Outcome]] = field(default_factory=list)
+    empty: Counter[str] = field(default_factory=Counter)
+    """Errors that were a ``None`` or empty result, not an exception (peers)."""
     seconds: float = 0.0
 
 
@@ -101,6 +103,8 @@ def run(runners: Sequence[Runner], cases: Sequence[Case]) -> dict[str, Tally]:
                 tally.by_fault.setdefault(case.fault, Counter())[verdict] += 1
             if verdict == "wrong":
                 tally.wrong.append((case, outcome))
+            elif verdict == "error" and outcome.error is None:
+                tally.empty["cut" if case.cut else "plain"] += 1
         tally.seconds = time.process_time() - start
     return tallies
 
@@ -149,6 +153,12 @@ def report(
             for name, t in tallies.items()
         ]
         print(_table(header, rows, markdown=markdown))
+        for name, t in tallies.items():
+            if t.empty[pick]:
+                print(
+                    f"\n{name}: errors that are a None or empty result, "
+                    f"not an exception: {t.empty[pick]}"
+                )
     if count:
         title = f"wrong values per fault kind (% of that kind's replies), seed {seed}"
         print(f"\n{'### ' if markdown else ''}{title}\n")
