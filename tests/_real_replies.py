@@ -50,6 +50,7 @@ CLASSES: Final = frozenset(
         "envelope",
         "double_encoded",
         "schema_keys",
+        "schema_values",
         "truncation",
         "trailing_text",
         "placeholder",

@@ -190,6 +190,62 @@ class SectionSummary(BaseModel):
     section_summary: str
 
 
+class SameEvent(BaseModel):
+    isSameEvent: bool  # noqa: N815  (the application's own camelCase name)
+    confidence: float = Field(ge=0, le=1)
+
+
+class TableColumn(BaseModel):
+    col_name: str
+    col_type: str
+    summary: str
+
+
+class TableInfo(BaseModel):
+    summary: str
+    table_title: str
+    table_id: str
+    columns: list[TableColumn]
+
+
+class BookScore(BaseModel):
+    name: str
+    description: str
+    score: int = Field(ge=1, le=5)
+
+
+class BookScores(BaseModel):
+    books: list[BookScore]
+
+
+class Todo(BaseModel):
+    content: str
+    status: Literal["pending", "in_progress", "completed"]
+    priority: Literal["low", "medium", "high"]
+    id: str
+
+
+class TodoList(BaseModel):
+    todos: list[Todo]
+
+
+class Lifecycle(StrEnum):
+    UNKNOWN = "unknown"
+    TARGET = "target"
+    PROSPECT = "prospect"
+    CUSTOMER = "customer"
+    FORMER_CUSTOMER = "former_customer"
+
+
+class OrgUpdate(BaseModel):
+    lifecycle: Lifecycle
+
+
+class ExportRequest(BaseModel):
+    path: str
+    format: Literal["markdown", "json"] = "markdown"
+
+
 SCHEMAS: Final[dict[str, type[Any]]] = {
     model.__name__: model
     for model in (
@@ -225,5 +281,11 @@ SCHEMAS: Final[dict[str, type[Any]]] = {
         FilingProposal,
         Poem,
         SectionSummary,
+        SameEvent,
+        TableInfo,
+        BookScores,
+        TodoList,
+        OrgUpdate,
+        ExportRequest,
     )
 }
