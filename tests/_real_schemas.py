@@ -246,6 +246,96 @@ class ExportRequest(BaseModel):
     format: Literal["markdown", "json"] = "markdown"
 
 
+class CityUnit(BaseModel):
+    city: str
+    unit: Unit = Unit.CELSIUS
+
+
+class Entity(BaseModel):
+    name: str
+
+
+class ExtractedEntities(BaseModel):
+    entities: list[Entity]
+
+
+class PythonCode(BaseModel):
+    code: str
+
+
+class AgentAction(BaseModel):
+    action: str
+    action_input: dict[str, Any]
+
+
+class FormField(BaseModel):
+    field_id: str
+    text: str
+    required: bool = False
+
+
+class FormExtraction(BaseModel):
+    items: list[FormField] | None
+    extraction_cost_usd: float | None = None
+    validation_issues: list[str] | None = None
+
+
+class BrowserStep(BaseModel):
+    scene: str
+    reasoning: str
+
+
+class SearchQueries(BaseModel):
+    queries: list[str] = Field(min_length=1)
+
+
+class IntentLabel(BaseModel):
+    classification: Literal["chitchat", "analysis_request"]
+
+
+class ResearchTask(BaseModel):
+    gap: str
+    agent: str
+    query: str
+
+
+class ResearchPlan(BaseModel):
+    tasks: list[ResearchTask]
+
+
+class Question(BaseModel):
+    reflection: str
+    question: str
+
+
+class TopTracks(BaseModel):
+    limit: int = Field(gt=0)
+    genre: str = "all"
+
+
+class ArticleCard(BaseModel):
+    title: str = ""
+    summary: str = ""
+    tags: list[str] = []
+
+
+class GuestList(BaseModel):
+    guests: list[str]
+
+
+class Job(BaseModel):
+    company: str
+    position: str
+    duration: str | None = None
+
+
+class EmployeeProfile(BaseModel):
+    name: str
+    age: int
+    skills: list[str] = Field(min_length=3)
+    workhistory: list[Job]
+
+
 SCHEMAS: Final[dict[str, type[Any]]] = {
     model.__name__: model
     for model in (
@@ -287,5 +377,19 @@ SCHEMAS: Final[dict[str, type[Any]]] = {
         TodoList,
         OrgUpdate,
         ExportRequest,
+        CityUnit,
+        ExtractedEntities,
+        PythonCode,
+        AgentAction,
+        FormExtraction,
+        BrowserStep,
+        SearchQueries,
+        IntentLabel,
+        ResearchPlan,
+        Question,
+        TopTracks,
+        ArticleCard,
+        GuestList,
+        EmployeeProfile,
     )
 }
