@@ -336,6 +336,28 @@ class EmployeeProfile(BaseModel):
     workhistory: list[Job]
 
 
+class ReviewVerdict(BaseModel):
+    verdict: Literal["approve", "reject", "revise"]
+    risks: list[str]
+    score: int = Field(ge=0, le=10)
+
+
+class ArxivQuery(BaseModel):
+    author: str = ""
+    category: str
+    keywords: list[str]
+    max_results: int = 10
+    extract_text: bool = False
+
+
+class GameMove(BaseModel):
+    move: Literal["rock", "paper", "scissors"]
+
+
+class NumericAnswer(BaseModel):
+    answer: int
+
+
 SCHEMAS: Final[dict[str, type[Any]]] = {
     model.__name__: model
     for model in (
@@ -391,5 +413,9 @@ SCHEMAS: Final[dict[str, type[Any]]] = {
         ArticleCard,
         GuestList,
         EmployeeProfile,
+        ReviewVerdict,
+        ArxivQuery,
+        GameMove,
+        NumericAnswer,
     )
 }
