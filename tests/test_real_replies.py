@@ -10,6 +10,7 @@ message lists the cases still missed.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Final
 
@@ -56,8 +57,6 @@ def test_corpus_is_large_enough_and_ids_are_unique() -> None:
 
 
 def test_every_line_has_exactly_the_documented_keys() -> None:
-    import json  # noqa: PLC0415
-
     lines = CORPUS_PATH.read_text(encoding="utf-8").splitlines()
     assert all(tuple(json.loads(line)) == KEYS for line in lines if line.strip())
 
