@@ -32,6 +32,7 @@ from langchain_jsonrecover._recover import (
     Closed,
     close_truncated,
     ends_in_string,
+    opens_nested,
 )
 from langchain_jsonrecover._repair import repair as repair_syntax
 from langchain_jsonrecover._schema import Accepted, FieldError, Schema
@@ -59,6 +60,11 @@ _JSON_LABEL: Final = re.compile(r"json[ \t]*\r?\n", re.IGNORECASE)
 _END_OF_DATA: Final = "unexpected end of data"
 _OPENERS: Final = re.compile(r"[\[{]")
 _REPAIRABLE: Final = frozenset({"invalid", "truncated"})
+_NESTED: Final = (
+    "a value inside an object whose opening bracket is missing (a key and a "
+    "colon come before it)"
+)
+_GOES_ON: Final = "the block goes on after the value ends (a stray or missing bracket?)"
 _SCALAR_START: Final = frozenset('"-0123456789tfn')
 
 
@@ -288,7 +294,12 @@ def _repaired(masked: str, tried: list[Candidate], scan: Scan) -> Iterator[Candi
     budget = 2 * len(masked) + 1024
     limit = len(masked)
     for candidate in tried:
-        if candidate.failure is None or candidate.failure.kind not in _REPAIRABLE:
+        failure = candidate.failure
+        if (
+            failure is None
+            or failure.kind not in _REPAIRABLE
+            or failure.detail == "nested_value"
+        ):
             continue
         if limit - candidate.start > budget:
             return
@@ -542,9 +553,34 @@ def _fence_candidate(
         repairs = (*repairs, "json_label_dropped")
     if not fence.is_json and text[start] not in "{[":
         return None  # an untagged block of something else (code, a table)
-    return _decoded(
+    candidate = _decoded(
         text, start, end, "fence", repairs, scan, closed=fence.closed, whole=whole
     )
+    after = _NON_SPACE.search(text, candidate.end, end)
+    if (
+        candidate.failure is None
+        and after is not None
+        and (
+            not isinstance(candidate.value, dict | list)
+            or after.group() == ":"
+            or _broken_block(text, start, end, scan)
+        )
+    ):
+        # More of the block goes on as if the value had not ended: the value
+        # is part of a broken one (a key read as a string, a stray closer).
+        failure = Failure("invalid", _GOES_ON, pos=candidate.end, start=start)
+        return Candidate(start, end, "fence", repairs, failure=failure, whole=True)
+    return candidate
+
+
+def _broken_block(text: str, start: int, end: int, scan: Scan) -> bool:
+    """Whether the structure of a block shows its first value is part of a broken one.
+
+    Read only when text follows the first value inside the block (rare).
+    """
+    budget = [2 * (end - start) + 1024]
+    spans = find_spans(text, start, end, max_depth=scan.max_depth, budget=budget)
+    return bool(spans) and spans[0].broken
 
 
 def _span_candidates(
@@ -594,7 +630,16 @@ def _span_candidates(
         is_raw = raw_start is not None and span.start == raw_start.start()
         step: Step = "raw" if is_raw else "prose"
         repairs = head if is_raw else base
-        if span.decoded is not None:
+        if span.nested:
+            failure = Failure(
+                "invalid",
+                _NESTED,
+                pos=span.start,
+                start=span.start,
+                detail="nested_value",
+            )
+            yield Candidate(span.start, span.end, step, repairs, failure=failure)
+        elif span.decoded is not None:
             yield _from_decoded(text, span.start, span.decoded, step, repairs)
         elif span.cut is not None:
             yield _decoded_failure(
@@ -668,7 +713,13 @@ def _decoded_failure(  # noqa: PLR0917
         # A closing fence inside a JSON string (a ``` line in a code value):
         # the body was cut by the fence finder, not by the model.
         return Candidate(start, end, step, repairs, failure=failure, whole=whole)
-    if scan.close_truncated and result.kind == "truncated":
+    if (
+        scan.close_truncated
+        and result.kind == "truncated"
+        and not (closed and opens_nested(text, start, end))
+    ):
+        # A block the model closed, or JSON that prose follows, was not cut:
+        # a closer is missing, and only a flat value shows where (its end).
         closing = close_truncated(
             text[start:end],
             max_depth=scan.max_depth,

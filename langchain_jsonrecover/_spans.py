@@ -51,11 +51,11 @@ _ARRAY_WORD: Final = re.compile(r"(?:True|False|None|NaN|-?Infinity)\b|-?\.[0-9]
 # How far past a closed root the look for more structure reaches (a bound, so
 # that many roots cost a bounded look each).
 _LOOK: Final = 256
-# After a closed root: a closer (perhaps after a comma), a comma and a key
-# (``, "k":``), or the next value of a run (``, {`` or ``{``).
+# After a closed root: a closer (perhaps after a comma), a key (``, "k":`` or
+# ``"k":``), or the next value of a run (``, {`` or ``{``).
 _AFTER_ROOT: Final = re.compile(
     r"[ \t\r\n]*+(?:(?:,[ \t\r\n]*+)?+([\]}])"
-    r'|,[ \t\r\n]*+("(?:[^"\\\n]++|\\.)*+"[ \t\r\n]*+:)'
+    r'|(?:,[ \t\r\n]*+)?+("(?:[^"\\\n]++|\\.)*+"[ \t\r\n]*+:)'
     r"|(?:,[ \t\r\n]*+)?+[\[{])"
 )
 
@@ -82,6 +82,9 @@ class Span:
     broken: bool = False
     """The structure shows the span is one value with a fault inside (a stray
     closer in it, or a root closed too early): it must decode whole."""
+    nested: bool = False
+    """A key and a colon stand right before it: it is a member's value, in
+    an object whose opening bracket is missing, never the answer alone."""
 
 
 class _Frame:
@@ -93,6 +96,7 @@ class _Frame:
         "in_json",
         "mark",
         "mode",
+        "nested",
         "squote",
         "start",
         "strings",
@@ -118,6 +122,7 @@ class _Frame:
         self.squote = False
         self.has_colon = False
         self.broken = False
+        self.nested = False
 
 
 def classify(text: str, start: int, limit: int) -> tuple[int, bool]:
@@ -299,6 +304,7 @@ def find_spans(
                         is_object=char == "{",
                         empty=False,
                         cut=result,
+                        nested=_after_key(text, i, lo),
                     )
                 )
                 break
@@ -311,6 +317,7 @@ def find_spans(
                         is_object=char == "{",
                         empty=False,
                         decoded=result,
+                        nested=_after_key(text, i, lo),
                     )
                 )
                 pos = root_end = i + result.end
@@ -322,6 +329,7 @@ def find_spans(
         space = _SPACE.match(text, i + 1, hi)
         after = space.end() if space else i + 1
         frame.squote = text.startswith("'", after) or (bool(stack) and stack[-1].squote)
+        frame.nested = not in_json and mode != PROSE and _after_key(text, i, lo)
         stack.append(frame)
         open_count[char] += 1
         pos = i + 1
@@ -341,8 +349,8 @@ def _after_root(  # noqa: PLR0917 - the scan's state, passed whole
     """Read what follows a root that just closed at ``end`` (``spans[-1]``).
 
     Returns:
-        A frame to push when an object root closed too early (``, "key":``
-        follows: the root, with the run of roots before it, is reopened);
+        A frame to push when the root closed too early (a key follows: the
+        root, with the run of roots before it, is reopened);
         else the index of the first span of the run of roots this one belongs
         to (the run merged into one broken span when a closer that matches
         nothing follows), or ``-1`` when prose resumes.
@@ -370,8 +378,6 @@ def _after_root(  # noqa: PLR0917 - the scan's state, passed whole
         )
         return first
     if found.group(2) is not None:
-        if not spans[-1].is_object:
-            return -1
         start = spans[first].start
         del spans[first:]
         frame = _Frame(
@@ -406,6 +412,20 @@ def continues_structure(text: str, end: int, hi: int) -> bool:
     )
 
 
+def _after_key(text: str, start: int, lo: int) -> bool:
+    """Whether a quoted key and its colon stand right before ``start``."""
+    i = start - 1
+    floor = max(lo, start - _LOOK)
+    while i >= floor and text[i] in " \t\r\n":
+        i -= 1
+    if i < floor or text[i] != ":":
+        return False
+    i -= 1
+    while i >= floor and text[i] in " \t\r\n":
+        i -= 1
+    return i >= floor and text[i] in "\"'"
+
+
 def _finish(frame: _Frame, spans: list[Span], end: int, *, closed: bool) -> bool:
     """Close a frame: a JSON-like root replaces the candidates inside it.
 
@@ -425,6 +445,7 @@ def _finish(frame: _Frame, spans: list[Span], end: int, *, closed: bool) -> bool
             frame.char == "{",
             frame.empty and closed,
             broken=frame.broken,
+            nested=frame.nested,
         )
     )
     return closed

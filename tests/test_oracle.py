@@ -363,11 +363,11 @@ def wrong_answers(runner: Runner, cases: tuple[Case, ...]) -> list[str]:
 @pytest.mark.parametrize(
     ("name", "family"),
     [
-        pytest.param("JsonFenceOutputParser()", "faulted", marks=PENDING),
+        pytest.param("JsonFenceOutputParser()", "faulted"),
         pytest.param("JsonFenceOutputParser()", "cut"),
         pytest.param("JsonFenceOutputParser(repair=True)", "faulted", marks=PENDING),
-        pytest.param("JsonFenceOutputParser(repair=True)", "cut", marks=PENDING),
-        pytest.param("TruncationRecoveringOutputParser()", "faulted", marks=PENDING),
+        pytest.param("JsonFenceOutputParser(repair=True)", "cut"),
+        pytest.param("TruncationRecoveringOutputParser()", "faulted"),
         pytest.param("TruncationRecoveringOutputParser()", "cut"),
         pytest.param(
             "TruncationRecoveringOutputParser(repair=True)", "faulted", marks=PENDING
