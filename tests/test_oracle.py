@@ -365,13 +365,11 @@ def wrong_answers(runner: Runner, cases: tuple[Case, ...]) -> list[str]:
     [
         pytest.param("JsonFenceOutputParser()", "faulted"),
         pytest.param("JsonFenceOutputParser()", "cut"),
-        pytest.param("JsonFenceOutputParser(repair=True)", "faulted", marks=PENDING),
+        pytest.param("JsonFenceOutputParser(repair=True)", "faulted"),
         pytest.param("JsonFenceOutputParser(repair=True)", "cut"),
         pytest.param("TruncationRecoveringOutputParser()", "faulted"),
         pytest.param("TruncationRecoveringOutputParser()", "cut"),
-        pytest.param(
-            "TruncationRecoveringOutputParser(repair=True)", "faulted", marks=PENDING
-        ),
+        pytest.param("TruncationRecoveringOutputParser(repair=True)", "faulted"),
         pytest.param("TruncationRecoveringOutputParser(repair=True)", "cut"),
     ],
 )
