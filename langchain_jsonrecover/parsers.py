@@ -128,8 +128,9 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
     """
 
     diff: bool = False
-    """When streaming, yield JSONPatch operations from one value to the next
-    (on ``model_dump()`` for models), as ``JsonOutputParser(diff=True)`` does."""
+    """When streaming, yield JSONPatch operations from one value to the next,
+    as ``JsonOutputParser(diff=True)`` does. They describe the JSON: a model's
+    is ``model_dump(mode="json", by_alias=True)``, keyed as the reply is."""
 
     pydantic_object: Annotated[Any, SkipValidation()] = None
     """The schema: a pydantic model, any type ``pydantic.TypeAdapter`` accepts
