@@ -28,7 +28,7 @@ from langchain_core.outputs import ChatGeneration, Generation
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["StreamState", "is_plain_json", "plain", "same_json"]
+__all__ = ["StreamState", "is_plain_json", "message_text", "plain", "same_json"]
 
 #: Re-parse once the reply has grown by this fraction since the last parse.
 GROWTH_SHIFT: Final = 4  # 1/16
@@ -100,6 +100,23 @@ def same_json(a: Any, b: Any) -> bool:
     return bool(pydantic_core.to_json(a) == pydantic_core.to_json(b))
 
 
+def message_text(message: BaseMessage) -> str:
+    """A message's text: its content string itself, when it is one.
+
+    ``message.text`` builds a new string on every access; a failed reply's
+    text is kept by its message, its error and the retry error, and must be
+    one string shared by all three, not a copy each.
+
+    Example:
+        >>> from langchain_core.messages import AIMessage
+        >>> reply = AIMessage("{}")
+        >>> message_text(reply) is reply.content
+        True
+    """
+    content = message.content
+    return content if isinstance(content, str) else str(message.text)
+
+
 class StreamState:
     """The chunks of one streamed reply, and what was last yielded.
 
@@ -133,12 +150,7 @@ class StreamState:
         Returns:
             ``True`` when the reply has grown enough since the last re-parse.
         """
-        if isinstance(chunk, BaseMessage):
-            # .text walks content blocks; plain string content is the text.
-            content = chunk.content
-            text = content if isinstance(content, str) else chunk.text
-        else:
-            text = str(chunk)
+        text = message_text(chunk) if isinstance(chunk, BaseMessage) else str(chunk)
         self._chunks.append(chunk)
         self._parts.append(text)
         self._length += len(text)
