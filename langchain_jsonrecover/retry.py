@@ -65,6 +65,7 @@ from langchain_jsonrecover._retry_prompts import (
     CONTINUE_REQUEST,
     clean_parser_message,
     exhausted_message,
+    foreign_feedback,
     shorter_answer,
     stuck_message,
     system_feedback,
@@ -580,7 +581,7 @@ def feedback_for(error: OutputParserException) -> str:
         'Invalid json output: your reply'
     """
     if error.observation:
-        return str(error.observation)
+        return foreign_feedback(str(error.observation))
     return clean_parser_message(str(error), str(error.llm_output or ""))
 
 
