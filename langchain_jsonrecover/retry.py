@@ -695,7 +695,9 @@ class JsonRetryChain(RunnableSerializable[LanguageModelInput, T]):
       feedback and the start of the failed reply (at most 500 characters) are
       added to the system message, or to a new one put first.
     - A reply identical to an earlier failed one stops the loop at once (the
-      model is stuck): ``RetryExhaustedError`` with ``repeats`` set.
+      model is stuck): ``RetryExhaustedError`` with ``repeats`` set. A
+      continuation is compared by the joined text: the same piece sent twice
+      is progress, a piece that adds nothing is not.
     - A cut-off reply (the model stopped at its token limit, or the JSON is
       still open where the reply ends): ``on_truncation="reask"`` asks for a
       shorter answer; ``"continue"`` asks the model to continue exactly where
@@ -982,10 +984,14 @@ def exhausted(step: Fail) -> RetryExhaustedError:
         if step.repeats is not None
         else exhausted_message(calls, name, detail)
     )
+    text = step.text
+    parsed = getattr(error, "llm_output", None)
+    if isinstance(parsed, str) and parsed == text:
+        text = parsed  # the cause's string: one copy of a continued reply
     return RetryExhaustedError(
         message,
         attempts=step.attempts,
-        llm_output=step.text,
+        llm_output=text,
         observation=step.feedback,
         repeats=step.repeats,
     )

@@ -795,3 +795,17 @@ async def test_a_failed_reply_is_one_string_shared_not_copied(
     assert error.attempts[0]["error"] is error.__cause__
     size = len(pickle.dumps(error))
     assert copies * len(reply) < size < (copies + 0.01) * len(reply)
+
+
+async def test_a_continued_reply_that_fails_is_one_joined_string(mode: str) -> None:
+    pieces: list[Script] = [
+        AIMessage('{"name": "' + "x" * 1_000_000, response_metadata=LENGTH),
+        AIMessage('", "age": "old"}'),
+    ]
+    chain, _ = make_chain(pieces, on_truncation="continue", max_retries=1)
+    with pytest.raises(RetryExhaustedError) as info:
+        await run(chain, [QUESTION], mode)
+    error = info.value
+    assert isinstance(error.__cause__, SchemaValidationError)
+    assert error.llm_output is error.__cause__.llm_output
+    assert str(error.llm_output).endswith('"age": "old"}')
