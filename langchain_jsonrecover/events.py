@@ -5,12 +5,15 @@ is not what the reply said as it stands: truncation closed, runaway newlines
 trimmed, an envelope unwrapped, keys renamed, syntax repaired. It reaches
 LangChain callbacks as a custom event (``on_custom_event`` in
 ``astream_events(version="v2")``) and the ``langchain_jsonrecover`` logger at
-INFO. Nothing is built when nobody listens: outside a run, with no callback
+INFO. Inside a LangGraph run, every event of this package is also written to
+the graph's stream writer (``stream_mode="custom"``) as ``{"event", "data"}``.
+Nothing is built when nobody listens: outside a run, with no callback
 handlers and INFO logging off, the check costs a context lookup.
 """
 
 from __future__ import annotations
 
+import importlib
 import logging
 from typing import TYPE_CHECKING, Any, Final
 
@@ -29,7 +32,13 @@ if TYPE_CHECKING:
 
     from langchain_jsonrecover._extract import Extraction
 
-__all__ = ["RECOVERY_EVENT", "recovery_payload"]
+__all__ = [
+    "RECOVERY_EVENT",
+    "aemit_event",
+    "emit_event",
+    "recovery_payload",
+    "write_to_stream",
+]
 
 RECOVERY_EVENT: Final = "jsonrecover.recovery"
 
@@ -99,6 +108,69 @@ def _prepare(
     return config, payload
 
 
+def _stream_writer() -> Any:
+    """LangGraph's stream writer of the current graph run, or ``None``."""
+    try:
+        config = importlib.import_module("langgraph.config")
+    except ImportError:
+        return None
+    try:
+        return config.get_stream_writer()
+    except (RuntimeError, KeyError):
+        # Outside a graph run (RuntimeError) or outside a Pregel task (KeyError).
+        return None
+
+
+def write_to_stream(name: str, data: dict[str, Any]) -> None:
+    """Write an event to LangGraph's ``stream_mode="custom"``, inside a graph.
+
+    Outside a LangGraph run, or without LangGraph installed, nothing happens.
+
+    Args:
+        name: The event's name (``jsonrecover.recovery`` …).
+        data: Its payload.
+
+    Example:
+        >>> write_to_stream(RECOVERY_EVENT, {"repairs": []})  # outside a graph
+    """
+    writer = _stream_writer()
+    if writer is not None:
+        writer({"event": name, "data": data})
+
+
+def emit_event(name: str, data: dict[str, Any]) -> None:
+    """Send an event to the run's callbacks and to LangGraph's custom stream.
+
+    Outside a run, the callbacks are skipped; outside a graph, the stream.
+
+    Args:
+        name: The event's name.
+        data: Its payload.
+
+    Example:
+        >>> emit_event(RECOVERY_EVENT, {"repairs": []})  # nobody listens
+    """
+    config = ensure_config()
+    manager = get_callback_manager_for_config(config)
+    if manager.parent_run_id is not None and manager.handlers:
+        dispatch_custom_event(name, data, config=config)
+    write_to_stream(name, data)
+
+
+async def aemit_event(name: str, data: dict[str, Any]) -> None:
+    """Async twin of :func:`emit_event`.
+
+    Args:
+        name: The event's name.
+        data: Its payload.
+    """
+    config = ensure_config()
+    manager = get_callback_manager_for_config(config)
+    if manager.parent_run_id is not None and manager.handlers:
+        await adispatch_custom_event(name, data, config=config)
+    write_to_stream(name, data)
+
+
 def report_recovery(found: Extraction, reply: str) -> None:
     """Emit the event and the log line, if anyone listens.
 
@@ -109,6 +181,7 @@ def report_recovery(found: Extraction, reply: str) -> None:
     prepared = _prepare(found, reply)
     if prepared is not None and prepared[0] is not None:
         dispatch_custom_event(RECOVERY_EVENT, prepared[1], config=prepared[0])
+        write_to_stream(RECOVERY_EVENT, prepared[1])
 
 
 async def areport_recovery(found: Extraction, reply: str) -> None:
@@ -121,3 +194,4 @@ async def areport_recovery(found: Extraction, reply: str) -> None:
     prepared = _prepare(found, reply)
     if prepared is not None and prepared[0] is not None:
         await adispatch_custom_event(RECOVERY_EVENT, prepared[1], config=prepared[0])
+        write_to_stream(RECOVERY_EVENT, prepared[1])

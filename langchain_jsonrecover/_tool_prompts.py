@@ -1,0 +1,117 @@
+r"""The texts of tool-call recovery: errors, tool results and tool descriptions.
+
+Pure functions on ``str``; no LangChain imports. The feedback on the JSON
+itself comes from the parser (``_prompts``); these texts say which call it is
+about, why a call was withheld, what the model sent, and, for a model without
+tool calling, how to call a tool in plain text.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+NOT_EXECUTED: Final = (
+    "Not executed: another tool call in the same reply had arguments that "
+    "could not be used. Send all of your tool calls again."
+)
+"""The result given for each call of a failed reply but the failed one."""
+
+TEXT_CALL_FORMAT: Final = (
+    'To call a tool, reply with only this JSON object: {"name": "<tool name>", '
+    '"arguments": {<the arguments>}}. To call several tools, reply with a JSON '
+    "list of such objects. When you need no tool, answer normally."
+)
+"""How a model without tool calling is told to call a tool."""
+
+
+def cut_off_error(name: str) -> str:
+    """Why a cut-off call is not executed.
+
+    Example:
+        >>> cut_off_error("search")
+        "The arguments of the call to 'search' were cut off at the token limit; ...
+    """
+    return (
+        f"The arguments of the call to {name!r} were cut off at the token limit; "
+        "the call was not executed. Send it again, complete."
+    )
+
+
+def guessed_error(name: str, repairs: Sequence[str]) -> str:
+    """Why a call recovered only by guessing is not executed.
+
+    Example:
+        >>> guessed_error("search", ["inner_quote_escaped_guessed"])
+        "The arguments of the call to 'search' could only be read by guessing ...
+    """
+    return (
+        f"The arguments of the call to {name!r} could only be read by guessing "
+        f"({', '.join(repairs)}); the call was not executed. Send it again as "
+        "valid JSON."
+    )
+
+
+def not_an_object_error(name: str) -> str:
+    """Why arguments that decode to something other than an object are refused.
+
+    Example:
+        >>> not_an_object_error("search")
+        "The arguments of the call to 'search' must be a JSON object."
+    """
+    return f"The arguments of the call to {name!r} must be a JSON object."
+
+
+def unknown_tool_error(name: str, known: Sequence[str]) -> str:
+    """Why a call to a tool that is not bound is refused.
+
+    Example:
+        >>> unknown_tool_error("serch", ["search"])
+        "There is no tool named 'serch'. The tools are: search."
+    """
+    listed = ", ".join(known) if known else "none"
+    return f"There is no tool named {name!r}. The tools are: {listed}."
+
+
+def call_feedback(name: str, feedback: str, arguments: str) -> str:
+    r"""The failed call's tool result: the feedback, then what the model sent.
+
+    Example:
+        >>> print(call_feedback("search", "Not valid JSON.", '{"q": "x",}'))
+        Error in the arguments of your call to 'search': Not valid JSON.
+        <BLANKLINE>
+        The arguments you sent:
+        {"q": "x",}
+    """
+    return (
+        f"Error in the arguments of your call to {name!r}: {feedback}\n\n"
+        f"The arguments you sent:\n{arguments}"
+    )
+
+
+def describe_tools(tools: Sequence[tuple[str, str, dict[str, Any]]]) -> str:
+    r"""The tools as text, for a model without tool calling.
+
+    Args:
+        tools: ``(name, description, parameters JSON schema)`` for each tool.
+
+    Returns:
+        The list of tools and how to call one.
+
+    Example:
+        >>> params = {"type": "object", "properties": {"q": {"type": "string"}}}
+        >>> print(describe_tools([("search", "Search the web.", params)]))
+        You can call these tools:
+        - search: Search the web. Arguments (JSON schema): {"type": "object", ...
+        <BLANKLINE>
+        To call a tool, reply with only this JSON object: ...
+    """
+    lines = ["You can call these tools:"]
+    for name, description, parameters in tools:
+        schema = json.dumps(parameters, ensure_ascii=False, sort_keys=False)
+        text = f" {description.strip()}" if description.strip() else ""
+        lines.append(f"- {name}:{text} Arguments (JSON schema): {schema}")
+    return "\n".join(lines) + "\n\n" + TEXT_CALL_FORMAT
