@@ -115,3 +115,44 @@ def describe_tools(tools: Sequence[tuple[str, str, dict[str, Any]]]) -> str:
         text = f" {description.strip()}" if description.strip() else ""
         lines.append(f"- {name}:{text} Arguments (JSON schema): {schema}")
     return "\n".join(lines) + "\n\n" + TEXT_CALL_FORMAT
+
+
+def provider_error_feedback(error: str) -> str:
+    """The feedback for a tool call the provider could not parse.
+
+    Example:
+        >>> provider_error_feedback("unexpected end of JSON input")
+        'Your tool call could not be parsed (unexpected end of JSON input). ...
+    """
+    return (
+        f"Your tool call could not be parsed ({error}). Call the tool again "
+        "with valid JSON arguments."
+    )
+
+
+PROVIDER_ERROR_MARK: Final = "error parsing tool call: raw='"
+"""How Ollama's error starts the raw text of a call it could not parse."""
+
+
+def raw_call_from_error(message: str) -> tuple[str, str] | None:
+    r"""The raw call and the reason in a provider's tool-call parse error.
+
+    Ollama says ``error parsing tool call: raw='<the call>', err=<reason>``.
+
+    Example:
+        >>> raw_call_from_error(
+        ...     "error parsing tool call: raw='{\\"q\\": 1,}', err=invalid character"
+        ... )
+        ('{"q": 1,}', 'invalid character')
+        >>> raw_call_from_error("connection refused") is None
+        True
+    """
+    start = message.find(PROVIDER_ERROR_MARK)
+    if start < 0:
+        return None
+    start += len(PROVIDER_ERROR_MARK)
+    end = message.rfind("', err=")
+    if end < start:
+        return message[start:].rstrip().removesuffix("'"), ""
+    reason = message[end + len("', err=") :].strip()
+    return message[start:end], reason.split(" (status code", 1)[0]
