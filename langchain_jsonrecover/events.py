@@ -13,6 +13,7 @@ handlers and INFO logging off, the check costs a context lookup.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import logging
 from typing import TYPE_CHECKING, Any, Final
@@ -87,32 +88,42 @@ def recovery_payload(found: Extraction, reply: str) -> dict[str, Any] | None:
 
 def _prepare(
     found: Extraction, reply: str
-) -> tuple[RunnableConfig | None, dict[str, Any]] | None:
+) -> tuple[RunnableConfig | None, Any, dict[str, Any]] | None:
     """Who listens and what to tell them; ``None`` when there is nothing to do.
 
     The run's callback handlers listen when there are any (outside a run there
-    are none); the logger listens at INFO.
+    are none); a LangGraph run's stream writer listens; the logger listens at
+    INFO.
     """
     run_config = ensure_config()
     manager = get_callback_manager_for_config(run_config)
     listening = manager.parent_run_id is not None and bool(manager.handlers)
     config = run_config if listening else None
+    writer = _stream_writer()
     logging_on = logger.isEnabledFor(logging.INFO)
-    if config is None and not logging_on:
+    if config is None and writer is None and not logging_on:
         return None
     payload = recovery_payload(found, reply)
     if payload is None:
         return None
     if logging_on:
         logger.info("%s %s", RECOVERY_EVENT, payload)
-    return config, payload
+    return config, writer, payload
+
+
+@functools.cache
+def _langgraph_config() -> Any:
+    """``langgraph.config``, or ``None`` without LangGraph (looked up once)."""
+    try:
+        return importlib.import_module("langgraph.config")
+    except ImportError:
+        return None
 
 
 def _stream_writer() -> Any:
     """LangGraph's stream writer of the current graph run, or ``None``."""
-    try:
-        config = importlib.import_module("langgraph.config")
-    except ImportError:
+    config = _langgraph_config()
+    if config is None:
         return None
     try:
         return config.get_stream_writer()
@@ -179,9 +190,13 @@ def report_recovery(found: Extraction, reply: str) -> None:
         reply: The reply it came from.
     """
     prepared = _prepare(found, reply)
-    if prepared is not None and prepared[0] is not None:
-        dispatch_custom_event(RECOVERY_EVENT, prepared[1], config=prepared[0])
-        write_to_stream(RECOVERY_EVENT, prepared[1])
+    if prepared is None:
+        return
+    config, writer, payload = prepared
+    if config is not None:
+        dispatch_custom_event(RECOVERY_EVENT, payload, config=config)
+    if writer is not None:
+        writer({"event": RECOVERY_EVENT, "data": payload})
 
 
 async def areport_recovery(found: Extraction, reply: str) -> None:
@@ -192,6 +207,10 @@ async def areport_recovery(found: Extraction, reply: str) -> None:
         reply: The reply it came from.
     """
     prepared = _prepare(found, reply)
-    if prepared is not None and prepared[0] is not None:
-        await adispatch_custom_event(RECOVERY_EVENT, prepared[1], config=prepared[0])
-        write_to_stream(RECOVERY_EVENT, prepared[1])
+    if prepared is None:
+        return
+    config, writer, payload = prepared
+    if config is not None:
+        await adispatch_custom_event(RECOVERY_EVENT, payload, config=config)
+    if writer is not None:
+        writer({"event": RECOVERY_EVENT, "data": payload})
