@@ -140,10 +140,8 @@ def raw_call_from_error(message: str) -> tuple[str, str] | None:
     Ollama says ``error parsing tool call: raw='<the call>', err=<reason>``.
 
     Example:
-        >>> raw_call_from_error(
-        ...     "error parsing tool call: raw='{\\"q\\": 1,}', err=invalid character"
-        ... )
-        ('{"q": 1,}', 'invalid character')
+        >>> raw_call_from_error("error parsing tool call: raw='[1,]', err=bad")
+        ('[1,]', 'bad')
         >>> raw_call_from_error("connection refused") is None
         True
     """

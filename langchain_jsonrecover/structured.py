@@ -74,6 +74,11 @@ class StructuredOutputChain(RunnableSerializable[LanguageModelInput, Any]):
     """``model.with_structured_output(schema, include_raw=True, ...)``, when
     the model supports it and the strategy allows it."""
 
+    native_spec: Annotated[tuple[Any, dict[str, Any]] | None, SkipValidation()] = None
+    """``(schema, kwargs)`` the native runnable was built from: pickling
+    drops the runnable (LangChain builds it from classes made at runtime)
+    and unpickling builds it again."""
+
     fallback: bool = True
     """After a native call that gives no value, parse its text and go on with
     the JSON strategy (``"auto"``); else the native result stands."""
@@ -188,6 +193,22 @@ class StructuredOutputChain(RunnableSerializable[LanguageModelInput, Any]):
         outcome = await aparse(self.chain.parser, raw)
         step: Step = next_step(plan, State(), raw, outcome)
         return await self.chain.adrive(plan, step, run_manager, config, **kwargs)
+
+    def __getstate__(self) -> dict[Any, Any]:
+        """Pickle without the native runnable; it is built again on load."""
+        state = super().__getstate__()
+        fields = dict(state["__dict__"])
+        if self.native_spec is not None:
+            fields["native"] = None
+        return {**state, "__dict__": fields}
+
+    def __setstate__(self, state: dict[Any, Any]) -> None:
+        """Unpickle, building the native runnable again."""
+        super().__setstate__(state)
+        if self.native_spec is not None and self.native is None:
+            schema, kwargs = self.native_spec
+            native = _native(self.chain.model, schema, kwargs)
+            object.__setattr__(self, "native", native)
 
     def _native_input(self, base: tuple[BaseMessage, ...]) -> list[BaseMessage]:
         if self.system_prompt:
@@ -369,6 +390,7 @@ def structured_output(
     runnable = StructuredOutputChain(
         chain=chain,
         native=native,
+        native_spec=(schema, dict(kwargs)) if native is not None else None,
         fallback=strategy == "auto",
         instructions=with_instructions(chosen.get_format_instructions(), system_prompt),
         system_prompt=system_prompt,
