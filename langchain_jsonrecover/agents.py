@@ -279,11 +279,13 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
             return Failed(error, feedback)
         if job.parser is None:
             return [message]
-        found = read_call(message, job.schema_name)
-        call_id = found[1] if found is not None else None
-        if found is None and message.tool_calls:
+        name = (job.schema_name or "").casefold()
+        if not any(c["name"].casefold() == name for c in message.tool_calls) and (
+            message.tool_calls
+        ):
             return [message]  # other tools first; the answer comes later
-        return _Read(message, call_id)
+        found = read_call(message, job.schema_name)
+        return _Read(message, found[1] if found is not None else None)
 
     def _result(self, read: _Read, outcome: Outcome) -> ModelResponse[Any] | Failed:
         if not isinstance(outcome, Continue):

@@ -393,6 +393,7 @@ def _recover_text(
         call_id = _new_id()
         work.valid.append(make_tool_call(name=name, args=value, id=call_id))
         all_repairs = (*found.repairs, *(r for r in repairs if r not in found.repairs))
+        payload = {**payload, "repairs": list(all_repairs)}
         _record(work, name, call_id, "text", repairs=all_repairs, payload=payload)
     if isinstance(message.content, str):
         start, end = found.span

@@ -287,3 +287,21 @@ def test_importing_without_langchain_says_what_to_install(
         ImportError, match=r"pip install 'langchain-jsonrecover\[agents\]'"
     ):
         importlib.import_module("langchain_jsonrecover.agents")
+
+
+async def test_a_structured_agent_runs_other_tools_first(mode: str) -> None:
+    model = ScriptedChatModel(
+        script=[
+            '{"name": "search", "arguments": {"query": "Ada"}}',
+            '{"name": "Ada", "age": 36}',
+        ]
+    )
+    agent = create_agent(
+        model,
+        tools=[search],
+        middleware=[JsonRecoveryMiddleware(response_format=Person)],
+    )
+    result = await run(agent, "Who?", mode)
+    assert EXECUTED == [{"query": "Ada", "limit": 3}]
+    assert result["structured_response"] == ADA
+    assert len(model.calls) == 2
