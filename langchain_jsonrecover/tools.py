@@ -34,6 +34,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel
 
+from langchain_jsonrecover._markup import MarkupCall, find_tool_calls
 from langchain_jsonrecover._tool_prompts import (
     cut_off_error,
     guessed_error,
@@ -361,6 +362,9 @@ def _recover_text(
     ``str``.
     """
     text = str(message.text)
+    markup = find_tool_calls(text)
+    if markup:
+        return _recover_markup(work, message, markup, specs, repair=repair, cut=cut)
     if "{" not in text:
         return message.content
     try:
@@ -399,6 +403,49 @@ def _recover_text(
         start, end = found.span
         return (message.content[:start] + message.content[end:]).strip()
     return message.content
+
+
+def _recover_markup(
+    work: _Work,
+    message: AIMessage,
+    written: Sequence[MarkupCall],
+    specs: Mapping[str, ToolSpec],
+    *,
+    repair: bool,
+    cut: bool,
+) -> Any:
+    """Turn tool-call markup (``[TOOL_CALLS]``, ``<tool_call>`` …) into calls.
+
+    Returns the message's content without the markup, when it is a ``str``.
+    """
+    for index, call in enumerate(written):
+        name = call.name
+        if name not in specs:
+            error = _plain(unknown_tool_error(name, sorted(specs)))
+            _withhold(work, name or None, call.arguments, None, error)
+            continue
+        last_cut = (cut and index == len(written) - 1) or not call.closed
+        outcome = _read_arguments(
+            call.arguments, name, specs[name], repair=repair, cut=last_cut
+        )
+        if isinstance(outcome, JsonRecoveryError):
+            _withhold(work, name, call.arguments, None, outcome)
+            continue
+        value, repairs, payload = outcome
+        call_id = _new_id()
+        work.valid.append(make_tool_call(name=name, args=value, id=call_id))
+        all_repairs = ("tool_markup_stripped", *repairs)
+        payload = {**payload, "repairs": list(all_repairs)}
+        _record(work, name, call_id, "markup", repairs=all_repairs, payload=payload)
+    if not isinstance(message.content, str):
+        return message.content
+    content, position = [], 0
+    for call in written:
+        if call.start >= position:
+            content.append(message.content[position : call.start])
+            position = call.end
+    content.append(message.content[position:])
+    return "".join(content).strip()
 
 
 def _written_calls(
@@ -449,7 +496,10 @@ def recover_tool_calls(
     to an object (and, with ``tools``, validate against that tool's schema)
     becomes a tool call with the same id. With ``tools``, a reply whose text
     is a bare ``{"name": ..., "arguments": ...}`` JSON (or a list of them)
-    naming a bound tool gets those calls, and loses their text. Never
+    naming a bound tool gets those calls, and loses their text; so does
+    tool-call markup (``[TOOL_CALLS]name[ARGS]{…}``, ``<tool_call>{…}</tool_call>``,
+    ``<|python_tag|>{…}``, harmony ``to=functions.x`` …; a call whose markup
+    the reply ended inside counts as cut off). Never
     executed: cut-off arguments (or the last call of a reply that stopped at
     the token limit) and arguments read only by a ``*_guessed`` repair; they
     stay invalid with an error that says why. The input is never mutated.

@@ -305,3 +305,16 @@ async def test_a_structured_agent_runs_other_tools_first(mode: str) -> None:
     assert EXECUTED == [{"query": "Ada", "limit": 3}]
     assert result["structured_response"] == ADA
     assert len(model.calls) == 2
+
+
+async def test_a_toolless_model_writing_markup_gets_its_call_run(mode: str) -> None:
+    model = ScriptedChatModel(
+        script=[
+            '<tool_call>{"name": "search", "arguments": {"query": "Ada"}}</tool_call>',
+            "Found her.",
+        ]
+    )
+    agent = create_agent(model, tools=[search], middleware=[JsonRecoveryMiddleware()])
+    result = await run(agent, "Find Ada", mode)
+    assert EXECUTED == [{"query": "Ada", "limit": 3}]
+    assert result["messages"][-1].content == "Found her."

@@ -276,3 +276,47 @@ async def test_async_twin_gives_the_same_message() -> None:
     sync = recover_tool_calls(message, [Person])
     other = await arecover_tool_calls(message, [Person])
     assert other.tool_calls == sync.tool_calls
+
+
+@pytest.mark.parametrize(
+    ("text", "args", "left"),
+    [
+        ('[TOOL_CALLS]search[ARGS]{"query": "Ada",}', {"query": "Ada"}, ""),
+        (
+            (
+                'Let me look.<tool_call>{"name": "search", "arguments": {"query": "Ada"}}'
+                "</tool_call>"
+            ),
+            {"query": "Ada"},
+            "Let me look.",
+        ),
+        (
+            '<|python_tag|>{"name": "search", "parameters": {"query": "Ada"}}',
+            {"query": "Ada"},
+            "",
+        ),
+    ],
+    ids=["mistral", "hermes_after_prose", "llama_python_tag"],
+)
+def test_tool_call_markup_in_the_text_becomes_calls(
+    text: str, args: dict[str, Any], left: str
+) -> None:
+    fixed = recover_tool_calls(AIMessage(text), [search])
+    assert [(c["name"], c["args"]) for c in fixed.tool_calls] == [("search", args)]
+    assert fixed.content == left
+    recorded = fixed.response_metadata["jsonrecover"]["recovered_tool_calls"]
+    assert recorded[0]["source"] == "markup"
+
+
+@pytest.mark.parametrize(
+    ("text", "error_part"),
+    [
+        ('<tool_call>{"name": "search", "arguments": {"query": "A', "cut off"),
+        ('<tool_call>{"name": "serch", "arguments": {}}</tool_call>', "no tool named"),
+    ],
+    ids=["reply_ended_inside", "unbound_name"],
+)
+def test_unusable_markup_calls_stay_invalid(text: str, error_part: str) -> None:
+    fixed = recover_tool_calls(AIMessage(text), [search])
+    assert fixed.tool_calls == []
+    assert error_part in str(fixed.invalid_tool_calls[0]["error"])
