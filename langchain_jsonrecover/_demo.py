@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Final, Literal
 
 from pydantic import BaseModel, Field
 
+from langchain_jsonrecover._tool_prompts import TOOL_RESULT_PREFIX
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -155,7 +157,7 @@ def agent_reply(turns: Sequence[tuple[str, str]]) -> str:
 
     Args:
         turns: ``(role, text)`` pairs, roles ``system``, ``human``, ``ai``
-            and ``tool``.
+            and ``tool`` (a tool result may also come as a user turn).
 
     Returns:
         A tool call written as text (with a trailing comma) until a tool
@@ -169,10 +171,14 @@ def agent_reply(turns: Sequence[tuple[str, str]]) -> str:
         >>> agent_reply([("human", AGENT_QUESTION), ("tool", REPORT)]) == AGENT_ANSWER
         True
     """
-    roles = [role for role, _ in turns]
-    if "tool" not in roles:
+    results = [
+        index
+        for index, (role, text) in enumerate(turns)
+        if role == "tool" or text.startswith(TOOL_RESULT_PREFIX)
+    ]
+    if not results:
         return AGENT_CALL
-    after = turns[len(roles) - roles[::-1].index("tool") :]
+    after = turns[results[-1] + 1 :]
     feedback = "\n".join(text for role, text in after if role == "human")
     if "wind_kph" in feedback and "valid integer" in feedback:
         return FINAL_REPLY

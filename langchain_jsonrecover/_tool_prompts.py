@@ -154,3 +154,30 @@ def raw_call_from_error(message: str) -> tuple[str, str] | None:
         return message[start:].rstrip().removesuffix("'"), ""
     reason = message[end + len("', err=") :].strip()
     return message[start:end], reason.split(" (status code", 1)[0]
+
+
+TOOL_RESULT_PREFIX: Final = "Result of the tool "
+"""How a tool's result starts when it is shown to a model without tool calling."""
+
+
+def tool_result_text(name: str, content: str) -> str:
+    r"""A tool's result as a user turn, for a model without tool calling.
+
+    Example:
+        >>> print(tool_result_text("search", "3 results"))
+        Result of the tool 'search':
+        3 results
+    """
+    return f"{TOOL_RESULT_PREFIX}{name!r}:\n{content}"
+
+
+def calls_as_text(calls: Sequence[tuple[str, Any]]) -> str:
+    """Tool calls as the JSON a model without tool calling is told to write.
+
+    Example:
+        >>> calls_as_text([("search", {"q": "Ada"})])
+        '{"name": "search", "arguments": {"q": "Ada"}}'
+    """
+    written = [{"name": name, "arguments": arguments} for name, arguments in calls]
+    value: Any = written[0] if len(written) == 1 else written
+    return json.dumps(value, ensure_ascii=False, default=str)

@@ -34,6 +34,7 @@ from langchain_core.messages import (
     AIMessage,
     AnyMessage,
     BaseMessage,
+    HumanMessage,
     SystemMessage,
     ToolMessage,
 )
@@ -41,9 +42,11 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from langchain_jsonrecover._tool_prompts import (
     NOT_EXECUTED,
+    calls_as_text,
     describe_tools,
     provider_error_feedback,
     raw_call_from_error,
+    tool_result_text,
 )
 from langchain_jsonrecover.errors import InvalidJsonError
 from langchain_jsonrecover.events import RECOVERY_EVENT, aemit_event, emit_event
@@ -229,10 +232,13 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
         schema_tool: dict[str, Any] | None = None
         schema_name: str | None = None
         if parser is not None:
-            schema = parser.pydantic_object
-            schema_tool = convert_to_openai_tool(schema)
-            schema_name = str(schema_tool["function"]["name"])
-            specs = {**specs, **tool_specs([schema_tool])}
+            try:
+                schema_tool = convert_to_openai_tool(parser.pydantic_object)
+            except (TypeError, ValueError):
+                schema_tool = None  # a union: answered in text only
+            else:
+                schema_name = str(schema_tool["function"]["name"])
+                specs = {**specs, **tool_specs([schema_tool])}
         tools: list[BaseTool | dict[str, Any]] = list(request.tools)
         if schema_tool is not None:
             tools.append(schema_tool)
@@ -254,7 +260,11 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
             system = with_system(current, "\n\n".join(added))[0]
             if isinstance(system, SystemMessage):
                 prepared = prepared.override(system_message=system)
-        base: tuple[BaseMessage, ...] = tuple(request.messages)
+        base: tuple[BaseMessage, ...] = (
+            tuple(request.messages)
+            if tools_bound or not added
+            else tuple(_as_text_history(request.messages))
+        )
         plan = Plan(base, self.max_retries, tools_bound=tools_bound)
         return _Job(prepared, plan, specs, parser, schema_name, tools_bound)
 
@@ -402,6 +412,29 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
                 verdict = done
             step = next_step(job.plan, step.state, reply, verdict)
         return _finish(step)
+
+
+def _as_text_history(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """The conversation for a model without tool calling: calls and results as text.
+
+    An ``AIMessage``'s tool calls become the JSON it was told to write; a
+    ``ToolMessage`` becomes a user turn with the result. The caller's messages
+    are not mutated.
+    """
+    history: list[BaseMessage] = []
+    for message in messages:
+        if isinstance(message, AIMessage) and message.tool_calls:
+            shown = calls_as_text([(c["name"], c["args"]) for c in message.tool_calls])
+            text = str(message.text).strip()
+            history.append(
+                AIMessage(f"{text}\n\n{shown}" if text else shown, name=message.name)
+            )
+        elif isinstance(message, ToolMessage):
+            name = message.name or "tool"
+            history.append(HumanMessage(tool_result_text(name, str(message.text))))
+        else:
+            history.append(message)
+    return history
 
 
 def _finish(step: Done | Fail) -> ModelResponse[Any]:

@@ -185,6 +185,11 @@ async def test_a_toolless_model_calls_tools_in_its_text(mode: str) -> None:
     assert "- search: Search the web." in system
     assert '"arguments"' in system
     assert "tools" not in model.bound[0]
+    # The second call shows the call and its result as text, not as tool turns.
+    second = model.calls[1]
+    assert [m.type for m in second] == ["system", "human", "ai", "human"]
+    assert second[2].content == '{"name": "search", "arguments": {"query": "Ada"}}'
+    assert second[3].content == "Result of the tool 'search':\n3 results for Ada"
 
 
 async def test_a_provider_raw_call_error_is_recovered(mode: str) -> None:
