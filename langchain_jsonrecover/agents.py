@@ -118,8 +118,8 @@ def _usable_specs(tools: Sequence[BaseTool | dict[str, Any]]) -> dict[str, ToolS
     for tool in tools:
         try:
             specs.update(tool_specs([tool]))
-        except TypeError:
-            continue
+        except (TypeError, ValueError):
+            continue  # a provider's built-in tool, or a dict without jsonschema
     return specs
 
 

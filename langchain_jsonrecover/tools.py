@@ -80,9 +80,9 @@ class ToolSpec:
     description: str
     parameters: dict[str, Any]
     """The arguments' JSON schema."""
-    target: Any = field(repr=False)
-    """What our parser validates the arguments with (a pydantic model, or
-    the JSON schema when the tool is a dict)."""
+    validator: JsonFenceOutputParser[Any] = field(repr=False)
+    """Our parser with the arguments' schema (the tool's pydantic model, or
+    the JSON schema of a dict tool), built once."""
 
 
 def tool_specs(tools: Sequence[ToolLike]) -> dict[str, ToolSpec]:
@@ -96,6 +96,8 @@ def tool_specs(tools: Sequence[ToolLike]) -> dict[str, ToolSpec]:
 
     Raises:
         TypeError: A tool is none of these kinds.
+        ValueError: A dict tool's schema needs ``jsonschema``, not installed
+            (``pip install 'langchain-jsonrecover[jsonschema]'``).
 
     Example:
         >>> def search(query: str) -> str:
@@ -113,11 +115,16 @@ def tool_specs(tools: Sequence[ToolLike]) -> dict[str, ToolSpec]:
             raise TypeError(msg) from exc
         parameters = dict(function.get("parameters") or {})
         name = str(function["name"])
-        specs[name] = ToolSpec(
-            name, str(function.get("description") or ""), parameters, _target(tool)
-        )
-        if specs[name].target is None:
-            specs[name] = dataclasses.replace(specs[name], target=parameters)
+        target = _target(tool)
+        try:
+            validator: JsonFenceOutputParser[Any] = JsonFenceOutputParser(
+                pydantic_object=parameters if target is None else target
+            )
+        except ValueError as exc:
+            msg = f"tools: cannot validate the arguments of {name!r}: {exc}"
+            raise ValueError(msg) from exc
+        description = str(function.get("description") or "")
+        specs[name] = ToolSpec(name, description, parameters, validator)
     return specs
 
 
@@ -307,11 +314,8 @@ def _read_arguments(
         return InvalidJsonError(text, llm_output=arguments, observation=text)
     if spec is not None:
         # The arguments stay as decoded: the tool validates (and coerces) them.
-        validator: JsonFenceOutputParser[Any] = JsonFenceOutputParser(
-            pydantic_object=spec.target
-        )
         try:
-            validated = validator.extract(json.dumps(value, ensure_ascii=False))
+            validated = spec.validator.extract(json.dumps(value, ensure_ascii=False))
         except JsonRecoveryError as error:
             return error
         if validated.repairs:  # an envelope unwrapped: the tool wants the inside

@@ -10,6 +10,7 @@ from langchain_core.messages import AIMessage
 from langchain_core.tools import tool
 from pydantic import BaseModel
 
+from langchain_jsonrecover import tools as tools_module
 from langchain_jsonrecover.tools import (
     arecover_tool_calls,
     recover_tool_calls,
@@ -320,3 +321,35 @@ def test_unusable_markup_calls_stay_invalid(text: str, error_part: str) -> None:
     fixed = recover_tool_calls(AIMessage(text), [search])
     assert fixed.tool_calls == []
     assert error_part in str(fixed.invalid_tool_calls[0]["error"])
+
+
+@pytest.mark.parametrize(
+    "args",
+    ["[" * 100_000, '{"a": ' * 50_000, "{'a': [" * 20_000],
+    ids=["deep_brackets", "deep_objects", "deep_single_quoted"],
+)
+def test_hostile_arguments_stay_invalid_without_recursion_error(args: str) -> None:
+    fixed = recover_tool_calls(reply_with(invalid(args)))
+    assert fixed.tool_calls == []
+    assert fixed.invalid_tool_calls[0]["error"]
+
+
+def test_many_calls_cost_work_in_proportion(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[int] = []
+    real = tools_module.JsonFenceOutputParser.extract
+
+    def counting(self: Any, reply: Any) -> Any:
+        seen.append(len(str(reply)))
+        return real(self, reply)
+
+    monkeypatch.setattr(tools_module.JsonFenceOutputParser, "extract", counting)
+
+    def work(n: int) -> int:
+        seen.clear()
+        calls = [
+            invalid("{'query': 'x',}", name="search", call_id=f"c{i}") for i in range(n)
+        ]
+        recover_tool_calls(reply_with(*calls), [search])
+        return sum(seen)
+
+    assert work(200) == 2 * work(100)
