@@ -10,7 +10,7 @@ from langchain_core.messages import AIMessage
 from langchain_core.tools import tool
 from pydantic import BaseModel
 
-from langchain_jsonrecover import tools as tools_module
+from langchain_jsonrecover import JsonFenceOutputParser
 from langchain_jsonrecover.tools import (
     arecover_tool_calls,
     recover_tool_calls,
@@ -336,13 +336,13 @@ def test_hostile_arguments_stay_invalid_without_recursion_error(args: str) -> No
 
 def test_many_calls_cost_work_in_proportion(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[int] = []
-    real = tools_module.JsonFenceOutputParser.extract
+    real = JsonFenceOutputParser.extract
 
     def counting(self: Any, reply: Any) -> Any:
         seen.append(len(str(reply)))
         return real(self, reply)
 
-    monkeypatch.setattr(tools_module.JsonFenceOutputParser, "extract", counting)
+    monkeypatch.setattr(JsonFenceOutputParser, "extract", counting)
 
     def work(n: int) -> int:
         seen.clear()
