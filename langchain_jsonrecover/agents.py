@@ -51,6 +51,7 @@ from langchain_jsonrecover._tool_prompts import (
 from langchain_jsonrecover.errors import InvalidJsonError
 from langchain_jsonrecover.events import RECOVERY_EVENT, aemit_event, emit_event
 from langchain_jsonrecover.outcomes import Continue
+from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.retry import (
     RETRY_EVENT,
     Ask,
@@ -215,6 +216,9 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
         )
         if response_format is None and parser is not None:
             with_schema(parser, None)  # checks the parser's type
+        # Keyed by id, holding the key's object so that the id stays its own.
+        self._parsers: dict[int, tuple[Any, _JsonRecoveringParser[Any]]] = {}
+        self._specs: dict[int, tuple[Any, ToolSpec]] = {}
 
     # --- preparing a model step ---------------------------------------------------
 
@@ -227,7 +231,7 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
             raise ValueError(msg)
         parser = self._own
         if parser is None and request.response_format is not None:
-            parser = with_schema(self.parser, _schema_of(request.response_format))
+            parser = self._parser_for(_schema_of(request.response_format))
         specs = _usable_specs(request.tools)
         schema_tool: dict[str, Any] | None = None
         schema_name: str | None = None
@@ -238,7 +242,7 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
                 schema_tool = None  # a union: answered in text only
             else:
                 schema_name = str(schema_tool["function"]["name"])
-                specs = {**specs, **tool_specs([schema_tool])}
+                specs = {**specs, schema_name: self._schema_spec(schema_tool, parser)}
         tools: list[BaseTool | dict[str, Any]] = list(request.tools)
         if schema_tool is not None:
             tools.append(schema_tool)
@@ -267,6 +271,32 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
         )
         plan = Plan(base, self.max_retries, tools_bound=tools_bound)
         return _Job(prepared, plan, specs, parser, schema_name, tools_bound)
+
+    def _parser_for(self, schema: Any) -> _JsonRecoveringParser[Any]:
+        """Our parser for the agent's schema, built once per schema."""
+        key = id(schema)
+        if key not in self._parsers:
+            self._parsers[key] = (schema, with_schema(self.parser, schema))
+        return self._parsers[key][1]
+
+    def _schema_spec(
+        self, schema_tool: dict[str, Any], parser: _JsonRecoveringParser[Any]
+    ) -> ToolSpec:
+        """The schema as a tool: validated by our parser's schema, built once."""
+        key = id(parser)
+        if key not in self._specs:
+            function = schema_tool["function"]
+            validator: JsonFenceOutputParser[Any] = JsonFenceOutputParser(
+                pydantic_object=parser.pydantic_object
+            )
+            spec = ToolSpec(
+                str(function["name"]),
+                str(function.get("description") or ""),
+                dict(function.get("parameters") or {}),
+                validator,
+            )
+            self._specs[key] = (parser, spec)
+        return self._specs[key][1]
 
     # --- judging a reply -----------------------------------------------------------
 

@@ -129,9 +129,9 @@ def tool_specs(tools: Sequence[ToolLike]) -> dict[str, ToolSpec]:
 
 
 def _target(tool: ToolLike) -> Any:
-    """The pydantic model the arguments validate against, if the tool has one."""
-    if isinstance(tool, type) and issubclass(tool, BaseModel):
-        return tool
+    """The type the arguments validate against, if the tool has one."""
+    if isinstance(tool, type):
+        return tool  # a pydantic model, a TypedDict, a dataclass
     if isinstance(tool, BaseTool):
         schema = tool.tool_call_schema
         return schema if isinstance(schema, type) else None

@@ -9,6 +9,7 @@ from _models import ToolCallingChatModel
 from langchain_core.messages import AIMessage
 from langchain_core.tools import tool
 from pydantic import BaseModel
+from typing_extensions import TypedDict
 
 from langchain_jsonrecover import JsonFenceOutputParser
 from langchain_jsonrecover.tools import (
@@ -353,3 +354,18 @@ def test_many_calls_cost_work_in_proportion(monkeypatch: pytest.MonkeyPatch) -> 
         return sum(seen)
 
     assert work(200) == 2 * work(100)
+
+
+class PersonDict(TypedDict):
+    """A person, as a TypedDict."""
+
+    name: str
+    age: int
+
+
+def test_a_typeddict_tool_validates_with_its_type() -> None:
+    good = invalid('{"name": "Ada", "age": 36,}', name="PersonDict", call_id="good")
+    bad = invalid('{"name": "Ada",}', name="PersonDict", call_id="bad")
+    fixed = recover_tool_calls(reply_with(good, bad), [PersonDict])
+    assert [c["id"] for c in fixed.tool_calls] == ["good"]
+    assert "age" in str(fixed.invalid_tool_calls[0]["error"])
