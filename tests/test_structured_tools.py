@@ -18,6 +18,7 @@ from pydantic import BaseModel
 from langchain_jsonrecover import (
     JsonFenceOutputParser,
     JsonRetryChain,
+    RegexJsonOutputParser,
     TruncationRecoveringOutputParser,
     structured_output,
 )
@@ -136,6 +137,17 @@ def test_parser_options_reach_the_chain() -> None:
         "last",
         Person,
     )
+
+
+async def test_a_regex_parser_keeps_its_pattern(mode: str) -> None:
+    model = ScriptedChatModel(script=[f"Answer: <json>{GOOD}</json>"])
+    runnable = structured_output(
+        model,
+        Person,
+        strategy="json",
+        parser=RegexJsonOutputParser(r"<json>(.*?)</json>"),
+    )
+    assert await run(runnable, "Who?", mode) == ADA
 
 
 @pytest.mark.parametrize("strategy", ["auto", "json"])
