@@ -55,7 +55,12 @@ from langchain_core.prompt_values import (
     PromptValue,
     StringPromptValue,
 )
-from langchain_core.runnables import Runnable, RunnableConfig, RunnableSerializable
+from langchain_core.runnables import (
+    Runnable,
+    RunnableBinding,
+    RunnableConfig,
+    RunnableSerializable,
+)
 from langchain_core.runnables.config import patch_config
 from pydantic import ConfigDict, SkipValidation, field_validator
 
@@ -781,6 +786,18 @@ async def aparse_continued(
     return alone if isinstance(alone, Continue) else outcome
 
 
+def has_bound_tools(model: Runnable[Any, Any]) -> bool:
+    """Whether ``model`` is a chat model with tools bound (``bind_tools``).
+
+    Example:
+        >>> from langchain_core.language_models import GenericFakeChatModel
+        >>> model = GenericFakeChatModel(messages=iter([]))
+        >>> has_bound_tools(model), has_bound_tools(model.bind(tools=[{}]))
+        (False, True)
+    """
+    return isinstance(model, RunnableBinding) and bool(model.kwargs.get("tools"))
+
+
 def check_model(model: Any, argument: str = "model") -> None:
     """Raise ``TypeError`` unless ``model`` is a chat model or a Runnable.
 
@@ -848,9 +865,13 @@ class JsonRetryChain(RunnableSerializable[LanguageModelInput, T]):
     LangChain's troubleshooting URL and without the copy of the reply.
 
     - ``feedback_strategy="user"`` (AgentSea's way): a re-ask sends the
-      original messages, the failed reply (tool calls stripped) and the
-      feedback as a user message. Only the latest failed reply and its
-      feedback are kept, so the context stays bounded.
+      original messages, the failed reply (its tool calls' arguments shown
+      as text) and the feedback as a user message. When ``model`` has tools
+      bound (``model.bind_tools(...)``) and the failed reply called tools,
+      it goes back unchanged, followed by one error ``ToolMessage`` per
+      tool-call id (the failed call's holds the feedback and its arguments).
+      Only the latest failed reply and its feedback are kept, so the context
+      stays bounded.
     - ``"system"`` (Normandy's way): the conversation is not extended; the
       feedback and the start of the failed reply (at most 500 characters) are
       added to the system message, or to a new one put first.
@@ -984,7 +1005,11 @@ class JsonRetryChain(RunnableSerializable[LanguageModelInput, T]):
             2
         """
         return Plan(
-            tuple(base), self.max_retries, self.feedback_strategy, self.on_truncation
+            tuple(base),
+            self.max_retries,
+            self.feedback_strategy,
+            self.on_truncation,
+            tools_bound=has_bound_tools(self.model),
         )
 
     def invoke(

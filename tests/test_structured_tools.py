@@ -11,7 +11,7 @@ from typing import Any, TypedDict
 
 import pytest
 from _models import ScriptedChatModel, ToolCallingChatModel
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel
 
@@ -281,3 +281,28 @@ def test_outside_a_graph_the_stream_write_is_skipped() -> None:
         parser=JsonFenceOutputParser(pydantic_object=Person),
     )
     assert chain.invoke("Who?") == ADA
+
+
+async def test_a_chain_over_a_tool_bound_model_answers_every_call_id(
+    mode: str,
+) -> None:
+    reply = AIMessage(
+        "",
+        tool_calls=[{"name": "search", "args": {"query": "Ada"}, "id": "s1"}],
+        invalid_tool_calls=[
+            {"name": "Person", "args": '{"name": "Ada", "age": "old"}', "id": "p1"}
+        ],
+    )
+    model = ToolCallingChatModel(script=[reply, GOOD])
+    chain = JsonRetryChain(
+        model=model.bind_tools([Person]),
+        parser=JsonFenceOutputParser(pydantic_object=Person),
+    )
+    assert await run(chain, "Who?", mode) == ADA
+    sent = model.calls[1]
+    assert [m.type for m in sent] == ["human", "ai", "tool", "tool"]
+    results = {m.tool_call_id: m for m in sent if isinstance(m, ToolMessage)}
+    assert results["p1"].status == "error"
+    assert "age" in str(results["p1"].content)
+    assert '{"name": "Ada", "age": "old"}' in str(results["p1"].content)
+    assert "Not executed" in str(results["s1"].content)
