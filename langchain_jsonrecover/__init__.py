@@ -22,6 +22,7 @@ from langchain_jsonrecover.parsers import (
 )
 from langchain_jsonrecover.retry import JsonRetryChain, RetryExhaustedError
 from langchain_jsonrecover.structured import structured_output
+from langchain_jsonrecover.tools import recover_tool_calls
 
 __all__ = [
     "Continue",
@@ -37,5 +38,6 @@ __all__ = [
     "SchemaValidationError",
     "TruncationRecoveringOutputParser",
     "extract_json",
+    "recover_tool_calls",
     "structured_output",
 ]

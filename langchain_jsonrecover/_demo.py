@@ -16,10 +16,20 @@ from typing import TYPE_CHECKING, Final, Literal
 
 from pydantic import BaseModel, Field
 
+from langchain_jsonrecover._tool_prompts import TOOL_RESULT_PREFIX
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["QUESTION", "WeatherReport", "demo_reply", "estimate_tokens"]
+__all__ = [
+    "AGENT_QUESTION",
+    "QUESTION",
+    "WeatherReport",
+    "agent_reply",
+    "demo_reply",
+    "estimate_tokens",
+    "weather_text",
+]
 
 MODEL_NAME: Final = "jsonrecover-demo-weak-model"
 
@@ -111,6 +121,68 @@ def _feedback(turns: Sequence[tuple[str, str]]) -> str:
                 parts.append(text)
             seen_question = True
     return "\n".join(parts)
+
+
+AGENT_QUESTION: Final = (
+    "What is the weather in Lisbon this morning? Look it up, then give me the "
+    "weather report."
+)
+"""What ``jsonrecover demo --agent`` asks."""
+
+AGENT_CALL: Final = '{"name": "get_weather", "arguments": {"city": "Lisbon",}}'
+"""The weak model's tool call, written in its text with a trailing comma."""
+
+AGENT_ANSWER: Final = """Here is the weather report:
+
+```json
+{"city": "Lisbon", "temperature_c": 18.5, "sky": "clear", "wind_kph": "12 km/h"}
+```"""
+"""Its first answer after the tool result: ``wind_kph`` is not an integer."""
+
+
+def weather_text(city: str) -> str:
+    """What the demo's ``get_weather`` tool returns.
+
+    Example:
+        >>> weather_text("Lisbon") == REPORT
+        True
+    """
+    if city.strip().lower() == "lisbon":
+        return REPORT
+    return f"No report for {city}."
+
+
+def agent_reply(turns: Sequence[tuple[str, str]]) -> str:
+    """The weak model's reply in the agent demo (it has no tool calling).
+
+    Args:
+        turns: ``(role, text)`` pairs, roles ``system``, ``human``, ``ai``
+            and ``tool`` (a tool result may also come as a user turn).
+
+    Returns:
+        A tool call written as text (with a trailing comma) until a tool
+        result is in the conversation; then the answer with ``wind_kph`` as a
+        string; the valid answer once the feedback names ``wind_kph`` and
+        pydantic's "valid integer" message.
+
+    Example:
+        >>> agent_reply([("human", AGENT_QUESTION)]) == AGENT_CALL
+        True
+        >>> agent_reply([("human", AGENT_QUESTION), ("tool", REPORT)]) == AGENT_ANSWER
+        True
+    """
+    results = [
+        index
+        for index, (role, text) in enumerate(turns)
+        if role == "tool" or text.startswith(TOOL_RESULT_PREFIX)
+    ]
+    if not results:
+        return AGENT_CALL
+    after = turns[results[-1] + 1 :]
+    feedback = "\n".join(text for role, text in after if role == "human")
+    if "wind_kph" in feedback and "valid integer" in feedback:
+        return FINAL_REPLY
+    return AGENT_ANSWER
 
 
 def estimate_tokens(text: str) -> int:

@@ -1,4 +1,4 @@
-"""Hide reasoning blocks (``<think>…</think>`` and kin) from the JSON scan.
+"""Hide reasoning (``<think>…</think>`` and kin, harmony channels) from the JSON scan.
 
 Pure functions on ``str``; no LangChain imports.
 
@@ -9,10 +9,201 @@ later (spans, error positions) is still an offset into the model's reply.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Final
 
 # One alternation of literal tag names: the regex engine walks the text once.
 _TAG: Final = re.compile(r"<(/?)(think|thinking|reasoning)\s*>", re.IGNORECASE)
+_QUOTES: Final = "\"'`"
+
+# Harmony (gpt-oss): ``<|start|>{role}<|channel|>{channel} [to=…]
+# [<|constrain|>{format}]<|message|>{body}`` then ``<|end|>``, ``<|call|>``
+# or ``<|return|>``. Every part of the header is bounded, so the scan is linear.
+_HARMONY_HEADER: Final = re.compile(
+    r"(?:<\|start\|>(?P<role>[^<]{0,80}))?+"
+    r"(?:<\|channel\|>(?P<channel>[^<]{0,200}))?+"
+    r"(?:<\|constrain\|>[^<]{0,80})?+"
+    r"<\|message\|>"
+)
+_HARMONY_END: Final = re.compile(
+    r"<\|(?:end|call|return)\|>|(?=<\|(?:start|channel|message)\|>)"
+)
+_RECIPIENT: Final = re.compile(r"\bto=([^\s<]+)")
+_REASONING_CHANNELS: Final = frozenset({"analysis", "commentary"})
+
+
+@dataclass(frozen=True, slots=True)
+class HarmonyMessage:
+    """One message of a reply in OpenAI's harmony format (gpt-oss)."""
+
+    start: int
+    """Offset of the message's header (``<|start|>`` or ``<|channel|>``)."""
+    body_start: int
+    """Offset just after ``<|message|>``."""
+    body_end: int
+    """Offset of the terminator, or the reply's end."""
+    end: int
+    """Offset just after the terminator (``body_end`` when there is none)."""
+    channel: str
+    """``analysis``, ``commentary``, ``final``, or ``""`` when none is named."""
+    recipient: str
+    """The ``to=`` of the header (``functions.get_weather``), or ``""``."""
+    closed: bool
+    """Whether a terminator or the next message ends the body."""
+
+    @property
+    def is_reasoning(self) -> bool:
+        """Whether the message is reasoning (a tool call is not)."""
+        return self.channel in _REASONING_CHANNELS and not self.recipient
+
+
+def harmony_messages(text: str) -> list[HarmonyMessage]:
+    """The harmony messages of a reply, in order.
+
+    Args:
+        text: The model's reply.
+
+    Returns:
+        One entry per ``<|message|>`` header; empty when the reply has none.
+
+    Example:
+        >>> [m.channel for m in harmony_messages(
+        ...     "<|channel|>analysis<|message|>Hm.<|end|>"
+        ...     "<|start|>assistant<|channel|>final<|message|>{}<|return|>")]
+        ['analysis', 'final']
+    """
+    if "<|message|>" not in text:
+        return []
+    found: list[HarmonyMessage] = []
+    pos = 0
+    while (header := _HARMONY_HEADER.search(text, pos)) is not None:
+        channel_text = header.group("channel") or ""
+        words = channel_text.split()
+        channel = words[0] if words else ""
+        head = f"{header.group('role') or ''} {channel_text}"
+        recipient = _RECIPIENT.search(head)
+        stop = _HARMONY_END.search(text, header.end())
+        if stop is None:
+            body_end = end = len(text)
+        else:
+            body_end, end = stop.start(), stop.end()
+        found.append(
+            HarmonyMessage(
+                start=header.start(),
+                body_start=header.end(),
+                body_end=body_end,
+                end=end,
+                channel=channel,
+                recipient=recipient.group(1) if recipient else "",
+                closed=stop is not None,
+            )
+        )
+        pos = max(end, header.end())
+    return found
+
+
+def harmony_hidden(messages: list[HarmonyMessage]) -> list[tuple[int, int]]:
+    """The spans of harmony reasoning: what the JSON scan must not see.
+
+    When a ``final`` message is present it is the answer and everything else
+    of the harmony conversation is hidden (drafts in ``analysis``, tool calls in
+    ``commentary``); otherwise the ``analysis`` messages and the ``commentary``
+    messages that call no tool are.
+
+    Args:
+        messages: The reply's messages, from :func:`harmony_messages`.
+
+    Returns:
+        Spans to blank, in order.
+
+    Example:
+        >>> harmony_hidden(harmony_messages("<|channel|>analysis<|message|>x<|end|>{}"))
+        [(0, 38)]
+    """
+    finals = [m for m in messages if m.channel == "final"]
+    if not finals:
+        return [(m.start, m.end) for m in messages if m.is_reasoning]
+    hidden: list[tuple[int, int]] = []
+    last = 0
+    for message in finals:
+        hidden.append((last, message.body_start))
+        last = message.body_end
+    hidden.append((last, max(m.end for m in messages)))
+    return [(start, end) for start, end in hidden if end > start]
+
+
+def think_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of ``<think>``-style reasoning blocks, tags included.
+
+    Args:
+        text: The model's reply.
+
+    Returns:
+        The spans to hide, in order, not overlapping.
+
+    Example:
+        >>> think_spans('<think>say "</think>" then</think>{}')
+        [(0, 34)]
+    """
+    if "<" not in text:
+        return []
+    hidden: list[tuple[int, int]] = []
+    open_at = -1
+    open_name = ""
+    visible_from = 0
+    quoted_close = -1  # the last quoted closing tag of the open block
+    quotes = _QuoteParity(text)
+    for match in _TAG.finditer(text):
+        closing = match.group(1) == "/"
+        name = match.group(2).lower()
+        if open_at < 0 and _quoted(text, match.start(), match.end()):
+            continue  # a tag in quotes, outside reasoning, is text
+        if (
+            open_at < 0
+            and not closing
+            and not _opens_line(text, match.start(), visible_from)
+        ):
+            continue
+        if open_at < 0:
+            if not closing:
+                open_at, open_name = match.start(), name
+                quoted_close = -1
+                quotes.reset(match.end())
+            elif not hidden:
+                # A lone closing tag opening the reply's tags: what came
+                # before it was reasoning (the opening tag was in the prompt).
+                hidden.append((0, match.end()))
+                visible_from = match.end()
+        elif closing and name == open_name:
+            if quotes.inside(match.start()) or text.startswith(_QUOTES, match.end()):
+                quoted_close = match.end()
+                continue
+            hidden.append((open_at, match.end()))
+            visible_from = match.end()
+            open_at = -1
+    if open_at >= 0:
+        # Only quoted closing tags: the last of them is the best reading.
+        hidden.append((open_at, quoted_close if quoted_close >= 0 else len(text)))
+    return _merge(hidden)
+
+
+def blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """Replace the given spans (in order, not overlapping) by spaces.
+
+    Example:
+        >>> blank("ab<x>cd", [(2, 5)])
+        'ab   cd'
+    """
+    if not spans:
+        return text
+    parts: list[str] = []
+    last = 0
+    for start, end in spans:
+        parts.append(text[last:start])
+        parts.append(" " * (end - start))
+        last = end
+    parts.append(text[last:])
+    return "".join(parts)
 
 
 def mask_reasoning(text: str) -> tuple[str, bool]:
@@ -24,7 +215,13 @@ def mask_reasoning(text: str) -> tuple[str, bool]:
     - a closing tag with no opening one, before any other reasoning tag, hides
       everything before it (chat templates often put the opening tag in the
       prompt, not the reply);
-    - an opening tag that is never closed hides the rest of the reply.
+    - an opening tag that is never closed hides the rest of the reply;
+    - inside reasoning, a closing tag in quotes (followed by a quote or a
+      backtick, or after an odd number of ``"`` on its line) is text and does
+      not end it;
+    - harmony (gpt-oss): ``analysis`` messages and ``commentary`` messages
+      that call no tool are reasoning; a ``final`` message is the answer and,
+      when present, everything else of the harmony conversation is hidden.
 
     Models open reasoning at the start of a line; a tag elsewhere, or one
     quoted (``"</think>"``), is text, as in ``{"tip": "use <think> tags"}``.
@@ -42,45 +239,43 @@ def mask_reasoning(text: str) -> tuple[str, bool]:
     """
     if "<" not in text:
         return text, False
-    hidden: list[tuple[int, int]] = []
-    open_at = -1
-    open_name = ""
-    visible_from = 0
-    for match in _TAG.finditer(text):
-        closing = match.group(1) == "/"
-        name = match.group(2).lower()
-        if open_at < 0 and _quoted(text, match.start(), match.end()):
-            continue  # a tag in quotes, outside reasoning, is text
-        if (
-            open_at < 0
-            and not closing
-            and not _opens_line(text, match.start(), visible_from)
-        ):
-            continue
-        if open_at < 0:
-            if not closing:
-                open_at, open_name = match.start(), name
-            elif not hidden:
-                # A lone closing tag opening the reply's tags: what came
-                # before it was reasoning (the opening tag was in the prompt).
-                hidden.append((0, match.end()))
-                visible_from = match.end()
-        elif closing and name == open_name:
-            hidden.append((open_at, match.end()))
-            visible_from = match.end()
-            open_at = -1
-    if open_at >= 0:
-        hidden.append((open_at, len(text)))
-    if not hidden:
-        return text, False
-    parts: list[str] = []
-    last = 0
-    for start, end in _merge(hidden):
-        parts.append(text[last:start])
-        parts.append(" " * (end - start))
-        last = end
-    parts.append(text[last:])
-    return "".join(parts), True
+    spans = think_spans(text)
+    masked = blank(text, spans)
+    harmony = harmony_hidden(harmony_messages(masked))
+    if harmony:
+        masked = blank(masked, harmony)
+    hidden = bool(spans or harmony)
+    return (masked, True) if hidden else (text, False)
+
+
+class _QuoteParity:
+    """Whether an offset is inside quotes on its line, read once left to right.
+
+    Offsets are asked in increasing order; each character is counted once, so
+    many tags on one long line stay linear.
+    """
+
+    __slots__ = ("_at", "_doubles", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._at = 0
+        self._doubles = 0
+
+    def reset(self, at: int) -> None:
+        """Count from ``at`` (the end of an opening tag)."""
+        self._at = at
+        self._doubles = 0
+
+    def inside(self, index: int) -> bool:
+        text = self._text
+        line = text.rfind("\n", self._at, index)
+        if line >= 0:
+            self._at = line + 1
+            self._doubles = 0
+        self._doubles += text.count('"', self._at, index)
+        self._at = index
+        return self._doubles % 2 == 1
 
 
 def _opens_line(text: str, index: int, visible_from: int) -> bool:

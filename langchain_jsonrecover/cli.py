@@ -5,7 +5,7 @@ Usage::
     jsonrecover [extract] [FILE] [--pretty] [--regex PATTERN] [--schema MODULE:NAME]
                 [--prefer first|last] [--max-chars N] [--verbose]
     jsonrecover demo [--model PROVIDER:NAME] [--max-retries N]
-                     [--feedback-strategy user|system]
+                     [--feedback-strategy user|system] [--agent]
 
 ``extract`` reads FILE (or standard input), prints the JSON it holds on
 standard output, compactly unless ``--pretty``. On failure, exits 1 with one
@@ -17,7 +17,10 @@ end, offline, on :class:`~langchain_jsonrecover.demo.DemoChatModel` (a
 scripted weak model), printing each reply, the feedback sent and the validated
 result; ``--model`` uses a real
 model through ``langchain.chat_models.init_chat_model`` (the ``demo`` extra
-and the provider's package).
+and the provider's package). ``demo --agent`` runs
+:class:`~langchain_jsonrecover.agents.JsonRecoveryMiddleware` in
+``create_agent`` on a scripted weak model without tool calling (the
+``agents`` extra).
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 import pydantic_core
 
 from langchain_jsonrecover._extract import DEFAULT_MAX_CHARS
-from langchain_jsonrecover.demo import run_demo
+from langchain_jsonrecover.demo import run_agent_demo, run_demo
 from langchain_jsonrecover.errors import JsonRecoveryError, SchemaValidationError
 from langchain_jsonrecover.parsers import JsonFenceOutputParser, RegexJsonOutputParser
 
@@ -113,6 +116,12 @@ def _parser() -> argparse.ArgumentParser:
         help="re-asks allowed after the first call (default: %(default)s)",
     )
     demo.add_argument(
+        "--agent",
+        action="store_true",
+        help="run JsonRecoveryMiddleware in a langchain create_agent instead "
+        "(needs the agents extra)",
+    )
+    demo.add_argument(
         "--feedback-strategy",
         choices=("user", "system"),
         default="user",
@@ -144,6 +153,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args_list or args_list[0] not in {*_COMMANDS, "-h", "--help"}:
         args_list.insert(0, "extract")
     args = _parser().parse_args(args_list)
+    if args.command == "demo" and args.agent:
+        return run_agent_demo(args.model, args.max_retries)
     if args.command == "demo":
         return run_demo(args.model, args.max_retries, args.feedback_strategy)
     try:

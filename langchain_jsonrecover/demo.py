@@ -20,12 +20,16 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langchain_core.outputs import ChatGeneration, ChatResult, LLMResult
 
 from langchain_jsonrecover._demo import (
+    AGENT_QUESTION,
     MODEL_NAME,
     QUESTION,
     WeatherReport,
+    agent_reply,
     demo_reply,
     estimate_tokens,
+    weather_text,
 )
+from langchain_jsonrecover.events import RECOVERY_EVENT
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.retry import RETRY_EVENT, JsonRetryChain
 
@@ -35,7 +39,7 @@ if TYPE_CHECKING:
     from langchain_core.callbacks import CallbackManagerForLLMRun
     from langchain_core.messages import BaseMessage
 
-__all__ = ["DemoChatModel", "run_demo"]
+__all__ = ["DemoAgentModel", "DemoChatModel", "run_agent_demo", "run_demo"]
 
 _PACKAGES: Final = {
     "azure_openai": "langchain-openai",
@@ -94,6 +98,46 @@ class DemoChatModel(BaseChatModel):
         return "jsonrecover-demo"
 
 
+class DemoAgentModel(BaseChatModel):
+    """The scripted weak model of ``jsonrecover demo --agent``: no tool calling.
+
+    Its ``bind_tools`` is not implemented, so the middleware describes the
+    tools in the system message. It writes its tool call as JSON text with a
+    trailing comma, then answers with ``wind_kph`` as a string, and fixes it
+    only when the feedback names it.
+
+    Example:
+        >>> DemoAgentModel().invoke("Weather?").content
+        '{"name": "get_weather", "arguments": {"city": "Lisbon",}}'
+    """
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        turns = [(message.type, str(message.text)) for message in messages]
+        text = agent_reply(turns)
+        prompt = estimate_tokens("".join(turn for _, turn in turns))
+        completion = estimate_tokens(text)
+        reply = AIMessage(
+            text,
+            response_metadata={"finish_reason": "stop", "model_name": MODEL_NAME},
+            usage_metadata={
+                "input_tokens": prompt,
+                "output_tokens": completion,
+                "total_tokens": prompt + completion,
+            },
+        )
+        return ChatResult(generations=[ChatGeneration(message=reply)])
+
+    @property
+    def _llm_type(self) -> str:
+        return "jsonrecover-demo-agent"
+
+
 class _DemoSetupError(Exception):
     """``--model`` cannot be used; the message says what to do."""
 
@@ -128,8 +172,9 @@ def _chat_model(spec: str) -> BaseChatModel:
 class _DemoPrinter(BaseCallbackHandler):
     """Prints each reply and each feedback as the chain runs."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, agent: bool = False) -> None:
         self.replies = 0
+        self.agent = agent
 
     def on_llm_end(
         self,
@@ -153,11 +198,33 @@ class _DemoPrinter(BaseCallbackHandler):
         metadata: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> None:
-        if name == RETRY_EVENT:
+        if name == RETRY_EVENT and self.agent:
+            _out(
+                f"--- reply {self.replies} failed ({data['error']}); "
+                f"feedback sent in the same model step ---\n{data['feedback']}\n"
+            )
+        elif name == RETRY_EVENT:
             _out(
                 f"--- reply {data['attempt']} failed ({data['error']}); "
                 f"feedback sent ---\n{data['feedback']}\n"
             )
+        elif name == RECOVERY_EVENT and "tool_call" in data:
+            source = str(data["source"]).replace("_", " ")
+            repairs = ", ".join(data["repairs"])
+            _out(
+                f"--- tool call {data['tool_call']} recovered from the "
+                f"{source} ({repairs}) ---\n"
+            )
+
+    def on_tool_end(
+        self,
+        output: Any,
+        *,
+        run_id: UUID,
+        parent_run_id: UUID | None = None,
+        **kwargs: Any,
+    ) -> None:
+        _out(f"--- tool result ---\n{getattr(output, 'content', output)}\n")
 
 
 def run_demo(model_spec: str | None, max_retries: int, strategy: str) -> int:
@@ -221,6 +288,73 @@ def run_demo(model_spec: str | None, max_retries: int, strategy: str) -> int:
         f"--- validated WeatherReport after {calls} model {plural}{tokens} ---\n"
         + dumped.decode()
     )
+    return 0
+
+
+def run_agent_demo(model_spec: str | None, max_retries: int) -> int:
+    """Run ``JsonRecoveryMiddleware`` in ``create_agent``; return the exit code.
+
+    Args:
+        model_spec: ``PROVIDER:NAME`` for a real model, ``None`` for the
+            scripted one (no tool calling: the tools go in the system message).
+        max_retries: Re-asks allowed per model step.
+
+    Returns:
+        0 with a structured response, 1 without one, 2 when langchain (the
+        ``agents`` extra) or the model is missing.
+
+    Example:
+        >>> run_agent_demo(None, 2)  # doctest: +ELLIPSIS
+        Model: jsonrecover-demo-weak-model (agent, no tool calling)
+        ...
+        0
+    """
+    try:
+        agents = importlib.import_module("langchain.agents")
+        tools = importlib.import_module("langchain_core.tools")
+        middleware = importlib.import_module("langchain_jsonrecover.agents")
+        model = DemoAgentModel() if model_spec is None else _chat_model(model_spec)
+    except ImportError:
+        _say(
+            "jsonrecover: demo --agent needs langchain: "
+            "pip install 'langchain-jsonrecover[agents]'"
+        )
+        return 2
+    except _DemoSetupError as exc:
+        _say(f"jsonrecover: {_first_line(str(exc))}")
+        return 2
+
+    def get_weather(city: str) -> str:
+        """Get this morning's weather report for a city."""
+        return weather_text(city)
+
+    agent = agents.create_agent(
+        model,
+        tools=[tools.tool(get_weather)],
+        middleware=[
+            middleware.JsonRecoveryMiddleware(
+                response_format=WeatherReport, max_retries=max_retries
+            )
+        ],
+    )
+    name = (
+        f"{MODEL_NAME} (agent, no tool calling)" if model_spec is None else model_spec
+    )
+    _out(f"Model: {name}\nUser:\n{AGENT_QUESTION}\n")
+    try:
+        state = agent.invoke(
+            {"messages": [HumanMessage(AGENT_QUESTION)]},
+            {"callbacks": [_DemoPrinter(agent=True)]},
+        )
+    except Exception as exc:  # noqa: BLE001 - any failure, reported in one line
+        _say(f"jsonrecover: {type(exc).__name__}: {_first_line(str(exc))}")
+        return 1
+    report = state.get("structured_response")
+    if report is None:
+        _say("jsonrecover: the agent ended without a structured response")
+        return 1
+    dumped = orjson.dumps(report.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
+    _out("--- structured_response: WeatherReport ---\n" + dumped.decode())
     return 0
 
 

@@ -5,12 +5,16 @@ is not what the reply said as it stands: truncation closed, runaway newlines
 trimmed, an envelope unwrapped, keys renamed, syntax repaired. It reaches
 LangChain callbacks as a custom event (``on_custom_event`` in
 ``astream_events(version="v2")``) and the ``langchain_jsonrecover`` logger at
-INFO. Nothing is built when nobody listens: outside a run, with no callback
+INFO. Inside a LangGraph run, every event of this package is also written to
+the graph's stream writer (``stream_mode="custom"``) as ``{"event", "data"}``.
+Nothing is built when nobody listens: outside a run, with no callback
 handlers and INFO logging off, the check costs a context lookup.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
 import logging
 from typing import TYPE_CHECKING, Any, Final
 
@@ -29,7 +33,13 @@ if TYPE_CHECKING:
 
     from langchain_jsonrecover._extract import Extraction
 
-__all__ = ["RECOVERY_EVENT", "recovery_payload"]
+__all__ = [
+    "RECOVERY_EVENT",
+    "aemit_event",
+    "emit_event",
+    "recovery_payload",
+    "write_to_stream",
+]
 
 RECOVERY_EVENT: Final = "jsonrecover.recovery"
 
@@ -78,25 +88,98 @@ def recovery_payload(found: Extraction, reply: str) -> dict[str, Any] | None:
 
 def _prepare(
     found: Extraction, reply: str
-) -> tuple[RunnableConfig | None, dict[str, Any]] | None:
+) -> tuple[RunnableConfig | None, Any, dict[str, Any]] | None:
     """Who listens and what to tell them; ``None`` when there is nothing to do.
 
     The run's callback handlers listen when there are any (outside a run there
-    are none); the logger listens at INFO.
+    are none); a LangGraph run's stream writer listens; the logger listens at
+    INFO.
     """
     run_config = ensure_config()
     manager = get_callback_manager_for_config(run_config)
     listening = manager.parent_run_id is not None and bool(manager.handlers)
     config = run_config if listening else None
+    writer = _stream_writer()
     logging_on = logger.isEnabledFor(logging.INFO)
-    if config is None and not logging_on:
+    if config is None and writer is None and not logging_on:
         return None
     payload = recovery_payload(found, reply)
     if payload is None:
         return None
     if logging_on:
         logger.info("%s %s", RECOVERY_EVENT, payload)
-    return config, payload
+    return config, writer, payload
+
+
+@functools.cache
+def _langgraph_config() -> Any:
+    """``langgraph.config``, or ``None`` without LangGraph (looked up once)."""
+    try:
+        return importlib.import_module("langgraph.config")
+    except ImportError:
+        return None
+
+
+def _stream_writer() -> Any:
+    """LangGraph's stream writer of the current graph run, or ``None``."""
+    config = _langgraph_config()
+    if config is None:
+        return None
+    try:
+        return config.get_stream_writer()
+    except (RuntimeError, KeyError):
+        # Outside a graph run (RuntimeError) or outside a Pregel task (KeyError).
+        return None
+
+
+def write_to_stream(name: str, data: dict[str, Any]) -> None:
+    """Write an event to LangGraph's ``stream_mode="custom"``, inside a graph.
+
+    Outside a LangGraph run, or without LangGraph installed, nothing happens.
+
+    Args:
+        name: The event's name (``jsonrecover.recovery`` …).
+        data: Its payload.
+
+    Example:
+        >>> write_to_stream(RECOVERY_EVENT, {"repairs": []})  # outside a graph
+    """
+    writer = _stream_writer()
+    if writer is not None:
+        writer({"event": name, "data": data})
+
+
+def emit_event(name: str, data: dict[str, Any]) -> None:
+    """Send an event to the run's callbacks and to LangGraph's custom stream.
+
+    Outside a run, the callbacks are skipped; outside a graph, the stream.
+
+    Args:
+        name: The event's name.
+        data: Its payload.
+
+    Example:
+        >>> emit_event(RECOVERY_EVENT, {"repairs": []})  # nobody listens
+    """
+    config = ensure_config()
+    manager = get_callback_manager_for_config(config)
+    if manager.parent_run_id is not None and manager.handlers:
+        dispatch_custom_event(name, data, config=config)
+    write_to_stream(name, data)
+
+
+async def aemit_event(name: str, data: dict[str, Any]) -> None:
+    """Async twin of :func:`emit_event`.
+
+    Args:
+        name: The event's name.
+        data: Its payload.
+    """
+    config = ensure_config()
+    manager = get_callback_manager_for_config(config)
+    if manager.parent_run_id is not None and manager.handlers:
+        await adispatch_custom_event(name, data, config=config)
+    write_to_stream(name, data)
 
 
 def report_recovery(found: Extraction, reply: str) -> None:
@@ -107,8 +190,13 @@ def report_recovery(found: Extraction, reply: str) -> None:
         reply: The reply it came from.
     """
     prepared = _prepare(found, reply)
-    if prepared is not None and prepared[0] is not None:
-        dispatch_custom_event(RECOVERY_EVENT, prepared[1], config=prepared[0])
+    if prepared is None:
+        return
+    config, writer, payload = prepared
+    if config is not None:
+        dispatch_custom_event(RECOVERY_EVENT, payload, config=config)
+    if writer is not None:
+        writer({"event": RECOVERY_EVENT, "data": payload})
 
 
 async def areport_recovery(found: Extraction, reply: str) -> None:
@@ -119,5 +207,10 @@ async def areport_recovery(found: Extraction, reply: str) -> None:
         reply: The reply it came from.
     """
     prepared = _prepare(found, reply)
-    if prepared is not None and prepared[0] is not None:
-        await adispatch_custom_event(RECOVERY_EVENT, prepared[1], config=prepared[0])
+    if prepared is None:
+        return
+    config, writer, payload = prepared
+    if config is not None:
+        await adispatch_custom_event(RECOVERY_EVENT, payload, config=config)
+    if writer is not None:
+        writer({"event": RECOVERY_EVENT, "data": payload})

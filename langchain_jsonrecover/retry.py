@@ -47,17 +47,23 @@ from langchain_core.messages import (
     BaseMessage,
     HumanMessage,
     SystemMessage,
+    ToolMessage,
     convert_to_messages,
 )
 from langchain_core.messages.ai import UsageMetadata, add_usage
-from langchain_core.output_parsers import BaseOutputParser  # noqa: TC002
+from langchain_core.output_parsers import BaseOutputParser
 from langchain_core.outputs import ChatGeneration
 from langchain_core.prompt_values import (
     ChatPromptValueConcrete,
     PromptValue,
     StringPromptValue,
 )
-from langchain_core.runnables import Runnable, RunnableConfig, RunnableSerializable
+from langchain_core.runnables import (
+    Runnable,
+    RunnableBinding,
+    RunnableConfig,
+    RunnableSerializable,
+)
 from langchain_core.runnables.config import patch_config
 from pydantic import ConfigDict, SkipValidation, field_validator
 
@@ -70,12 +76,14 @@ from langchain_jsonrecover._retry_prompts import (
     stuck_message,
     system_feedback,
 )
+from langchain_jsonrecover._tool_prompts import NOT_EXECUTED, call_feedback
 from langchain_jsonrecover.errors import (
     InvalidJsonError,
     JsonRecoveryError,
     NoJsonFoundError,
     SchemaValidationError,
 )
+from langchain_jsonrecover.events import write_to_stream
 from langchain_jsonrecover.outcomes import Continue
 from langchain_jsonrecover.parsers import (
     _JsonRecoveringParser,
@@ -243,6 +251,9 @@ class Plan:
     """Where feedback goes: a new turn, or the system prompt."""
     on_truncation: OnTruncation = "reask"
     """What to do with a cut-off reply."""
+    tools_bound: bool = False
+    """The next call has tools bound: a failed reply with tool calls goes back
+    unchanged, followed by one error ``ToolMessage`` per tool-call id."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,6 +277,8 @@ class Failed:
     """The parse error."""
     feedback: str
     """What to tell the model."""
+    tool_call_id: str | None = None
+    """The id of the tool call whose arguments failed, when one did."""
 
 
 Outcome = Continue[Any] | Failed
@@ -369,6 +382,8 @@ def next_step(plan: Plan, state: State, reply: AIMessage, outcome: Outcome) -> S
         feedback = shorter_answer(feedback)
     if plan.strategy == "system":
         messages = with_system(plan.base, system_feedback(feedback, text))
+    elif plan.tools_bound and state.partial is None and _calls(reply):
+        messages = (*plan.base, *tool_turns(reply, feedback, outcome.tool_call_id))
     else:
         turn = AIMessage(text) if state.partial is not None else failed_turn(reply)
         messages = (*plan.base, turn, HumanMessage(feedback))
@@ -392,26 +407,110 @@ def parse_input(state: State, reply: AIMessage) -> AIMessage:
 
 
 def reply_text(reply: BaseMessage) -> str:
-    """A reply's text; a tool call's arguments as JSON when it has no text.
+    """A reply's text; its first tool call's arguments when it has no text.
+
+    The arguments of a valid call as JSON; those of an invalid call as sent.
 
     Example:
         >>> from langchain_core.messages import AIMessage
         >>> call = {"name": "Person", "args": {"name": "Ada"}, "id": "1"}
         >>> reply_text(AIMessage("", tool_calls=[call]))
         '{"name": "Ada"}'
+        >>> bad = {"name": "Person", "args": '{"name": "Ada",}', "id": "1"}
+        >>> reply_text(AIMessage("", invalid_tool_calls=[bad]))
+        '{"name": "Ada",}'
     """
     text = message_text(reply)
-    if text.strip() or not isinstance(reply, AIMessage) or not reply.tool_calls:
+    if text.strip() or not isinstance(reply, AIMessage):
         return text
-    return json.dumps(reply.tool_calls[0]["args"], ensure_ascii=False, default=str)
+    calls = _calls(reply)
+    return calls[0][2] if calls else text
+
+
+def _calls(reply: BaseMessage) -> list[tuple[str | None, str, str]]:
+    """``(id, name, arguments text)`` of each tool call, valid ones first."""
+    if not isinstance(reply, AIMessage):
+        return []
+    calls: list[tuple[str | None, str, str]] = [
+        (
+            call.get("id"),
+            call["name"],
+            json.dumps(call["args"], ensure_ascii=False, default=str),
+        )
+        for call in reply.tool_calls
+    ]
+    calls.extend(
+        (call.get("id"), call.get("name") or "", call.get("args") or "")
+        for call in reply.invalid_tool_calls
+    )
+    return calls
+
+
+def read_call(reply: AIMessage, name: str | None) -> tuple[str, str | None] | None:
+    """The tool call a structured reply is read from: ``(arguments, id)``.
+
+    The call named ``name`` (the schema's name) wins; else, when the reply has
+    no text, its first call. ``None``: read the text.
+
+    Example:
+        >>> from langchain_core.messages import AIMessage
+        >>> calls = [
+        ...     {"name": "search", "args": {"q": "Ada"}, "id": "1"},
+        ...     {"name": "Person", "args": {"name": "Ada"}, "id": "2"},
+        ... ]
+        >>> read_call(AIMessage("", tool_calls=calls), "Person")
+        ('{"name": "Ada"}', '2')
+    """
+    calls = _calls(reply)
+    if name:
+        for call_id, call_name, arguments in calls:
+            if call_name.casefold() == name.casefold():
+                return arguments, call_id
+    if calls and not str(reply.text).strip():
+        return calls[0][2], calls[0][0]
+    return None
+
+
+def tool_turns(
+    reply: AIMessage, feedback: str, failed_id: str | None
+) -> tuple[BaseMessage, ...]:
+    """The re-ask turns when tools are bound: the reply, then a result per call.
+
+    The failed call's ``ToolMessage`` holds the feedback and the arguments as
+    sent; every other call's says it was not executed (providers want a
+    result for every tool-call id). When no call failed (the text did), the
+    feedback follows as a user message.
+
+    Example:
+        >>> from langchain_core.messages import AIMessage
+        >>> bad = {"name": "search", "args": '{"q": "x",}', "id": "c1"}
+        >>> turns = tool_turns(AIMessage("", invalid_tool_calls=[bad]), "Bad.", "c1")
+        >>> [(type(m).__name__, getattr(m, "status", "")) for m in turns]
+        [('AIMessage', ''), ('ToolMessage', 'error')]
+    """
+    turns: list[BaseMessage] = [reply]
+    for call_id, name, arguments in _calls(reply):
+        if call_id is None:
+            continue
+        text = (
+            call_feedback(name, feedback, arguments)
+            if call_id == failed_id
+            else NOT_EXECUTED
+        )
+        turns.append(
+            ToolMessage(text, tool_call_id=call_id, name=name or None, status="error")
+        )
+    if failed_id is None or failed_id not in {c[0] for c in _calls(reply)}:
+        turns.append(HumanMessage(feedback))
+    return tuple(turns)
 
 
 def failed_turn(reply: AIMessage) -> AIMessage:
     """The failed reply as it goes back into the conversation: no tool calls.
 
     A tool call left in would need a tool result after it; its content blocks
-    are dropped too. When nothing else is left, the call's arguments become
-    the text, so the model sees what it sent.
+    are dropped too. The calls' arguments (as sent, for invalid ones) are
+    shown as text after the reply's text, so the model sees what it sent.
 
     Example:
         >>> from langchain_core.messages import AIMessage
@@ -429,10 +528,20 @@ def failed_turn(reply: AIMessage) -> AIMessage:
             for block in reply.content
             if not (isinstance(block, dict) and block.get("type") in _TOOL_BLOCKS)
         ]
+    calls = _calls(reply)
+    shown = (
+        calls[0][2]
+        if len(calls) == 1
+        else "\n".join(f"{name}: {arguments}" for _, name, arguments in calls)
+    )
     if not content or not str(AIMessage(content).text).strip():
-        text = reply_text(reply)
-        if text.strip():
-            content = text
+        if shown.strip():
+            content = shown
+    elif shown.strip():
+        if isinstance(content, str):
+            content = f"{content}\n\n{shown}"
+        else:
+            content = [*content, {"type": "text", "text": shown}]
     return AIMessage(content=content, name=reply.name)
 
 
@@ -542,7 +651,8 @@ def _key(reply: AIMessage, text: str) -> bytes:
     continuation is compared by the joined text, which grows while the model
     makes progress, even when it sends the same piece twice.
     """
-    calls = [(c["name"], c["args"]) for c in reply.tool_calls]
+    calls: list[tuple[Any, Any]] = [(c["name"], c["args"]) for c in reply.tool_calls]
+    calls.extend((c.get("name"), c.get("args")) for c in reply.invalid_tool_calls)
     digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16)
     digest.update(b"\x00" + json.dumps(calls, sort_keys=True, default=str).encode())
     return digest.digest()
@@ -589,11 +699,20 @@ def _failed(error: OutputParserException) -> Failed:
     return Failed(error, feedback_for(error))
 
 
-def _readable(reply: AIMessage) -> AIMessage:
-    """A reply that is only a tool call, as the text our parsers read."""
-    if not reply.tool_calls or str(reply.text).strip():
-        return reply
-    return AIMessage(reply_text(reply), response_metadata=dict(reply.response_metadata))
+def _readable(
+    reply: AIMessage, parser: BaseOutputParser[Any]
+) -> tuple[AIMessage, str | None]:
+    """What our parsers read: the schema-named (or only) tool call, or the reply.
+
+    Returns the message to parse and the id of the call it came from.
+    """
+    schema = getattr(parser, "_schema", None)
+    found = read_call(reply, getattr(schema, "name", None))
+    if found is None:
+        return reply, None
+    arguments, call_id = found
+    metadata = dict(reply.response_metadata)
+    return AIMessage(arguments, response_metadata=metadata), call_id
 
 
 def parse(parser: BaseOutputParser[Any], reply: AIMessage) -> Outcome:
@@ -609,10 +728,12 @@ def parse(parser: BaseOutputParser[Any], reply: AIMessage) -> Outcome:
         ModelRefusalError: The model refused.
     """
     if isinstance(parser, _JsonRecoveringParser):
-        step = parser.process(_readable(reply))
+        raise_if_refused(reply)
+        readable, call_id = _readable(reply, parser)
+        step = parser.process(readable)
         if isinstance(step, Continue):
             return step
-        return Failed(step.error, str(step.feedback.text))
+        return Failed(step.error, str(step.feedback.text), call_id)
     raise_if_refused(reply)
     try:
         value = parser.parse_result([ChatGeneration(message=reply)])
@@ -628,16 +749,112 @@ async def aparse(parser: BaseOutputParser[Any], reply: AIMessage) -> Outcome:
         ModelRefusalError: The model refused.
     """
     if isinstance(parser, _JsonRecoveringParser):
-        step = await parser.aprocess(_readable(reply))
+        raise_if_refused(reply)
+        readable, call_id = _readable(reply, parser)
+        step = await parser.aprocess(readable)
         if isinstance(step, Continue):
             return step
-        return Failed(step.error, str(step.feedback.text))
+        return Failed(step.error, str(step.feedback.text), call_id)
     raise_if_refused(reply)
     try:
         value = await parser.aparse_result([ChatGeneration(message=reply)])
     except OutputParserException as error:
         return _failed(error)
     return Continue(value, reply)
+
+
+def parse_continued(
+    parser: BaseOutputParser[Any], state: State, reply: AIMessage
+) -> Outcome:
+    """Parse a reply; a continuation is read joined, or else on its own.
+
+    A model asked to continue a cut-off reply may start over: when the
+    joined text does not parse and the continuation parses on its own, the
+    continuation wins.
+
+    Example:
+        >>> from langchain_core.messages import AIMessage
+        >>> from langchain_jsonrecover.parsers import JsonFenceOutputParser
+        >>> parser = JsonFenceOutputParser()
+        >>> state = State(partial='{"a": [1, 2')
+        >>> parse_continued(parser, state, AIMessage("]}")).value
+        {'a': [1, 2]}
+        >>> parse_continued(parser, state, AIMessage('{"a": [1, 2, 3]}')).value
+        {'a': [1, 2, 3]}
+    """
+    outcome = parse(parser, parse_input(state, reply))
+    if state.partial is None or isinstance(outcome, Continue):
+        return outcome
+    alone = parse(parser, reply)
+    return alone if isinstance(alone, Continue) else outcome
+
+
+async def aparse_continued(
+    parser: BaseOutputParser[Any], state: State, reply: AIMessage
+) -> Outcome:
+    """Async twin of :func:`parse_continued`."""
+    outcome = await aparse(parser, parse_input(state, reply))
+    if state.partial is None or isinstance(outcome, Continue):
+        return outcome
+    alone = await aparse(parser, reply)
+    return alone if isinstance(alone, Continue) else outcome
+
+
+def has_bound_tools(model: Runnable[Any, Any]) -> bool:
+    """Whether ``model`` is a chat model with tools bound (``bind_tools``).
+
+    Example:
+        >>> from langchain_core.language_models import GenericFakeChatModel
+        >>> model = GenericFakeChatModel(messages=iter([]))
+        >>> has_bound_tools(model), has_bound_tools(model.bind(tools=[{}]))
+        (False, True)
+    """
+    return isinstance(model, RunnableBinding) and bool(model.kwargs.get("tools"))
+
+
+def check_model(model: Any, argument: str = "model") -> None:
+    """Raise ``TypeError`` unless ``model`` is a chat model or a Runnable.
+
+    Example:
+        >>> check_model("openai:gpt-4o-mini")
+        Traceback (most recent call last):
+        ...
+        TypeError: model must be a chat model or a Runnable, got a str ...
+    """
+    if isinstance(model, Runnable):
+        return
+    hint = (
+        " (a model name: build the model first, e.g. with "
+        "langchain.chat_models.init_chat_model)"
+        if isinstance(model, str)
+        else ""
+    )
+    msg = (
+        f"{argument} must be a chat model or a Runnable, "
+        f"got a {type(model).__name__}{hint}"
+    )
+    raise TypeError(msg)
+
+
+def check_parser(parser: Any, argument: str = "parser") -> None:
+    """Raise ``TypeError`` unless ``parser`` is an output parser instance.
+
+    Example:
+        >>> from langchain_jsonrecover.parsers import JsonFenceOutputParser
+        >>> check_parser(JsonFenceOutputParser)
+        Traceback (most recent call last):
+        ...
+        TypeError: parser must be a parser instance, got the class ...
+    """
+    if isinstance(parser, type):
+        msg = (
+            f"{argument} must be a parser instance, got the class "
+            f"{parser.__name__}: write {parser.__name__}()"
+        )
+        raise TypeError(msg)
+    if not isinstance(parser, BaseOutputParser):
+        msg = f"{argument} must be an output parser, got a {type(parser).__name__}"
+        raise TypeError(msg)
 
 
 # --- the chain ------------------------------------------------------------------
@@ -688,9 +905,13 @@ class JsonRetryChain(RunnableSerializable[LanguageModelInput, T]):
     LangChain's troubleshooting URL and without the copy of the reply.
 
     - ``feedback_strategy="user"`` (AgentSea's way): a re-ask sends the
-      original messages, the failed reply (tool calls stripped) and the
-      feedback as a user message. Only the latest failed reply and its
-      feedback are kept, so the context stays bounded.
+      original messages, the failed reply (its tool calls' arguments shown
+      as text) and the feedback as a user message. When ``model`` has tools
+      bound (``model.bind_tools(...)``) and the failed reply called tools,
+      it goes back unchanged, followed by one error ``ToolMessage`` per
+      tool-call id (the failed call's holds the feedback and its arguments).
+      Only the latest failed reply and its feedback are kept, so the context
+      stays bounded.
     - ``"system"`` (Normandy's way): the conversation is not extended; the
       feedback and the start of the failed reply (at most 500 characters) are
       added to the system message, or to a new one put first.
@@ -784,8 +1005,14 @@ class JsonRetryChain(RunnableSerializable[LanguageModelInput, T]):
                 ``feedback_strategy``, ``include_raw``, ``on_truncation``.
 
         Raises:
+            TypeError: ``model`` is not a Runnable, or ``parser`` not a parser
+                instance.
             ValueError: ``max_retries`` is negative, or a field is invalid.
         """
+        if "model" in kwargs:
+            check_model(kwargs["model"])
+        if "parser" in kwargs:
+            check_parser(kwargs["parser"])
         retries = kwargs.get("max_retries", 0)
         if isinstance(retries, int):
             _check_retries(retries)
@@ -820,7 +1047,11 @@ class JsonRetryChain(RunnableSerializable[LanguageModelInput, T]):
             2
         """
         return Plan(
-            tuple(base), self.max_retries, self.feedback_strategy, self.on_truncation
+            tuple(base),
+            self.max_retries,
+            self.feedback_strategy,
+            self.on_truncation,
+            tools_bound=has_bound_tools(self.model),
         )
 
     def invoke(
@@ -904,10 +1135,11 @@ class JsonRetryChain(RunnableSerializable[LanguageModelInput, T]):
             if step.event is not None:
                 failed = attempt_config(config, run_manager, step.event["attempt"])
                 dispatch_custom_event(RETRY_EVENT, step.event, config=failed)
+                write_to_stream(RETRY_EVENT, step.event)
             call = len(step.state.attempts) + 1
             child = attempt_config(config, run_manager, call)
             reply = as_reply(self.model.invoke(list(step.messages), child, **kwargs))
-            outcome = parse(self.parser, parse_input(step.state, reply))
+            outcome = parse_continued(self.parser, step.state, reply)
             step = next_step(plan, step.state, reply, outcome)
         return self.finish(step)
 
@@ -928,11 +1160,12 @@ class JsonRetryChain(RunnableSerializable[LanguageModelInput, T]):
             if step.event is not None:
                 failed = attempt_config(config, run_manager, step.event["attempt"])
                 await adispatch_custom_event(RETRY_EVENT, step.event, config=failed)
+                write_to_stream(RETRY_EVENT, step.event)
             call = len(step.state.attempts) + 1
             child = attempt_config(config, run_manager, call)
             output = await self.model.ainvoke(list(step.messages), child, **kwargs)
             reply = as_reply(output)
-            outcome = await aparse(self.parser, parse_input(step.state, reply))
+            outcome = await aparse_continued(self.parser, step.state, reply)
             step = next_step(plan, step.state, reply, outcome)
         return self.finish(step)
 

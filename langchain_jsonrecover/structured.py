@@ -22,7 +22,7 @@ from langchain_core.runnables import Runnable, RunnableConfig, RunnableSerializa
 from pydantic import ConfigDict, SkipValidation
 
 from langchain_jsonrecover._retry_prompts import with_instructions
-from langchain_jsonrecover.parsers import JsonFenceOutputParser
+from langchain_jsonrecover.parsers import JsonFenceOutputParser, _JsonRecoveringParser
 from langchain_jsonrecover.retry import (
     Attempt,
     JsonRetryChain,
@@ -32,10 +32,11 @@ from langchain_jsonrecover.retry import (
     aparse,
     as_reply,
     attempt_config,
+    check_model,
+    check_parser,
     first_ask,
     next_step,
     parse,
-    reply_text,
     to_messages,
     with_system,
 )
@@ -66,12 +67,17 @@ class StructuredOutputChain(RunnableSerializable[LanguageModelInput, Any]):
         ('StructuredOutputChain', {'answer': 42})
     """
 
-    chain: JsonRetryChain[Any]
+    chain: Annotated[JsonRetryChain[Any], SkipValidation()]
     """The JSON strategy: the retry loop over the plain model."""
 
     native: Annotated[Runnable[LanguageModelInput, Any] | None, SkipValidation()] = None
     """``model.with_structured_output(schema, include_raw=True, ...)``, when
     the model supports it and the strategy allows it."""
+
+    native_spec: Annotated[tuple[Any, dict[str, Any]] | None, SkipValidation()] = None
+    """``(schema, kwargs)`` the native runnable was built from: pickling
+    drops the runnable (LangChain builds it from classes made at runtime)
+    and unpickling builds it again."""
 
     fallback: bool = True
     """After a native call that gives no value, parse its text and go on with
@@ -158,7 +164,7 @@ class StructuredOutputChain(RunnableSerializable[LanguageModelInput, Any]):
         raw, parsed, error = _unpack(result)
         if not self.fallback or (error is None and parsed is not None):
             return self._native_result(raw, parsed, error)
-        outcome = parse(self.chain.parser, _text_reply(raw))
+        outcome = parse(self.chain.parser, raw)
         step: Step = next_step(plan, State(), raw, outcome)
         return self.chain.drive(plan, step, run_manager, config, **kwargs)
 
@@ -180,9 +186,25 @@ class StructuredOutputChain(RunnableSerializable[LanguageModelInput, Any]):
         raw, parsed, error = _unpack(result)
         if not self.fallback or (error is None and parsed is not None):
             return self._native_result(raw, parsed, error)
-        outcome = await aparse(self.chain.parser, _text_reply(raw))
+        outcome = await aparse(self.chain.parser, raw)
         step: Step = next_step(plan, State(), raw, outcome)
         return await self.chain.adrive(plan, step, run_manager, config, **kwargs)
+
+    def __getstate__(self) -> dict[Any, Any]:
+        """Pickle without the native runnable; it is built again on load."""
+        state = super().__getstate__()
+        fields = dict(state["__dict__"])
+        if self.native_spec is not None:
+            fields["native"] = None
+        return {**state, "__dict__": fields}
+
+    def __setstate__(self, state: dict[Any, Any]) -> None:
+        """Unpickle, building the native runnable again."""
+        super().__setstate__(state)
+        if self.native_spec is not None and self.native is None:
+            schema, kwargs = self.native_spec
+            native = _native(self.chain.model, schema, kwargs)
+            object.__setattr__(self, "native", native)
 
     def _native_input(self, base: tuple[BaseMessage, ...]) -> list[BaseMessage]:
         if self.system_prompt:
@@ -218,11 +240,6 @@ def _unpack(result: Any) -> tuple[AIMessage, Any, Exception | None]:
     return raw, result.get("parsed"), error if isinstance(error, Exception) else None
 
 
-def _text_reply(raw: AIMessage) -> AIMessage:
-    """The native reply as text for our parser (tool arguments when no text)."""
-    return AIMessage(reply_text(raw), response_metadata=dict(raw.response_metadata))
-
-
 @overload
 def structured_output(
     model: Runnable[LanguageModelInput, Any],
@@ -232,6 +249,7 @@ def structured_output(
     include_raw: Literal[False] = False,
     max_retries: int = 2,
     system_prompt: str | None = None,
+    parser: _JsonRecoveringParser[Any] | None = None,
     **kwargs: Any,
 ) -> Runnable[LanguageModelInput, dict[str, Any]]: ...
 @overload
@@ -243,6 +261,7 @@ def structured_output(
     include_raw: Literal[False] = False,
     max_retries: int = 2,
     system_prompt: str | None = None,
+    parser: _JsonRecoveringParser[Any] | None = None,
     **kwargs: Any,
 ) -> Runnable[LanguageModelInput, T]: ...
 @overload
@@ -254,6 +273,7 @@ def structured_output(
     include_raw: Literal[True],
     max_retries: int = 2,
     system_prompt: str | None = None,
+    parser: _JsonRecoveringParser[Any] | None = None,
     **kwargs: Any,
 ) -> Runnable[LanguageModelInput, RetryResult[dict[str, Any]]]: ...
 @overload
@@ -265,6 +285,7 @@ def structured_output(
     include_raw: Literal[True],
     max_retries: int = 2,
     system_prompt: str | None = None,
+    parser: _JsonRecoveringParser[Any] | None = None,
     **kwargs: Any,
 ) -> Runnable[LanguageModelInput, RetryResult[T]]: ...
 def structured_output(
@@ -275,6 +296,7 @@ def structured_output(
     include_raw: bool = False,
     max_retries: int = 2,
     system_prompt: str | None = None,
+    parser: _JsonRecoveringParser[Any] | None = None,
     **kwargs: Any,
 ) -> Runnable[LanguageModelInput, Any]:
     r"""``model.with_structured_output(schema)``, also for models without tools.
@@ -291,10 +313,17 @@ def structured_output(
     - ``"auto"`` (default): native when the model supports it (its
       ``with_structured_output`` does not raise ``NotImplementedError``), else
       ``"json"``. When the native call gives no value or fails to parse, the
-      reply's text (or its tool call's arguments) is parsed by our parser, and
+      reply's tool call named after the schema (valid or invalid: its
+      arguments as sent), else its text, is parsed by our parser, and
       then the JSON strategy goes on: the native call is the first of the
       ``1 + max_retries`` calls, its reply and the feedback start the
       conversation of the re-ask (sent to the plain model, not the tools).
+
+    A re-ask shows the model what it sent, never an empty turn: a tool
+    call's arguments (as sent, for an invalid call) follow the reply's text.
+    ``parser`` chooses our parser and its options (``repair=True``,
+    ``prefer="last"``, ``TruncationRecoveringOutputParser`` …); the schema is
+    given to it. The runnable pickles.
 
     ``**kwargs`` go to ``with_structured_output`` (``method=``, ``strict=``
     …); the JSON strategy does not use them. A refusal raises
@@ -311,14 +340,18 @@ def structured_output(
             failure.
         max_retries: Re-asks allowed after the first call.
         system_prompt: Put before the format instructions.
+        parser: One of our parsers (an instance), whose options are kept;
+            default ``JsonFenceOutputParser()``.
         **kwargs: For ``with_structured_output``.
 
     Returns:
         A runnable taking what the model takes.
 
     Raises:
-        ValueError: Unknown strategy, a negative ``max_retries``, or an
-            unusable schema.
+        TypeError: ``model`` is not a chat model or Runnable, or ``parser``
+            is not an instance of one of our parsers.
+        ValueError: Unknown strategy, a negative ``max_retries``, an
+            unusable schema, or a ``parser`` with another schema.
         NotImplementedError: ``strategy="native"`` on a model without it.
 
     Example:
@@ -334,17 +367,14 @@ def structured_output(
         >>> structured_output(model, Person).invoke("Who wrote the first program?")
         Person(name='Ada', age=36)
     """
+    check_model(model)
     if strategy not in _STRATEGIES:
         msg = f"strategy must be one of {', '.join(_STRATEGIES)}, got {strategy!r}"
         raise ValueError(msg)
     # The native strategy never parses: a JSON-schema dict must not need jsonschema.
-    parser: JsonFenceOutputParser[Any] = (
-        JsonFenceOutputParser()
-        if strategy == "native"
-        else JsonFenceOutputParser(pydantic_object=schema)
-    )
+    chosen = with_schema(parser, None if strategy == "native" else schema)
     chain = JsonRetryChain(
-        model=model, parser=parser, max_retries=max_retries, include_raw=include_raw
+        model=model, parser=chosen, max_retries=max_retries, include_raw=include_raw
     )
     native: Runnable[LanguageModelInput, Any] | None = None
     if strategy != "json":
@@ -356,11 +386,49 @@ def structured_output(
     runnable = StructuredOutputChain(
         chain=chain,
         native=native,
+        native_spec=(schema, dict(kwargs)) if native is not None else None,
         fallback=strategy == "auto",
-        instructions=with_instructions(parser.get_format_instructions(), system_prompt),
+        instructions=with_instructions(chosen.get_format_instructions(), system_prompt),
         system_prompt=system_prompt,
     )
     return cast("Runnable[LanguageModelInput, Any]", runnable)
+
+
+def with_schema(
+    parser: _JsonRecoveringParser[Any] | None, schema: Any
+) -> _JsonRecoveringParser[Any]:
+    """``parser`` (default ``JsonFenceOutputParser()``) with ``schema``, options kept.
+
+    Example:
+        >>> parser = with_schema(JsonFenceOutputParser(repair=True), {"type": "object"})
+        >>> parser.repair, parser.pydantic_object
+        (True, {'type': 'object'})
+
+    Raises:
+        TypeError: ``parser`` is not an instance of one of our parsers.
+        ValueError: ``parser`` already has another schema.
+    """
+    if parser is None:
+        return JsonFenceOutputParser(pydantic_object=schema)
+    check_parser(parser)
+    if not isinstance(parser, _JsonRecoveringParser):
+        msg = (
+            "parser must be one of this package's parsers (JsonFenceOutputParser, "
+            f"TruncationRecoveringOutputParser, RegexJsonOutputParser), got a "
+            f"{type(parser).__name__}"
+        )
+        raise TypeError(msg)
+    if schema is None or parser.pydantic_object is schema:
+        return parser
+    if parser.pydantic_object is not None:
+        msg = (
+            "parser already has a schema (pydantic_object) other than the one "
+            "given: leave it out of the parser"
+        )
+        raise ValueError(msg)
+    fields = {name: getattr(parser, name) for name in type(parser).model_fields}
+    fields["pydantic_object"] = schema
+    return type(parser)(**fields)
 
 
 def _native(

@@ -3,7 +3,7 @@ callback handler recording which model call each run and event belongs to."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 from langchain_core.callbacks import BaseCallbackHandler
@@ -16,6 +16,9 @@ if TYPE_CHECKING:
     from uuid import UUID
 
     from langchain_core.callbacks import CallbackManagerForLLMRun
+    from langchain_core.language_models import LanguageModelInput
+    from langchain_core.runnables import Runnable
+    from langchain_core.tools import BaseTool
 
 Script = str | AIMessage | BaseException | Callable[[list[BaseMessage]], str]
 
@@ -84,3 +87,21 @@ class TagRecorder(BaseCallbackHandler):
 
 def attempt_tags(tags: list[str] | None) -> list[str]:
     return [t for t in tags or () if t.startswith("jsonrecover:attempt:")]
+
+
+class ToolCallingChatModel(ScriptedChatModel):
+    """A scripted model with tool calling: ``bind_tools`` binds the tools.
+
+    The script's ``AIMessage`` entries carry ``tool_calls`` and
+    ``invalid_tool_calls`` as a provider would return them; the bound tools
+    are recorded in ``bound`` with each call.
+    """
+
+    def bind_tools(
+        self,
+        tools: Sequence[dict[str, Any] | type | Callable[..., Any] | BaseTool],
+        *,
+        tool_choice: str | None = None,
+        **kwargs: Any,
+    ) -> Runnable[LanguageModelInput, AIMessage]:
+        return self.bind(tools=list(tools), tool_choice=tool_choice, **kwargs)

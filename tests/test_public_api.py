@@ -29,6 +29,7 @@ EXPECTED_ALL = [
     "SchemaValidationError",
     "TruncationRecoveringOutputParser",
     "extract_json",
+    "recover_tool_calls",
     "structured_output",
 ]
 

@@ -161,15 +161,16 @@ async def test_only_the_latest_failed_reply_stays_in_the_conversation(
     ]
 
 
-async def test_tool_calls_are_stripped_from_the_failed_reply(mode: str) -> None:
+async def test_tool_calls_go_back_as_text_after_the_reply_text(mode: str) -> None:
     call = {"name": "lookup", "args": {"q": "Ada"}, "id": "call_1"}
     with_text = AIMessage("Let me look that up.", tool_calls=[call])
     without_text = AIMessage("", tool_calls=[call])
     chain, model = make_chain([with_text, without_text, GOOD])
     assert await run(chain, [QUESTION], mode) == ADA
     first, second = model.calls[1][1], model.calls[2][1]
-    assert first == AIMessage("Let me look that up.")
-    assert second == AIMessage('{"q": "Ada"}')  # the call's arguments as text
+    # The call's arguments are shown as text: the model sees what it sent.
+    assert first == AIMessage('Let me look that up.\n\n{"q": "Ada"}')
+    assert second == AIMessage('{"q": "Ada"}')
     assert isinstance(first, AIMessage)
     assert first.tool_calls == []
 

@@ -1,0 +1,787 @@
+r"""Tool-call markup and special tokens in a reply's text.
+
+Pure functions on ``str``; no LangChain imports.
+
+Serving layers often leave a model's tool-call syntax in the content:
+``[TOOL_CALLS]search[ARGS]{"q": "x"}`` (Mistral), ``<tool_call>{…}</tool_call>``
+(Hermes, Qwen), ``<|python_tag|>{…}`` (Llama 3), harmony's
+``<|channel|>commentary to=functions.x <|message|>{…}<|call|>`` (gpt-oss),
+``<tool_call>name<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>``
+(GLM-4.5), ``<function=name><parameter=k>v</parameter></function>`` (Qwen3-Coder),
+DeepSeek's ``tool call begin`` token (full-width bars), ``<|tool_call_begin|>…``
+(Kimi K2),
+``<|tool_call|>[…]`` (Granite), ``<|START_ACTION|>…`` (Cohere), and
+end-of-sequence tokens (``<|eot_id|>``, ``<|im_end|>``, ``</s>`` …).
+
+:func:`find_tool_calls` reads the calls; :func:`prepare_reply` blanks the
+markup (and reasoning) so the JSON inside is a candidate for the JSON scan.
+
+Only exact token spellings count, and never inside a JSON string: in prose,
+tokens are found by one regex search (C speed); inside brackets the scan
+tracks strings, so ``{"tip": "end with <|im_end|>"}`` keeps its tag. A reply
+with no token costs one regex search.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import orjson
+
+from langchain_jsonrecover._reasoning import (
+    HarmonyMessage,
+    blank,
+    harmony_hidden,
+    harmony_messages,
+    think_spans,
+)
+
+# DeepSeek spells its tokens with a full-width bar and "▁" for spaces; some
+# renderings use an ASCII bar.
+_DS_BAR: Final = "[|\uff5c]"
+
+
+def _ds(name: str) -> str:
+    return f"<{_DS_BAR}{name.replace(' ', chr(0x2581))}{_DS_BAR}>"
+
+
+# Tokens that open a tool call, by form.
+_OPENERS: Final = {
+    "tool_call": r"<tool_call>",
+    "mistral": r"\[TOOL_CALLS\]",
+    "python_tag": r"<\|python_tag\|>",
+    "deepseek": _ds("tool call begin"),
+    "kimi": r"<\|tool_call_begin\|>",
+    "function": r"<function=",
+    "granite": r"<\|tool_call\|>",
+    "cohere": r"<\|START_ACTION\|>",
+}
+# The rest of the tool-call markup: blanked where it stands.
+_MARKUP_TOKENS: Final = (
+    r"</tool_call>",
+    r"\[ARGS\]",
+    r"\[CALL_ID\]",
+    r"</function>",
+    _ds("tool calls begin"),
+    _ds("tool calls end"),
+    _ds("tool call end"),
+    _ds("tool sep"),
+    r"<\|tool_calls_section_begin\|>",
+    r"<\|tool_calls_section_end\|>",
+    r"<\|tool_call_argument_begin\|>",
+    r"<\|tool_call_end\|>",
+    r"<\|END_ACTION\|>",
+)
+# Chat-template and end-of-sequence tokens (and harmony's): blanked.
+_SPECIAL_TOKENS: Final = (
+    (
+        r"<\|(?:eot_id|eom_id|im_end|endoftext|end_of_text|begin_of_text|end"
+        r"|call|return|message|constrain|END_OF_TURN_TOKEN)\|>"
+    ),
+    r"<\|im_start\|>(?:assistant|system|user|tool)?",
+    (
+        r"<\|start_header_id\|>(?:assistant|system|user|ipython|tool)?"
+        r"(?:<\|end_header_id\|>)?"
+    ),
+    r"<\|end_header_id\|>",
+    r"<\|start\|>(?:assistant|user|system|developer)?",
+    r"<\|channel\|>(?:final|analysis|commentary)?",
+    r"</s>",
+    r"<end_of_turn>",
+    r"<start_of_turn>(?:model|user)?",
+    _ds("end of sentence"),
+    _ds("begin of sentence"),
+)
+
+
+def _alternation() -> str:
+    named = "|".join(f"(?P<{name}>{token})" for name, token in _OPENERS.items())
+    markup = "|".join(_MARKUP_TOKENS)
+    special = "|".join(_SPECIAL_TOKENS)
+    return f"{named}|(?P<markup>{markup})|(?P<special>{special})"
+
+
+_TOKEN_ALT: Final = _alternation()
+_ANY_TOKEN: Final = re.compile(_TOKEN_ALT)
+# In prose: the next token, or the next bracket (then strings are tracked).
+_PROSE_NEXT: Final = re.compile(f"{_TOKEN_ALT}|(?P<open>[\\[{{])")
+# Inside brackets: strings are skipped whole (a cut one runs to the end).
+_JSON_NEXT: Final = re.compile(
+    f'(?P<string>"(?:[^"\\\\]++|\\\\.)*+"?)|{_TOKEN_ALT}|(?P<open>[\\[{{])'
+    r"|(?P<close>[\]}])",
+    re.DOTALL,
+)
+# A JSON value's extent: strings (closed or not) and brackets.
+_STRUCT: Final = re.compile(
+    f'"(?:[^"\\\\]++|\\\\.)*+(")?|[\\[\\]{{}}]|{_TOKEN_ALT}', re.DOTALL
+)
+# The next token outside strings, from inside a broken or cut JSON body.
+_NEXT_TOKEN: Final = re.compile(
+    f'(?:"(?:[^"\\\\]++|\\\\.)*+"?|{_TOKEN_ALT})', re.DOTALL
+)
+_SPACE: Final = re.compile(r"\s*+")
+_NON_SPACE: Final = re.compile(r"\S")
+_NAME: Final = re.compile(r"[A-Za-z_][\w.\-:/]{0,199}")
+_ENVELOPE_HEAD: Final = re.compile(
+    r'\{\s*+(?:"type"\s*+:\s*+"function"\s*+,\s*+)?+"(?:name|tool_name)"\s*+:\s*+'
+    r'"((?:[^"\\\n]|\\.){0,300})"\s*+,\s*+"(?:arguments|parameters)"\s*+:\s*+'
+)
+_NAME_KEYS: Final = ("name", "tool_name")
+_ARGUMENT_KEYS: Final = ("arguments", "parameters")
+# Mistral v11+: ``name[CALL_ID]id[ARGS]{…}`` or ``name[ARGS]{…}`` or ``name{…}``.
+_MISTRAL_NAMED: Final = re.compile(
+    r"\s*+([A-Za-z_][\w.\-]{0,199})(?:\[CALL_ID\][\w\-]{0,64})?+(?:\[ARGS\])?+"
+)
+_GLM_HEAD: Final = re.compile(r"\s*+([^\s<>{}\[\]\"']{1,200})[ \t]*+(?:\r?\n)?+")
+_GLM_KEY: Final = re.compile(r"\s*+<arg_key>")
+_GLM_VALUE: Final = re.compile(r"\s*+<arg_value>")
+_FUNCTION_HEAD: Final = re.compile(r"([^>\s]{1,200})>")
+_PARAMETER: Final = re.compile(r"\s*+<parameter=([^>\n]{1,200})>")
+_PARAMETER_STOP: Final = re.compile(r"</parameter>|<parameter=|</function>")
+_DS_HEAD: Final = re.compile(f"([^<\\n]{{0,200}}?){_ds('tool sep')}")
+_DS_FENCE_OPEN: Final = re.compile(r"\s*+```[a-zA-Z]{0,10}[ \t]*+\r?\n")
+_DS_FENCE_CLOSE: Final = re.compile(r"\s*+```")
+_KIMI_HEAD: Final = re.compile(r"([^<]{0,200}?)<\|tool_call_argument_begin\|>")
+_CLOSERS: Final = {
+    "tool_call": re.compile(r"\s*+</tool_call>"),
+    "deepseek": re.compile(r"\s*+" + _ds("tool call end")),
+    "kimi": re.compile(r"\s*+<\|tool_call_end\|>"),
+    "cohere": re.compile(r"\s*+<\|END_ACTION\|>"),
+    "function": re.compile(r"\s*+</function>"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class MarkupCall:
+    """One tool call written as markup in a reply's text.
+
+    Example:
+        >>> find_tool_calls('[TOOL_CALLS]search[ARGS]{"q": "x"}')[0]
+        MarkupCall(name='search', arguments='{"q": "x"}', start=0, end=34, closed=True)
+    """
+
+    name: str
+    """The tool's name; ``""`` when the markup names none."""
+    arguments: str
+    """The arguments' JSON text as written (may be broken or cut). Built for
+    the key/value forms (GLM ``<arg_key>``, Qwen ``<parameter=…>``): values that
+    are JSON stay JSON, others become strings; a cut value is left open."""
+    start: int
+    """Offset where the call's markup starts."""
+    end: int
+    """Offset just after the call's markup. Calls written together in one
+    markup (a JSON array of calls) share its span."""
+    closed: bool
+    """False when the reply ended inside the call (its arguments cut off)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A reply made ready for the JSON scan: reasoning and markup blanked.
+
+    Example:
+        >>> p = prepare_reply('<|python_tag|>{"a": 1}<|eot_id|>')
+        >>> p.text.strip(), p.repairs
+        ('{"a": 1}', ('tool_markup_stripped', 'special_tokens_stripped'))
+    """
+
+    text: str
+    """The reply, same length: reasoning and markup replaced by spaces."""
+    repairs: tuple[str, ...]
+    """What was blanked: ``reasoning_skipped``, ``tool_markup_stripped``,
+    ``special_tokens_stripped``."""
+    only_reasoning: bool
+    """Nothing visible remains, reasoning was hidden, and no tool call was found."""
+    tool_calls: tuple[MarkupCall, ...] = ()
+    """The tool calls written as markup (outside reasoning), as
+    :func:`find_tool_calls` gives them. The key/value forms are blanked whole
+    (their values alone are not the answer): their arguments are only here."""
+
+
+def find_tool_calls(text: str) -> list[MarkupCall]:
+    r"""The tool calls a reply writes as markup in its text, in order.
+
+    Calls inside reasoning (``<think>``, harmony ``analysis``) are not calls.
+    A Hermes-style envelope (``{"name": …, "arguments": {…}}``, also with
+    ``parameters``, ``tool_name``, or a JSON array of them) is unpacked; a body
+    that is not an envelope is the arguments, with ``name=""``.
+
+    Args:
+        text: The model's reply.
+
+    Returns:
+        The calls, in text order; empty when the reply holds no call markup.
+
+    Example:
+        >>> [(c.name, c.arguments) for c in find_tool_calls(
+        ...     '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>')]
+        [('f', '{"a": 1}')]
+        >>> find_tool_calls("<tool_call>get\n<arg_key>n</arg_key>"
+        ...                 "<arg_value>2</arg_value>")[0].arguments
+        '{"n": 2}'
+    """
+    return list(_read(text).calls)
+
+
+def prepare_reply(text: str) -> Prepared:
+    r"""Blank reasoning, tool-call markup and special tokens, keeping offsets.
+
+    Rules:
+    - reasoning as :func:`~langchain_jsonrecover._reasoning.mask_reasoning`
+      hides it (``<think>`` blocks, harmony ``analysis``; a harmony ``final``
+      message, when present, is the answer and hides the rest);
+    - tool-call markup around JSON is blanked so the JSON inside is a
+      candidate (``[TOOL_CALLS]search[ARGS]{"q": "x"}`` leaves ``{"q": "x"}``);
+      the key/value forms (GLM, Qwen3-Coder XML) are blanked whole, their
+      arguments are in :attr:`Prepared.tool_calls`;
+    - end-of-sequence and chat-template tokens are blanked;
+    - nothing inside a JSON string is touched.
+
+    Args:
+        text: The model's reply.
+
+    Returns:
+        The prepared reply; its ``text`` is ``text`` itself when nothing is
+        blanked.
+
+    Example:
+        >>> prepare_reply('[TOOL_CALLS]search[ARGS]{"q": "x"}').text
+        '                        {"q": "x"}'
+        >>> prepare_reply('{"tip": "end with <|im_end|>"}<|im_end|>').text
+        '{"tip": "end with <|im_end|>"}          '
+    """
+    if "<" not in text and "[" not in text:
+        return Prepared(text, (), only_reasoning=False)
+    read = _read(text)
+    if not read.reasoning and not read.markup and not read.special:
+        return Prepared(text, (), only_reasoning=False, tool_calls=read.calls)
+    prepared = blank(read.masked, _merge([*read.markup, *read.special]))
+    repairs = tuple(
+        name
+        for name, present in (
+            ("reasoning_skipped", read.reasoning),
+            ("tool_markup_stripped", bool(read.markup)),
+            ("special_tokens_stripped", bool(read.special)),
+        )
+        if present
+    )
+    only_reasoning = (
+        read.reasoning and not read.calls and _NON_SPACE.search(prepared) is None
+    )
+    return Prepared(prepared, repairs, only_reasoning, read.calls)
+
+
+# --- the scan ---------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Read:
+    masked: str
+    """The reply with reasoning blanked."""
+    reasoning: bool
+    calls: tuple[MarkupCall, ...] = ()
+    markup: list[tuple[int, int]] = field(default_factory=list)
+    special: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class _Found:
+    calls: list[MarkupCall]
+    blanks: list[tuple[int, int]]
+    end: int
+
+
+def _read(text: str) -> _Read:
+    """Hide reasoning, then find calls, markup and special tokens."""
+    if "<" not in text and "[" not in text:
+        return _Read(text, reasoning=False)
+    thinking = think_spans(text)
+    unthought = blank(text, thinking)
+    messages = harmony_messages(unthought)
+    hidden = harmony_hidden(messages)
+    masked = blank(unthought, hidden)
+    calls: list[MarkupCall] = []
+    markup: list[tuple[int, int]] = []
+    special: list[tuple[int, int]] = []
+    _read_harmony(unthought, messages, hidden, (calls, markup, special))
+    if _ANY_TOKEN.search(masked) is not None:
+        _scan(masked, calls, markup, special)
+    calls.sort(key=lambda c: c.start)
+    return _Read(masked, bool(thinking or hidden), tuple(calls), markup, special)
+
+
+def _read_harmony(
+    text: str,
+    messages: list[HarmonyMessage],
+    hidden: list[tuple[int, int]],
+    found: tuple[list[MarkupCall], list[tuple[int, int]], list[tuple[int, int]]],
+) -> None:
+    """Harmony tool calls (``to=functions.x``), and the visible headers to blank."""
+    calls, markup, special = found
+    for message in messages:
+        if message.recipient:
+            arguments = text[message.body_start : message.body_end].strip()
+            name = message.recipient.removeprefix("functions.")
+            calls.append(
+                MarkupCall(name, arguments, message.start, message.end, message.closed)
+            )
+        if message.is_reasoning or _inside(message.start, hidden):
+            continue
+        into = markup if message.recipient else special
+        into.append((message.start, message.body_start))
+        if message.end > message.body_end:
+            into.append((message.body_end, message.end))
+
+
+def _inside(index: int, spans: list[tuple[int, int]]) -> bool:
+    return any(start <= index < end for start, end in spans)
+
+
+def _scan(
+    text: str,
+    calls: list[MarkupCall],
+    markup: list[tuple[int, int]],
+    special: list[tuple[int, int]],
+) -> None:
+    """Walk the tokens outside JSON strings, reading each call's form."""
+    depth = 0
+    pos = 0
+    n = len(text)
+    while pos < n:
+        match = (_JSON_NEXT if depth else _PROSE_NEXT).search(text, pos)
+        if match is None:
+            return
+        kind = match.lastgroup
+        pos = match.end()
+        if kind == "string":
+            continue
+        if kind == "open":
+            depth += 1
+            continue
+        if kind == "close":
+            depth -= 1
+            continue
+        start = match.start()
+        if depth == 0 and start > 0 and text[start - 1] in "\"'`":
+            continue  # a token quoted in prose is text
+        if kind == "special":
+            special.append((start, pos))
+            continue
+        if kind == "markup" or kind is None:
+            markup.append((start, pos))
+            continue
+        found = _READERS[kind](text, start, pos)
+        if found is None:
+            markup.append((start, pos))
+            continue
+        calls.extend(found.calls)
+        markup.extend(found.blanks)
+        pos = max(pos, found.end)
+
+
+# --- JSON bodies ------------------------------------------------------------------
+
+
+def _json_end(text: str, start: int, stop: int | None = None) -> int | None:
+    """The end of the bracketed value at ``start``, or ``None`` if it is cut.
+
+    A token outside strings, or ``stop``, also ends the search: the scan never
+    reads past the next markup, so many cut bodies in a row stay linear.
+    """
+    depth = 0
+    limit = len(text) if stop is None else stop
+    for match in _STRUCT.finditer(text, start, limit):
+        char = text[match.start()]
+        if char == '"':
+            if match.group(1) is None:
+                return None
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+            if depth == 0:
+                return match.end()
+        else:
+            return None
+    return None
+
+
+def _next_token(text: str, start: int) -> int:
+    """The offset of the next token outside strings at or after ``start``."""
+    for match in _NEXT_TOKEN.finditer(text, start):
+        if match.group(0)[0] != '"':
+            return match.start()
+    return len(text)
+
+
+def _body(text: str, start: int) -> tuple[int, int, bool] | None:
+    """A JSON body from ``start`` (after spaces): its span, and whether it closed.
+
+    A body that does not close runs to the next token outside strings, or to
+    the reply's end (then it is cut). ``None`` when no bracket opens it.
+    """
+    begin = _skip_space(text, start)
+    if begin >= len(text) or text[begin] not in "[{":
+        return None
+    end = _json_end(text, begin)
+    if end is not None:
+        return begin, end, True
+    stop = _next_token(text, begin)
+    end = max(begin, len(text[begin:stop].rstrip()) + begin)
+    return begin, end, stop < len(text)
+
+
+def _unpack(
+    text: str, begin: int, end: int, closed: bool
+) -> list[tuple[str, str, bool]]:
+    """A body's calls: ``(name, arguments, closed)`` for each envelope."""
+    if text[begin] == "[":
+        items = _array_envelopes(text, begin, end)
+        if items is not None:
+            return items
+    elif (one := _envelope(text, begin, end)) is not None:
+        return [one]
+    return [("", text[begin:end], closed)]
+
+
+def _array_envelopes(
+    text: str, begin: int, end: int
+) -> list[tuple[str, str, bool]] | None:
+    items: list[tuple[str, str, bool]] = []
+    pos = _skip_space(text, begin + 1)
+    while pos < end and text[pos] == "{":
+        stop = _json_end(text, pos, end)
+        one = _envelope(text, pos, end if stop is None else stop)
+        if one is None:
+            return None
+        items.append(one)
+        if stop is None:
+            return items
+        pos = _skip_space(text, stop)
+        if pos < end and text[pos] == ",":
+            pos = _skip_space(text, pos + 1)
+        elif pos < end and text[pos] == "]":
+            return items
+    return items or None
+
+
+def _envelope(text: str, begin: int, end: int) -> tuple[str, str, bool] | None:
+    """``(name, arguments, closed)`` of a ``{"name": …, "arguments": …}`` object."""
+    head = _ENVELOPE_HEAD.match(text, begin, end)
+    if head is not None:
+        name = _json_string(head.group(1))
+        at = head.end()
+        if at < end and text[at] in "[{":
+            stop = _json_end(text, at, end)
+            if stop is None:
+                return name, text[at:end].rstrip(), False
+            return name, text[at:stop], True
+    try:
+        value = orjson.loads(text[begin:end])
+    except orjson.JSONDecodeError:
+        return None
+    return _decoded_envelope(value)
+
+
+def _decoded_envelope(value: Any) -> tuple[str, str, bool] | None:
+    if not isinstance(value, dict):
+        return None
+    if isinstance(value.get("function"), dict):
+        value = value["function"]
+    name = next((value[k] for k in _NAME_KEYS if isinstance(value.get(k), str)), None)
+    key = next((k for k in _ARGUMENT_KEYS if k in value), None)
+    if name is None or key is None:
+        return None
+    arguments = value[key]
+    if isinstance(arguments, str):
+        return name, arguments, True
+    return name, orjson.dumps(arguments).decode(), True
+
+
+def _json_string(raw: str) -> str:
+    try:
+        decoded = orjson.loads(f'"{raw}"')
+    except orjson.JSONDecodeError:
+        return raw
+    return decoded if isinstance(decoded, str) else raw
+
+
+def _json_form(
+    text: str, start: int, after: int, closer: str | None, name: str | None
+) -> _Found | None:
+    """A call whose body is JSON: an envelope (``name`` None) or arguments."""
+    body = _body(text, after)
+    if body is None:
+        return None
+    begin, end, closed = body
+    stop = end
+    if closer is not None and (close := _CLOSERS[closer].match(text, end)) is not None:
+        stop = close.end()
+        closed = True
+    if name is None:
+        found = _unpack(text, begin, end, closed)
+    else:
+        found = [(name, text[begin:end], closed)]
+    calls = [MarkupCall(n, args, start, stop, done) for n, args, done in found]
+    blanks = [(start, begin)]
+    if stop > end:
+        blanks.append((end, stop))
+    return _Found(calls, blanks, stop)
+
+
+# --- the forms --------------------------------------------------------------------
+
+
+def _read_tool_call(text: str, start: int, after: int) -> _Found | None:
+    """``<tool_call>``: a JSON envelope, a GLM call, or Qwen's ``<function=``."""
+    begin = _skip_space(text, after)
+    if text.startswith("<function=", begin):
+        return _Found([], [(start, after)], after)  # the scan reads the function
+    if begin < len(text) and text[begin] in "[{":
+        return _json_form(text, start, after, "tool_call", None)
+    return _read_glm(text, start, after)
+
+
+def _read_glm(text: str, start: int, after: int) -> _Found | None:
+    """``<tool_call>name<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>``."""
+    head = _GLM_HEAD.match(text, after)
+    if head is None:
+        return None
+    name = head.group(1)
+    pos = head.end()
+    whole = (start, len(text))
+    pairs: list[tuple[str, str]] = []
+    while (key := _GLM_KEY.match(text, pos)) is not None:
+        key_end = text.find("</arg_key>", key.end())
+        if key_end < 0:
+            return _key_value_call(name, pairs, None, whole, closed=False)
+        value = _GLM_VALUE.match(text, key_end + len("</arg_key>"))
+        if value is None:
+            return _key_value_call(name, pairs, None, whole, closed=False)
+        value_end = text.find("</arg_value>", value.end())
+        if value_end < 0:
+            cut = (text[key.end() : key_end], text[value.end() :])
+            return _key_value_call(name, pairs, cut, whole, closed=False)
+        pairs.append((text[key.end() : key_end], text[value.end() : value_end]))
+        pos = value_end + len("</arg_value>")
+    close = _CLOSERS["tool_call"].match(text, pos)
+    if close is not None:
+        return _key_value_call(name, pairs, None, (start, close.end()), closed=True)
+    at_end = _skip_space(text, pos) >= len(text)
+    if not pairs and not at_end:
+        return None  # ``<tool_call>`` then prose: not a call
+    return _key_value_call(name, pairs, None, (start, pos), closed=not at_end)
+
+
+def _key_value_call(
+    name: str,
+    pairs: list[tuple[str, str]],
+    cut: tuple[str, str] | None,
+    span: tuple[int, int],
+    *,
+    closed: bool,
+) -> _Found:
+    start, end = span
+    call = MarkupCall(name, _build_arguments(pairs, cut), start, end, closed)
+    return _Found([call], [(start, end)], end)
+
+
+def _build_arguments(pairs: list[tuple[str, str]], cut: tuple[str, str] | None) -> str:
+    """The JSON text of key/value arguments: JSON values stay, others are strings."""
+    members = [f"{_dumps(key.strip())}: {_value_text(value)}" for key, value in pairs]
+    if cut is None:
+        return "{" + ", ".join(members) + "}"
+    key, value = cut
+    members.append(f"{_dumps(key.strip())}: {_dumps(_trim_value(value))[:-1]}")
+    return "{" + ", ".join(members)
+
+
+def _value_text(value: str) -> str:
+    stripped = value.strip()
+    if stripped:
+        try:
+            orjson.loads(stripped)
+        except orjson.JSONDecodeError:
+            pass
+        else:
+            return stripped
+    return _dumps(_trim_value(value))
+
+
+def _trim_value(value: str) -> str:
+    """Drop the one newline the templates put on each side of a value."""
+    value = (
+        value.removeprefix("\r\n")
+        if value.startswith("\r\n")
+        else value.removeprefix("\n")
+    )
+    return (
+        value.removesuffix("\r\n")
+        if value.endswith("\r\n")
+        else value.removesuffix("\n")
+    )
+
+
+def _dumps(value: str) -> str:
+    return orjson.dumps(value).decode()
+
+
+def _read_function(text: str, start: int, after: int) -> _Found | None:
+    """``<function=name>{…}</function>`` or Qwen's ``<parameter=k>v</parameter>``."""
+    head = _FUNCTION_HEAD.match(text, after)
+    if head is None:
+        return None
+    name = head.group(1)
+    begin = _skip_space(text, head.end())
+    if begin < len(text) and text[begin] in "[{":
+        found = _json_form(text, start, head.end(), "function", name)
+        if found is not None:
+            return found
+    pos = head.end()
+    pairs: list[tuple[str, str]] = []
+    while (parameter := _PARAMETER.match(text, pos)) is not None:
+        stop = _parameter_end(text, parameter.end())
+        if stop is None:
+            cut = (parameter.group(1), text[parameter.end() :])
+            return _key_value_call(name, pairs, cut, (start, len(text)), closed=False)
+        value_end, pos = stop
+        pairs.append((parameter.group(1), text[parameter.end() : value_end]))
+    close = _CLOSERS["function"].match(text, pos)
+    if close is not None:
+        end = close.end()
+        tool_close = _CLOSERS["tool_call"].match(text, end)
+        if tool_close is not None:
+            end = tool_close.end()
+        return _key_value_call(name, pairs, None, (start, end), closed=True)
+    at_end = _skip_space(text, pos) >= len(text)
+    if not pairs and not at_end:
+        return None
+    return _key_value_call(name, pairs, None, (start, pos), closed=not at_end)
+
+
+def _parameter_end(text: str, begin: int) -> tuple[int, int] | None:
+    """Where a Qwen parameter's value ends, and where to read on."""
+    stop = _PARAMETER_STOP.search(text, begin)
+    if stop is None:
+        return None
+    if stop.group() == "</parameter>":
+        return stop.start(), stop.end()
+    return stop.start(), stop.start()
+
+
+def _read_mistral(text: str, start: int, after: int) -> _Found | None:
+    """``[TOOL_CALLS][{…}]``, ``[TOOL_CALLS]name[ARGS]{…}``, ``[TOOL_CALLS]name{…}``."""
+    begin = _skip_space(text, after)
+    if begin < len(text) and text[begin] in "[{":
+        return _json_form(text, start, after, None, None)
+    named = _MISTRAL_NAMED.match(text, after)
+    if named is None:
+        return None
+    return _json_form(text, start, named.end(), None, named.group(1))
+
+
+def _read_python_tag(text: str, start: int, after: int) -> _Found | None:
+    """``<|python_tag|>{"name": …, "parameters": …}`` (``;`` between calls)."""
+    found = _json_form(text, start, after, None, None)
+    if found is None:
+        return None
+    calls = list(found.calls)
+    blanks = list(found.blanks)
+    end = found.end
+    while True:
+        sep = _skip_space(text, end)
+        if sep >= len(text) or text[sep] != ";":
+            break
+        more = _json_form(text, start, sep + 1, None, None)
+        if more is None:
+            break
+        calls.extend(more.calls)
+        blanks.append((sep, sep + 1))
+        blanks.extend(more.blanks[1:])
+        end = more.end
+    return _Found(calls, blanks, end)
+
+
+def _read_deepseek(text: str, start: int, after: int) -> _Found | None:
+    """DeepSeek's ``tool call begin`` token (spelt with full-width bars).
+
+    V3: ``function``, ``tool sep``, the name, a fenced JSON block, ``tool call
+    end``; V3.1: the name, ``tool sep``, the JSON arguments, ``tool call end``.
+    """
+    head = _DS_HEAD.match(text, after)
+    if head is None:
+        return None
+    kind = head.group(1).strip()
+    pos = head.end()
+    name = kind
+    if kind == "function":
+        line = _NAME.match(text, _skip_space(text, pos))
+        if line is None:
+            return None
+        name, pos = line.group(0), line.end()
+    fence = _DS_FENCE_OPEN.match(text, pos)
+    found = _json_form(text, start, fence.end() if fence else pos, None, name)
+    if found is None:
+        return None
+    end = found.end
+    blanks = [found.blanks[0]]
+    if (
+        fence is not None
+        and (fence_close := _DS_FENCE_CLOSE.match(text, end)) is not None
+    ):
+        blanks.append((end, fence_close.end()))
+        end = fence_close.end()
+    close = _CLOSERS["deepseek"].match(text, end)
+    if close is not None:
+        blanks.append((end, close.end()))
+        end = close.end()
+    calls = [MarkupCall(c.name, c.arguments, start, end, c.closed) for c in found.calls]
+    return _Found(calls, blanks, end)
+
+
+def _read_kimi(text: str, start: int, after: int) -> _Found | None:
+    """``<|tool_call_begin|>functions.name:0<|tool_call_argument_begin|>{…}``."""
+    head = _KIMI_HEAD.match(text, after)
+    if head is None:
+        return None
+    name = head.group(1).strip().removeprefix("functions.")
+    name = re.sub(r":\d+$", "", name)
+    return _json_form(text, start, head.end(), "kimi", name)
+
+
+def _read_granite(text: str, start: int, after: int) -> _Found | None:
+    return _json_form(text, start, after, None, None)
+
+
+def _read_cohere(text: str, start: int, after: int) -> _Found | None:
+    return _json_form(text, start, after, "cohere", None)
+
+
+_READERS: Final = {
+    "tool_call": _read_tool_call,
+    "mistral": _read_mistral,
+    "python_tag": _read_python_tag,
+    "deepseek": _read_deepseek,
+    "kimi": _read_kimi,
+    "function": _read_function,
+    "granite": _read_granite,
+    "cohere": _read_cohere,
+}
+
+
+def _skip_space(text: str, pos: int) -> int:
+    """The offset of the first non-space character at or after ``pos``."""
+    space = _SPACE.match(text, pos)
+    return pos if space is None else space.end()
+
+
+def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged

@@ -1,0 +1,183 @@
+r"""The texts of tool-call recovery: errors, tool results and tool descriptions.
+
+Pure functions on ``str``; no LangChain imports. The feedback on the JSON
+itself comes from the parser (``_prompts``); these texts say which call it is
+about, why a call was withheld, what the model sent, and, for a model without
+tool calling, how to call a tool in plain text.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+NOT_EXECUTED: Final = (
+    "Not executed: another tool call in the same reply had arguments that "
+    "could not be used. Send all of your tool calls again."
+)
+"""The result given for each call of a failed reply but the failed one."""
+
+TEXT_CALL_FORMAT: Final = (
+    'To call a tool, reply with only this JSON object: {"name": "<tool name>", '
+    '"arguments": {<the arguments>}}. To call several tools, reply with a JSON '
+    "list of such objects. When you need no tool, answer normally."
+)
+"""How a model without tool calling is told to call a tool."""
+
+
+def cut_off_error(name: str) -> str:
+    """Why a cut-off call is not executed.
+
+    Example:
+        >>> cut_off_error("search")
+        "The arguments of the call to 'search' were cut off at the token limit; ...
+    """
+    return (
+        f"The arguments of the call to {name!r} were cut off at the token limit; "
+        "the call was not executed. Send it again, complete."
+    )
+
+
+def guessed_error(name: str, repairs: Sequence[str]) -> str:
+    """Why a call recovered only by guessing is not executed.
+
+    Example:
+        >>> guessed_error("search", ["inner_quote_escaped_guessed"])
+        "The arguments of the call to 'search' could only be read by guessing ...
+    """
+    return (
+        f"The arguments of the call to {name!r} could only be read by guessing "
+        f"({', '.join(repairs)}); the call was not executed. Send it again as "
+        "valid JSON."
+    )
+
+
+def not_an_object_error(name: str) -> str:
+    """Why arguments that decode to something other than an object are refused.
+
+    Example:
+        >>> not_an_object_error("search")
+        "The arguments of the call to 'search' must be a JSON object."
+    """
+    return f"The arguments of the call to {name!r} must be a JSON object."
+
+
+def unknown_tool_error(name: str, known: Sequence[str]) -> str:
+    """Why a call to a tool that is not bound is refused.
+
+    Example:
+        >>> unknown_tool_error("serch", ["search"])
+        "There is no tool named 'serch'. The tools are: search."
+    """
+    listed = ", ".join(known) if known else "none"
+    return f"There is no tool named {name!r}. The tools are: {listed}."
+
+
+def call_feedback(name: str, feedback: str, arguments: str) -> str:
+    r"""The failed call's tool result: the feedback, then what the model sent.
+
+    Example:
+        >>> print(call_feedback("search", "Not valid JSON.", '{"q": "x",}'))
+        Error in the arguments of your call to 'search': Not valid JSON.
+        <BLANKLINE>
+        The arguments you sent:
+        {"q": "x",}
+    """
+    return (
+        f"Error in the arguments of your call to {name!r}: {feedback}\n\n"
+        f"The arguments you sent:\n{arguments}"
+    )
+
+
+def describe_tools(tools: Sequence[tuple[str, str, dict[str, Any]]]) -> str:
+    r"""The tools as text, for a model without tool calling.
+
+    Args:
+        tools: ``(name, description, parameters JSON schema)`` for each tool.
+
+    Returns:
+        The list of tools and how to call one.
+
+    Example:
+        >>> params = {"type": "object", "properties": {"q": {"type": "string"}}}
+        >>> print(describe_tools([("search", "Search the web.", params)]))
+        You can call these tools:
+        - search: Search the web. Arguments (JSON schema): {"type": "object", ...
+        <BLANKLINE>
+        To call a tool, reply with only this JSON object: ...
+    """
+    lines = ["You can call these tools:"]
+    for name, description, parameters in tools:
+        schema = json.dumps(parameters, ensure_ascii=False, sort_keys=False)
+        text = f" {description.strip()}" if description.strip() else ""
+        lines.append(f"- {name}:{text} Arguments (JSON schema): {schema}")
+    return "\n".join(lines) + "\n\n" + TEXT_CALL_FORMAT
+
+
+def provider_error_feedback(error: str) -> str:
+    """The feedback for a tool call the provider could not parse.
+
+    Example:
+        >>> provider_error_feedback("unexpected end of JSON input")
+        'Your tool call could not be parsed (unexpected end of JSON input). ...
+    """
+    return (
+        f"Your tool call could not be parsed ({error}). Call the tool again "
+        "with valid JSON arguments."
+    )
+
+
+PROVIDER_ERROR_MARK: Final = "error parsing tool call: raw='"
+"""How Ollama's error starts the raw text of a call it could not parse."""
+
+
+def raw_call_from_error(message: str) -> tuple[str, str] | None:
+    r"""The raw call and the reason in a provider's tool-call parse error.
+
+    Ollama says ``error parsing tool call: raw='<the call>', err=<reason>``.
+
+    Example:
+        >>> raw_call_from_error("error parsing tool call: raw='[1,]', err=bad")
+        ('[1,]', 'bad')
+        >>> raw_call_from_error("connection refused") is None
+        True
+    """
+    start = message.find(PROVIDER_ERROR_MARK)
+    if start < 0:
+        return None
+    start += len(PROVIDER_ERROR_MARK)
+    end = message.rfind("', err=")
+    if end < start:
+        return message[start:].rstrip().removesuffix("'"), ""
+    reason = message[end + len("', err=") :].strip()
+    return message[start:end], reason.split(" (status code", 1)[0]
+
+
+TOOL_RESULT_PREFIX: Final = "Result of the tool "
+"""How a tool's result starts when it is shown to a model without tool calling."""
+
+
+def tool_result_text(name: str, content: str) -> str:
+    r"""A tool's result as a user turn, for a model without tool calling.
+
+    Example:
+        >>> print(tool_result_text("search", "3 results"))
+        Result of the tool 'search':
+        3 results
+    """
+    return f"{TOOL_RESULT_PREFIX}{name!r}:\n{content}"
+
+
+def calls_as_text(calls: Sequence[tuple[str, Any]]) -> str:
+    """Tool calls as the JSON a model without tool calling is told to write.
+
+    Example:
+        >>> calls_as_text([("search", {"q": "Ada"})])
+        '{"name": "search", "arguments": {"q": "Ada"}}'
+    """
+    written = [{"name": name, "arguments": arguments} for name, arguments in calls]
+    value: Any = written[0] if len(written) == 1 else written
+    return json.dumps(value, ensure_ascii=False, default=str)
