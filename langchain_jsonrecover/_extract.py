@@ -64,6 +64,9 @@ _NESTED: Final = (
     "a value inside an object whose opening bracket is missing (a key and a "
     "colon come before it)"
 )
+_FILLS_NOTHING: Final = (
+    "none of the schema's fields is in the JSON: every value would be a default"
+)
 _GOES_ON: Final = "the block goes on after the value ends (a stray or missing bracket?)"
 _SCALAR_START: Final = frozenset('"-0123456789tfn')
 
@@ -382,11 +385,10 @@ def choose(
     Returns:
         The winner, the first failure, or ``None`` when there was no candidate.
         A value that validates only because every field has a default (it
-        holds none of the schema's keys: an example, not the answer) wins
-        only when no other candidate validates.
+        holds none of the schema's keys: an example, or keys the model
+        misspelt) never wins: it fills nothing from the reply, so it fails.
     """
     first_failure: Failure | None = None
-    fallback: Extraction | None = None
     for candidate in candidates:
         if candidate.failure is None:
             if schema is None:
@@ -398,14 +400,15 @@ def choose(
                 found = Extraction(verdict.value, span, candidate.step, repairs)
                 if verdict.repairs or not schema.fills_nothing(candidate.value):
                     return found
-                fallback = fallback or found
-                continue
+                errors: tuple[FieldError, ...] = (FieldError("", _FILLS_NOTHING, ""),)
+            else:
+                errors = verdict.errors
             failure = Failure(
                 "schema",
                 "",
                 pos=candidate.start,
                 start=candidate.start,
-                errors=verdict.errors,
+                errors=errors,
                 value=candidate.value,
                 recovered="truncation_closed" in candidate.repairs,
             )
@@ -413,7 +416,7 @@ def choose(
             failure = candidate.failure
         if first_failure is None:
             first_failure = failure
-    return fallback or first_failure
+    return first_failure
 
 
 def _fast_path(text: str, scan: Scan) -> Candidate | None:

@@ -133,7 +133,9 @@ _ESCAPED_WINDOW: Final = 256
 _Mark = list[int | bool]
 # Beside a quote: a colon, or a comma and another quote (within a few spaces).
 _NEAR: Final = 16
-_STRUCTURE_AFTER: Final = re.compile(r'[ \t\r\n]{0,16}(?:[:=]|[,;][ \t\r\n]{0,16}")')
+_STRUCTURE_AFTER: Final = re.compile(
+    r'[ \t\r\n]{0,16}(?:[:=]|[,;][ \t\r\n]{0,16}(?:"|\.\.\.|…))'
+)
 _OUTER_BODY: Final = re.compile(r'(?:[^"\\]++|\\.)*+', re.DOTALL)
 _OUTER_ESCAPE: Final = re.compile(r'\\(["\\/bfnrt])')
 
@@ -642,7 +644,7 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
                 escape = found.end() if found else pos
                 out.append(text[pos:escape] if escape > pos else "\\\\")
                 pos = escape if escape > pos else pos + 1
-            elif not (nxt.isalnum() or nxt in _LITERAL_TRIGGERS):
+            elif not ((nxt.isascii() and nxt.isalnum()) or nxt in _LITERAL_TRIGGERS):
                 # Keep the character, drop the backslash.
                 repairs["invalid_escape_fixed"] = None
                 pos += 1
@@ -665,9 +667,10 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
 def _beside_structure(text: str, quote: int) -> bool:
     """Whether a quote taken for an inner one stands beside JSON's own structure.
 
-    A colon after it, a comma and a quote after it, or the same before it
-    (``"a, "b": "c"``, ``"x", "y``): the quote opens or closes a key or a
-    value, and some other quote is missing or stray, so no reading is safe.
+    A colon after it, a comma and a quote (or an elided ``...``) after it,
+    the same before it, or an opening bracket before it (``"a, "b": "c"``,
+    ``"x", "y``, ``{ "``): the quote opens or closes a key or a value, and
+    some other quote is missing or stray, so no reading is safe.
     """
     if _STRUCTURE_AFTER.match(text, quote + 1, quote + 2 * _NEAR + 2) is not None:
         return True
@@ -677,7 +680,7 @@ def _beside_structure(text: str, quote: int) -> bool:
         i -= 1
     if i < floor:
         return False
-    if text[i] == ":":
+    if text[i] in ":{[":
         return True
     if text[i] not in ",;":
         return False

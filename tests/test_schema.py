@@ -564,7 +564,11 @@ def test_example_with_defaults_only_does_not_beat_the_answer() -> None:
     assert parser.parse('Example: {"foo": 1}. Answer: {"verbose": true}') == Options(
         verbose=True
     )
-    assert parser.parse('{"foo": 1}') == Options()
+    # Alone, a value holding none of the fields fills nothing from the reply:
+    # all defaults would pass validation, and nobody would ask again.
+    with pytest.raises(SchemaValidationError, match="none of the schema's fields"):
+        parser.parse('{"foo": 1}')
+    assert parser.parse("{}") == Options()
 
 
 JsonAlias = TypeAliasType(
