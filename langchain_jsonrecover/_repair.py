@@ -131,6 +131,8 @@ _ESCAPED_WINDOW: Final = 256
 # An open container's start in the output (piece, offset in it), and whether a
 # container inside it has closed.
 _Mark = list[int | bool]
+_OBJECT_CHILD: Final = 2  # index in a mark: an object inside has closed
+_ARRAY_CHILD: Final = 3  # index in a mark: an array inside has closed
 # Beside a quote: a colon, or a comma and another quote (within a few spaces).
 _NEAR: Final = 16
 _STRUCTURE_AFTER: Final = re.compile(
@@ -324,7 +326,7 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
     stack: list[str] = [text[0]]
     # Where each open container starts in ``out`` (piece, offset in it),
     # and whether a container inside it has closed.
-    marks: list[_Mark] = [[0, 0, False]]
+    marks: list[_Mark] = [[0, 0, False, False]]
     opened = {"{": 0, "[": 0}
     opened[text[0]] = 1
     state = _KEY_FIRST if text[0] == "{" else _ITEM_FIRST
@@ -452,12 +454,14 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
             piece = len(out)
             out.append(run)
             stack.extend("[" * count)
-            marks.extend([piece, i, False] for i, c in enumerate(run) if c == "[")
+            marks.extend(
+                [piece, i, False, False] for i, c in enumerate(run) if c == "["
+            )
             opened["["] += count
             pos = end
             state = _ITEM_FIRST
         elif char == "{":
-            marks.append([len(out), 0, False])
+            marks.append([len(out), 0, False, False])
             out.append(char)
             stack.append(char)
             opened[char] += 1
@@ -471,8 +475,8 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
                 and _end(_KEY_AHEAD, text, pos) > pos
             ):
                 # The array was left open before its object's next key: a
-                # lost ``]``, unless it holds one item (a stray ``[``?).
-                if _items(out, marks[-1], comma_at) < 2:
+                # lost ``]``, unless a stray ``[`` reads as well (see _close).
+                if not _array_may_close(out, marks[-1], comma_at):
                     return None
                 out[comma_at] = "],"
                 _pop(stack, marks, opened)
@@ -837,7 +841,7 @@ def _next_without_comma(
 
 def _content(out: list[str], mark: _Mark, upto: int | None = None) -> str:
     """The strict text written for a container so far, from its bracket."""
-    piece, offset, _ = mark
+    piece, offset = mark[0], mark[1]
     return "".join(out[piece:upto])[offset:]
 
 
@@ -847,26 +851,55 @@ def _note_containers(text: str, start: int, end: int, marks: list[_Mark]) -> Non
     A bracket in a string counts too: that only makes a later guess more
     careful.
     """
-    if not marks[-1][2] and (
-        text.find("{", start, end) >= 0 or text.find("[", start, end) >= 0
-    ):
-        marks[-1][2] = True
+    mark = marks[-1]
+    if not mark[_OBJECT_CHILD] and text.find("{", start, end) >= 0:
+        mark[_OBJECT_CHILD] = True
+    if not mark[_ARRAY_CHILD] and text.find("[", start, end) >= 0:
+        mark[_ARRAY_CHILD] = True
 
 
 def _pop(stack: list[str], marks: list[_Mark], opened: dict[str, int]) -> None:
     """Close the top container: the one below now holds a closed container."""
-    opened[stack.pop()] -= 1
+    kind = stack.pop()
+    opened[kind] -= 1
     marks.pop()
     if marks:
-        marks[-1][2] = True
+        marks[-1][_OBJECT_CHILD if kind == "{" else _ARRAY_CHILD] = True
 
 
-def _items(out: list[str], mark: _Mark, comma_at: int) -> int:
-    """How many items an open array holds before the comma at ``comma_at``."""
+def _array_may_close(out: list[str], mark: _Mark, upto: int | None) -> bool:
+    """Whether a lost ``]`` is the only reading of an open array.
+
+    A stray ``[`` reads as well when the array holds one item (``"id": [7,``)
+    or an array that has closed (its ``]`` may have been this one's).
+    """
+    if mark[_ARRAY_CHILD]:
+        return False
     try:
-        return len(orjson.loads(_content(out, mark, comma_at) + "]"))
+        return len(orjson.loads(_content(out, mark, upto) + "]")) >= 2
     except orjson.JSONDecodeError:
-        return 0
+        return False
+
+
+def _may_close(
+    text: str, pos: int, stack: list[str], marks: list[_Mark], out: list[str]
+) -> bool:
+    """Whether the top container's closer is surely what went missing.
+
+    Only when no container of its kind closed inside it (that closer may
+    have been this one's), an array holds two items or more (one item may sit
+    in a stray ``[``), and the text after the bracket goes on as it may after
+    the container below: a comma, a closer, or (at the top level) anything.
+    """
+    top, mark = stack[-1], marks[-1]
+    if mark[_OBJECT_CHILD if top == "{" else _ARRAY_CHILD]:
+        return False
+    if top == "[" and not _array_may_close(out, mark, None):
+        return False
+    if len(stack) == 2:
+        return True
+    ahead = _end(_LOOK_GAP, text, pos + 1)
+    return ahead >= len(text) or text[ahead] in ",]}"
 
 
 def _close(  # noqa: PLR0917 - the pass's own state, passed whole
@@ -908,7 +941,7 @@ def _close(  # noqa: PLR0917 - the pass's own state, passed whole
             if ahead < len(text):
                 is_key = _end(_KEY_AHEAD, text, ahead) > ahead
                 wrong_kind = is_key == (below == "{")
-        if not wrong_kind and marks[-1][2]:
+        if not wrong_kind and not _may_close(text, pos, stack, marks, out):
             return -1
         out.append(_CLOSER[top])
         _pop(stack, marks, opened)
