@@ -29,7 +29,8 @@ from langchain_jsonrecover._extract import (
     extract_partial,
     extract_with_pattern,
 )
-from langchain_jsonrecover._prompts import Shape, shape_of
+from langchain_jsonrecover._instructions import shape_of
+from langchain_jsonrecover._prompts import Shape
 from langchain_jsonrecover._schema import Schema
 from langchain_jsonrecover.errors import JsonRecoveryError, error_for
 from langchain_jsonrecover.events import areport_recovery, report_recovery
