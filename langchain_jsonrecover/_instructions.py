@@ -459,15 +459,34 @@ class _Writer:
         else:
             node = {}  # a cycle of bare references says nothing
         all_of = node.get("allOf")
-        if (
-            isinstance(all_of, list)
-            and len(all_of) == 1
-            and isinstance(all_of[0], dict)
-        ):
-            inner, inner_ref = self.follow_once(all_of[0])
-            beside = {k: v for k, v in node.items() if k != "allOf"}
-            return {**inner, **beside}, inner_ref or ref
+        if isinstance(all_of, list) and all_of:
+            return self.merge(node, all_of), ref
         return node, ref
+
+    def merge(self, node: Node, all_of: list[Any]) -> Node:
+        """One node for ``allOf``: the members' fields and required keys together.
+
+        Members are followed one ``$ref`` deep; the node's own keys win.
+        """
+        merged: Node = {}
+        properties: Node = {}
+        required: list[Any] = []
+        for member in all_of:
+            if not isinstance(member, dict):
+                continue
+            inner, _ = self.follow_once(member)
+            for key, value in inner.items():
+                merged.setdefault(key, value)
+            if isinstance(inner.get("properties"), dict):
+                properties.update(inner["properties"])
+            if isinstance(inner.get("required"), list):
+                required.extend(inner["required"])
+        merged.update((k, v) for k, v in node.items() if k != "allOf")
+        if properties or isinstance(node.get("properties"), dict):
+            merged["properties"] = {**properties, **(node.get("properties") or {})}
+        if required or isinstance(node.get("required"), list):
+            merged["required"] = [*required, *(node.get("required") or [])]
+        return merged
 
     def follow_once(self, node: Node) -> tuple[Node, str]:
         target = node.get("$ref")

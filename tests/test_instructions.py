@@ -697,3 +697,42 @@ def test_a_member_written_without_its_tag_says_the_tag_is_required_later() -> No
         '  - Cat (fields as above, with "pet_type" required)\n'
         '  - Dog (fields as above, with "pet_type" required)'
     )
+
+
+def test_readme_shows_what_its_example_prints(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    readme = (Path(__file__).parents[1] / "README.md").read_text("utf-8")
+    section = readme.split("### Format instructions:", 1)[1].split("\n### ", 1)[0]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    shown = section.split("```text\n", 1)[1].split("```", 1)[0]
+    exec(compile(code, "README.md", "exec", dont_inherit=True), {})  # noqa: S102
+    assert capsys.readouterr().out == shown
+
+
+ALL_OF: dict[str, Any] = {
+    "allOf": [
+        {"$ref": "#/$defs/Base"},
+        {
+            "properties": {"size": {"type": "integer", "minimum": 1}},
+            "required": ["size"],
+        },
+    ],
+    "properties": {"note": {"type": "string"}},
+    "$defs": {
+        "Base": {
+            "type": "object",
+            "properties": {"id": {"type": "string"}},
+            "required": ["id"],
+        }
+    },
+}
+
+
+def test_all_of_merges_the_fields_of_its_members() -> None:
+    assert shape_of(ALL_OF).fields == (
+        "The JSON object has these fields:\n"
+        '- "id" (string, required)\n'
+        '- "size" (integer, at least 1, required)\n'
+        '- "note" (string, optional)'
+    )
