@@ -30,8 +30,8 @@ _MAX_DEFAULT_CHARS: Final = 60
 _WORK_PER_NODE: Final = 16
 """Types worked out per node of the schema, at most."""
 _MAX_HOPS: Final = 32
-_END: Final = object()
 """``$ref`` hops followed before a chain counts as a cycle."""
+_END: Final = object()
 
 Node = dict[str, Any]
 
@@ -386,7 +386,7 @@ class _Writer:
         self.budget -= 1
         if depth > _MAX_TYPE_DEPTH or self.budget < 0:
             return "JSON value"
-        if isinstance(view.get("enum"), list):
+        if isinstance(view.get("enum"), list) and view["enum"]:
             values = [_json(v) for v in view["enum"]]
             if len(values) == 1:
                 return f"exactly {values[0]}"
