@@ -178,7 +178,12 @@ class _Writer:
     # --- fields and union members --------------------------------------------
 
     def fields(self, view: Node, level: int, discriminator: str = "") -> None:
-        required = set(view.get("required") or ())
+        listed = view.get("required")
+        required = (
+            {k for k in listed if isinstance(k, str)}
+            if isinstance(listed, list)
+            else set()
+        )
         properties = view.get("properties")
         if not isinstance(properties, dict):
             return

@@ -409,7 +409,7 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
         return Halt(HumanMessage(content=text or str(error)), error)
 
     def get_format_instructions(self) -> str:
-        """Ask for one JSON object (listing the schema's fields, if any)."""
+        """Ask for one JSON value; with a schema, first say all that it checks."""
         return self._shape.instructions()
 
 

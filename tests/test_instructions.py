@@ -15,6 +15,8 @@ from typing import Annotated, Any, Literal
 
 import pytest
 from _plain_models import PLAIN, Node, Order
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 from typing_extensions import TypeAliasType
 
@@ -736,3 +738,58 @@ def test_all_of_merges_the_fields_of_its_members() -> None:
         '- "size" (integer, at least 1, required)\n'
         '- "note" (string, optional)'
     )
+
+
+# --- any JSON as a schema ---------------------------------------------------------
+
+KEYWORDS = [
+    "$ref",
+    "$defs",
+    "properties",
+    "required",
+    "items",
+    "prefixItems",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "enum",
+    "const",
+    "type",
+    "default",
+    "description",
+    "title",
+    "discriminator",
+    "propertyName",
+    "additionalProperties",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minItems",
+    "pattern",
+    "multipleOf",
+    "a",
+    "B",
+]
+REFS = st.sampled_from(["#", "#/$defs/a", "#/$defs/B", "#/properties/a", "#/x/0", "x"])
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from(["object", "array", "string", "null", "integer", "a", "B"])
+    | REFS,
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(KEYWORDS), inner, max_size=5)
+    ),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.dictionaries(st.sampled_from(KEYWORDS), JSON_VALUES, max_size=6))
+def test_any_json_object_as_a_schema_gets_instructions(schema: dict[str, Any]) -> None:
+    shape = shape_of(schema)
+    assert shape.noun in {"JSON object", "JSON array", "JSON value"}
+    assert shape.fields
+    assert shape.instructions().endswith("no markdown code fences.")
