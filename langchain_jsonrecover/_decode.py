@@ -46,6 +46,7 @@ _CONTROL_CHAR: Final = re.compile(r"[\x00-\x1f]")
 # Rest of a string after its opening quote; possessive, so it never backtracks.
 _STRING_REST: Final = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
 _ESCAPED: Final = ("control_characters_escaped",)
+_DANGLING: Final = "a line break right before a closing quote (a misplaced quote?)"
 _SHORT_ESCAPES: Final = {
     "\n": "\\n",
     "\r": "\\r",
@@ -106,6 +107,8 @@ def decode(
             msg, pos = exc.msg, exc.pos
             if msg.startswith(_CONTROL) and escaped is None:
                 escaped = escape_control_characters(candidate)
+                if escaped.dangling >= 0:
+                    return DecodeFailure("invalid", escaped.dangling, _DANGLING)
                 candidate = escaped.text
                 continue
             if msg.startswith(_TRAILING) and allow_trailing:
@@ -249,6 +252,9 @@ class Escaped:
     # added up to and including each (to map positions back).
     at: list[int]
     added: list[int]
+    # Offset (in the input) of a string whose only raw control character is
+    # a line break right before its closing quote, or -1.
+    dangling: int = -1
 
     def original(self, pos: int) -> int:
         i = bisect.bisect_right(self.at, pos)
@@ -267,10 +273,13 @@ def escape_control_characters(text: str) -> Escaped:
     total = 0
     last = 0
     out_len = 0
+    dangling = -1
     pos = text.find('"')
     while pos >= 0:
         match = _STRING_REST.match(text, pos + 1)
         end = match.end() if match else len(text)
+        if dangling < 0 and match is not None and _dangling_break(text, pos, end):
+            dangling = end - 2
         for ctl in _CONTROL_CHAR.finditer(text, pos + 1, end):
             i = ctl.start()
             chunk = text[last:i]
@@ -288,7 +297,25 @@ def escape_control_characters(text: str) -> Escaped:
             break
         pos = text.find('"', end)
     parts.append(text[last:])
-    return Escaped("".join(parts), at, added)
+    return Escaped("".join(parts), at, added, dangling)
+
+
+def _dangling_break(text: str, start: int, end: int) -> bool:
+    r"""Whether a string's only raw control characters end it as a line break.
+
+    ``"https://x.org/p\n"}`` with a raw newline: more likely a quote that
+    swapped places with the line break after it than a value that ends with
+    one, so neither reading is taken.
+    """
+    body_end = end - 1
+    cut = body_end
+    if text[cut - 1 : cut] == "\n":
+        cut -= 1
+        if text[cut - 1 : cut] == "\r":
+            cut -= 1
+    if cut == body_end:
+        return False
+    return _CONTROL_CHAR.search(text, start + 1, cut) is None
 
 
 def _relocate(

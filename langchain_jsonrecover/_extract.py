@@ -32,11 +32,16 @@ from langchain_jsonrecover._recover import (
     Closed,
     close_truncated,
     ends_in_string,
-    error_at_cut,
+    opens_nested,
 )
 from langchain_jsonrecover._repair import repair as repair_syntax
 from langchain_jsonrecover._schema import Accepted, FieldError, Schema
-from langchain_jsonrecover._spans import Span, find_spans, json_extent
+from langchain_jsonrecover._spans import (
+    Span,
+    continues_structure,
+    find_spans,
+    json_extent,
+)
 
 Step = Literal["raw", "fence", "prose", "regex"]
 Prefer = Literal["first", "last"]
@@ -55,10 +60,11 @@ _JSON_LABEL: Final = re.compile(r"json[ \t]*\r?\n", re.IGNORECASE)
 _END_OF_DATA: Final = "unexpected end of data"
 _OPENERS: Final = re.compile(r"[\[{]")
 _REPAIRABLE: Final = frozenset({"invalid", "truncated"})
-# An opener the strict scan reads as prose, but repair can read as JSON.
-_REPAIR_OPENER: Final = re.compile(
-    r"[\[{][ \t\r\n]*+(?:\\|//|/\*|#|\$|(?:True|False|None)\b)"
+_NESTED: Final = (
+    "a value inside an object whose opening bracket is missing (a key and a "
+    "colon come before it)"
 )
+_GOES_ON: Final = "the block goes on after the value ends (a stray or missing bracket?)"
 _SCALAR_START: Final = frozenset('"-0123456789tfn')
 
 
@@ -139,6 +145,9 @@ class Candidate:
     repairs: tuple[str, ...]
     value: Any = None
     failure: Failure | None = None
+    whole: bool = False
+    """The structure shows ``[start, end)`` is one value: a repair must read
+    all of it."""
 
     def extraction(self) -> Extraction:
         """This candidate as an :class:`Extraction` (it must have decoded)."""
@@ -203,11 +212,21 @@ def extract(
         whole = _repaired_whole(text, scan, schema)
         if whole is not None:
             return whole
+    if prefer == "last":
+        # The last candidate that decodes, strictly or after repair.
+        masked, _ = mask_reasoning(text)
+        either = (
+            alt
+            for candidate in candidates
+            for alt in (candidate, *_repaired(masked, [candidate], scan))
+        )
+        return choose(either, schema) or _no_json(text)
     tried: list[Candidate] = []
     strict = choose(_recorded(candidates, tried), schema)
     if isinstance(strict, Extraction):
         return strict
-    repaired = choose(_repaired(text, tried, scan), schema)
+    masked, _ = mask_reasoning(text)
+    repaired = choose(_repaired(masked, tried, scan), schema)
     if isinstance(repaired, Extraction):
         return repaired
     return strict or repaired or _no_json(text)
@@ -230,7 +249,11 @@ def _repaired_whole(text: str, scan: Scan, schema: Schema | None) -> Extraction 
     if fixed is None or fixed.truncated:
         return None
     end = start + fixed.end
-    if "```" in masked[end:] or _OPENERS.search(masked, end) is not None:
+    if (
+        "```" in masked[end:]
+        or _OPENERS.search(masked, end) is not None
+        or continues_structure(masked, end, len(masked))
+    ):
         return None
     result = decode(fixed.text, max_depth=scan.max_depth, allow_trailing=False)
     if not isinstance(result, Decoded):
@@ -251,33 +274,44 @@ def _recorded(
         yield candidate
 
 
-def _repaired(text: str, tried: list[Candidate], scan: Scan) -> Iterator[Candidate]:
-    r"""The failing candidates with their syntax repaired, in the same order.
+def _repaired(masked: str, tried: list[Candidate], scan: Scan) -> Iterator[Candidate]:
+    """The failing candidates with their syntax repaired, in the same order.
 
-    The repair reads from a candidate's start and decides itself where the
+    The repair reads from a candidate's opener and decides itself where the
     value ends: the strict scan's bracket matching, and a fence finder that
     may take a ``` line inside a string for the closing fence, cannot be
-    trusted on broken syntax. The text handed to
-    it is bounded by twice the reply's length, so the pass stays linear. A
-    reply whose only JSON-like opener the strict scan took for prose
-    (``{\"a\": 1}``, ``{ // note``, ``[True, None]``) gets that opener as a
-    last candidate.
+    trusted on broken syntax. But a repaired value must account for the
+    structure around it: it may not end before a candidate known to be one
+    value does, nor where the text goes on as if it had not ended (a closer,
+    or ``, "key":``). The text handed to the repair is bounded by twice the
+    reply's length, so the pass stays linear.
+
+    Args:
+        masked: The reply with reasoning masked.
+        tried: Candidates of the strict pass, in order.
+        scan: The options.
     """
-    masked, _ = mask_reasoning(text)
     budget = 2 * len(masked) + 1024
-    starts = {c.start for c in tried}
-    todo = [c for c in tried if c.failure is not None and c.failure.kind in _REPAIRABLE]
-    if not any(c.failure is None for c in tried):
-        extra = _REPAIR_OPENER.search(masked)
-        if extra is not None and extra.start() not in starts:
-            todo.append(Candidate(extra.start(), len(masked), "prose", ()))
     limit = len(masked)
-    for candidate in todo:
+    for candidate in tried:
+        failure = candidate.failure
+        if (
+            failure is None
+            or failure.kind not in _REPAIRABLE
+            or failure.detail == "nested_value"
+        ):
+            continue
         if limit - candidate.start > budget:
             return
         budget -= limit - candidate.start
         fixed = repair_syntax(masked[candidate.start : limit])
         if fixed is None:
+            continue
+        end = candidate.start + fixed.end
+        if not fixed.truncated and (
+            (candidate.whole and _NON_SPACE.search(masked, end, candidate.end))
+            or continues_structure(masked, end, limit)
+        ):
             continue
         repairs = tuple(
             r for r in candidate.repairs if r != "control_characters_escaped"
@@ -294,7 +328,6 @@ def _repaired(text: str, tried: list[Candidate], scan: Scan) -> Iterator[Candida
             if not isinstance(result, Decoded):
                 continue
             value, added = result.value, fixed.repairs
-        end = candidate.start + fixed.end
         yield Candidate(
             candidate.start, end, candidate.step, (*repairs, *added), value=value
         )
@@ -520,9 +553,34 @@ def _fence_candidate(
         repairs = (*repairs, "json_label_dropped")
     if not fence.is_json and text[start] not in "{[":
         return None  # an untagged block of something else (code, a table)
-    return _decoded(
+    candidate = _decoded(
         text, start, end, "fence", repairs, scan, closed=fence.closed, whole=whole
     )
+    after = _NON_SPACE.search(text, candidate.end, end)
+    if (
+        candidate.failure is None
+        and after is not None
+        and (
+            not isinstance(candidate.value, dict | list)
+            or after.group() == ":"
+            or _broken_block(text, start, end, scan)
+        )
+    ):
+        # More of the block goes on as if the value had not ended: the value
+        # is part of a broken one (a key read as a string, a stray closer).
+        failure = Failure("invalid", _GOES_ON, pos=candidate.end, start=start)
+        return Candidate(start, end, "fence", repairs, failure=failure, whole=True)
+    return candidate
+
+
+def _broken_block(text: str, start: int, end: int, scan: Scan) -> bool:
+    """Whether the structure of a block shows its first value is part of a broken one.
+
+    Read only when text follows the first value inside the block (rare).
+    """
+    budget = [2 * (end - start) + 1024]
+    spans = find_spans(text, start, end, max_depth=scan.max_depth, budget=budget)
+    return bool(spans) and spans[0].broken
 
 
 def _span_candidates(
@@ -572,7 +630,16 @@ def _span_candidates(
         is_raw = raw_start is not None and span.start == raw_start.start()
         step: Step = "raw" if is_raw else "prose"
         repairs = head if is_raw else base
-        if span.decoded is not None:
+        if span.nested:
+            failure = Failure(
+                "invalid",
+                _NESTED,
+                pos=span.start,
+                start=span.start,
+                detail="nested_value",
+            )
+            yield Candidate(span.start, span.end, step, repairs, failure=failure)
+        elif span.decoded is not None:
             yield _from_decoded(text, span.start, span.decoded, step, repairs)
         elif span.cut is not None:
             yield _decoded_failure(
@@ -580,7 +647,14 @@ def _span_candidates(
             )
         else:
             yield _decoded(
-                text, span.start, span.end, step, repairs, scan, closed=span.closed
+                text,
+                span.start,
+                span.end,
+                step,
+                repairs,
+                scan,
+                closed=span.closed,
+                whole=span.broken,
             )
 
 
@@ -612,7 +686,7 @@ def _decoded(  # noqa: PLR0917
     if isinstance(result, Decoded):
         return _from_decoded(text, start, result, step, repairs)
     return _decoded_failure(
-        text, start, end, step, repairs, scan, result, closed=closed
+        text, start, end, step, repairs, scan, result, closed=closed, whole=whole
     )
 
 
@@ -626,6 +700,7 @@ def _decoded_failure(  # noqa: PLR0917
     result: DecodeFailure,
     *,
     closed: bool,
+    whole: bool = False,
 ) -> Candidate:
     """A candidate that did not decode: closed, if it was cut and we close."""
     failure = _failure(text, start, end, result, closed)
@@ -637,15 +712,14 @@ def _decoded_failure(  # noqa: PLR0917
     ):
         # A closing fence inside a JSON string (a ``` line in a code value):
         # the body was cut by the fence finder, not by the model.
-        return Candidate(start, end, step, repairs, failure=failure)
-    if scan.close_truncated and (
-        result.kind == "truncated"
-        or (
-            not closed
-            and _at_end(text, end)
-            and error_at_cut(text, start + result.pos, end)
-        )
+        return Candidate(start, end, step, repairs, failure=failure, whole=whole)
+    if (
+        scan.close_truncated
+        and result.kind == "truncated"
+        and not (closed and opens_nested(text, start, end))
     ):
+        # A block the model closed, or JSON that prose follows, was not cut:
+        # a closer is missing, and only a flat value shows where (its end).
         closing = close_truncated(
             text[start:end],
             max_depth=scan.max_depth,
@@ -657,7 +731,7 @@ def _decoded_failure(  # noqa: PLR0917
                 start, end, step, (*repairs, *closing.repairs), value=closing.value
             )
         failure = _failure(text, start, end, closing, closed=True)
-    return Candidate(start, end, step, repairs, failure=failure)
+    return Candidate(start, end, step, repairs, failure=failure, whole=whole)
 
 
 def _failure(

@@ -3,7 +3,8 @@
 Pure functions on ``str``; no LangChain imports. Messages are for the person
 reading a traceback (where, what, an excerpt); observations are for the model
 that wrote the reply (short, exact, and what to send instead). Neither copies
-the reply back: the model has it in the conversation already.
+the reply back: the model has it in the conversation already, and whatever
+they quote of it (a key in a path, a tag in pydantic's message) is cut short.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from langchain_jsonrecover._schema import FieldError
+from langchain_jsonrecover._shorten import shorten, shorten_quoting
+
 if TYPE_CHECKING:
     from langchain_jsonrecover._extract import Failure
-    from langchain_jsonrecover._schema import FieldError
 
 FORMAT_INSTRUCTIONS: Final = (
     "Respond with only one JSON object: no prose before or after it, "
@@ -247,7 +250,26 @@ def _describe_schema(failure: Failure, noun: str, line: int, column: int) -> Des
     return Described(message, observation, line, column)
 
 
+def quoting_cut_short(error: FieldError) -> FieldError:
+    """A field error with the model input it quotes cut short.
+
+    A key is part of the path and pydantic's message may quote a value (a
+    union's tag): a 5 MB key must not make a 5 MB error.
+
+    Example:
+        >>> error = FieldError("k" * 10**6, "Extra inputs are not permitted", "1")
+        >>> len(quoting_cut_short(error).path)
+        60
+    """
+    return FieldError(
+        shorten_quoting(error.path),
+        shorten_quoting(error.message),
+        shorten(error.value),
+    )
+
+
 def _field_error(error: FieldError) -> str:
+    error = quoting_cut_short(error)
     where = error.path or "the value"
     got = f" (got {error.value})" if error.value else ""
     return f"{where}: {error.message}{got}"

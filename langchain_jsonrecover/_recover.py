@@ -30,10 +30,18 @@ from langchain_jsonrecover._decode import (
 )
 
 _TOKENS: Final = re.compile(r'[\[\]{}"]')
+_OPENERS_OR_QUOTE: Final = re.compile(r'[\[{"]')
+# In a string the text ends in: a raw line break beside a closing bracket,
+# the JSON's own end written inside a string whose closing quote is missing.
+_END_IN_STRING: Final = re.compile(r"[\]}][ \t]*\r?\n|\n[ \t]*[\]}]")
 _STRING_REST: Final = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
 _POSITION: Final = re.compile(r"at line (\d+) column (\d+)")
 _STRUCTURAL: Final = re.compile(r'[\[\]{}":,]')
 _RECURSION: Final = "recursion limit"
+_MISSING_QUOTE: Final = (
+    "a string runs to the end of the reply over a line that closes the JSON "
+    "(a missing closing quote?)"
+)
 _CONTROL: Final = "control character"
 _PARSER_DEPTH: Final = 200
 _RETRIES: Final = 3
@@ -78,6 +86,12 @@ def close_truncated(
         {'page': 'Hi'}
     """
     repairs: list[str] = []
+    last_quote = text.rfind('"')
+    if last_quote >= 0 and _END_IN_STRING.search(text, last_quote):
+        # Rare: only then is the whole text read to see if it ends in a string.
+        string_start = _end_state(text)[1]
+        if string_start is not None and _END_IN_STRING.search(text, string_start):
+            return DecodeFailure("invalid", string_start, _MISSING_QUOTE)
     if trim_runaway_newlines:
         depth, string_start = _end_state(text)
         if string_start is not None and depth == 1:
@@ -113,6 +127,31 @@ def close_truncated(
             return DecodeFailure("too_deep", 0, f"more than {max_depth} levels")
         return Closed(value, tuple(repairs))
     return DecodeFailure("invalid", len(text), "cannot be closed")
+
+
+def opens_nested(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` opens a container inside its first one.
+
+    Example:
+        >>> opens_nested('{"a": "[x]", "b": 1', 0, 19), opens_nested('{"a": [1', 0, 8)
+        (False, True)
+    """
+    opened = 0
+    pos = start
+    while True:
+        token = _OPENERS_OR_QUOTE.search(text, pos, end)
+        if token is None:
+            return False
+        if token.group() == '"':
+            rest = _STRING_REST.match(text, token.end(), end)
+            if rest is None:
+                return False
+            pos = rest.end()
+            continue
+        opened += 1
+        if opened > 1:
+            return True
+        pos = token.end()
 
 
 def error_at_cut(text: str, pos: int, end: int | None = None) -> bool:

@@ -26,6 +26,8 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+import orjson
+
 # --- the strict-JSON runs the hot path takes whole ------------------------------
 
 _FLAT_DEPTH: Final = 4
@@ -94,6 +96,18 @@ _SQ_BODY: Final = re.compile(
     r"""(?:[^'"\\\x00-\x1f]++|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*+"""
 )
 _HEX: Final = re.compile(r"[0-9a-fA-F]{0,3}")
+# In a string of literal backslashes: the body up to any backslash, and the
+# escapes that keep their meaning there (a control escape only before what
+# is not a letter: ``\n\n`` and ``\n.`` are line breaks, ``\new`` is not).
+_DQ_LITERAL_BODY: Final = re.compile(r'[^"\\\x00-\x1f]*+')
+_SQ_LITERAL_BODY: Final = re.compile(r"""[^'"\\\x00-\x1f]*+""")
+_KEPT_ESCAPE: Final = re.compile(
+    r'(?:\\["\\/]|\\u[0-9a-fA-F]{4}|\\[bfnrt](?![A-Za-z]))?'
+)
+# Invalid escapes that show a string's backslashes are literal (a regex, a
+# path, LaTeX), beside letters and digits; others (``\_``, ``\*``, ``\'``, the
+# escapes of a markdown-minded model) lose the backslash.
+_LITERAL_TRIGGERS: Final = frozenset("()[]{}.")
 _NUMBER: Final = re.compile(f"(?:{_NUM})?")
 _NUMBER_TAIL: Final = re.compile(r"-?+[0-9]*+(?:\.[0-9]*+)?+(?:[eE][+-]?+[0-9]*+)?+")
 _WORD: Final = re.compile(r"[\w$]*+")
@@ -114,6 +128,12 @@ _NEXT_STRING: Final = re.compile(rf"(?:{_KEY_BODY}(?=[ \t\r\n]*+(?:[,\]}}\"]|\Z)
 # ``{\"`` (after more brackets, spaces or literal ``\n``): string-escaped JSON.
 _ESCAPED_START: Final = re.compile(r'[\[{](?:[ \t\r\n\[{]|\\[nrt])*+\\"')
 _ESCAPED_WINDOW: Final = 256
+# An open container's start in the output (piece, offset in it), and whether a
+# container inside it has closed.
+_Mark = list[int | bool]
+# Beside a quote: a colon, or a comma and another quote (within a few spaces).
+_NEAR: Final = 16
+_STRUCTURE_AFTER: Final = re.compile(r'[ \t\r\n]{0,16}(?:[:=]|[,;][ \t\r\n]{0,16}")')
 _OUTER_BODY: Final = re.compile(r'(?:[^"\\]++|\\.)*+', re.DOTALL)
 _OUTER_ESCAPE: Final = re.compile(r'\\(["\\/bfnrt])')
 
@@ -161,8 +181,8 @@ _IN_ARRAY: Final = 2
 
 # How a string scan ended, when it did not reach the closing quote.
 _CUT: Final = -1  # the text ended inside the string
-_WRONG: Final = -2  # ... after a quote was guessed inner, though the text ends
-#                     with a closing bracket: the guess was wrong
+_WRONG: Final = -2  # ... after a quote was guessed inner: a cut cannot be
+#                     told from a guess that ran away, so neither is taken
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,6 +320,9 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
     n = len(text)
     out: list[str] = [text[0]]
     stack: list[str] = [text[0]]
+    # Where each open container starts in ``out`` (piece, offset in it),
+    # and whether a container inside it has closed.
+    marks: list[_Mark] = [[0, 0, False]]
     opened = {"{": 0, "[": 0}
     opened[text[0]] = 1
     state = _KEY_FIRST if text[0] == "{" else _ITEM_FIRST
@@ -319,12 +342,14 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
             if state in {_MEMBER, _AFTER}:
                 end = _end(_MEMBERS, text, pos)
                 if end > pos:
+                    _note_containers(text, pos, end, marks)
                     out.append(text[pos:end])
                     pos = end
                     state = _MEMBER if text[end - 1] == ":" else _AFTER
         else:
             end = _end(_ITEMS, text, pos)
             if end > pos:
+                _note_containers(text, pos, end, marks)
                 if text[end - 1] == ",":
                     out.append(text[pos : end - 1])
                     comma_at = len(out)
@@ -354,7 +379,7 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
                 pos += 1
                 state = _KEY if in_object else _ITEM
             elif char in "}]":
-                pos = _close(text, pos, stack, opened, out, repairs)
+                pos = _close(text, pos, stack, marks, opened, out, repairs, empty=False)
                 if pos < 0:
                     return None
                 if not stack:
@@ -380,7 +405,16 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
                 if state == _KEY:
                     out[comma_at] = ""
                     repairs["trailing_comma_removed"] = None
-                pos = _close(text, pos, stack, opened, out, repairs)
+                pos = _close(
+                    text,
+                    pos,
+                    stack,
+                    marks,
+                    opened,
+                    out,
+                    repairs,
+                    empty=state in {_KEY_FIRST, _ITEM_FIRST},
+                )
                 if pos < 0:
                     return None
                 if not stack:
@@ -413,12 +447,15 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
             end = _end(_OPEN_ARRAYS, text, pos)
             run = text[pos:end]
             count = run.count("[")
+            piece = len(out)
             out.append(run)
             stack.extend("[" * count)
+            marks.extend([piece, i, False] for i, c in enumerate(run) if c == "[")
             opened["["] += count
             pos = end
             state = _ITEM_FIRST
         elif char == "{":
+            marks.append([len(out), 0, False])
             out.append(char)
             stack.append(char)
             opened[char] += 1
@@ -431,10 +468,12 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
                 and stack[-2] == "{"
                 and _end(_KEY_AHEAD, text, pos) > pos
             ):
-                # The array was left open before its object's next key.
+                # The array was left open before its object's next key: a
+                # lost ``]``, unless it holds one item (a stray ``[``?).
+                if _items(out, marks[-1], comma_at) < 2:
+                    return None
                 out[comma_at] = "],"
-                stack.pop()
-                opened["["] -= 1
+                _pop(stack, marks, opened)
                 repairs["bracket_fixed_guessed"] = None
                 state = _KEY
                 continue
@@ -468,7 +507,16 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
             if state == _ITEM:
                 out[comma_at] = ""
                 repairs["trailing_comma_removed"] = None
-            pos = _close(text, pos, stack, opened, out, repairs)
+            pos = _close(
+                text,
+                pos,
+                stack,
+                marks,
+                opened,
+                out,
+                repairs,
+                empty=state in {_KEY_FIRST, _ITEM_FIRST},
+            )
             if pos < 0:
                 return None
             if not stack:
@@ -549,8 +597,11 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
     quote = text[pos]
     body = _DQ_BODY if quote == '"' else _SQ_BODY
     guessed = False
+    inner = 0
+    literal = False
     out.append('"')
     pos += 1
+    first_piece, body_start = len(out), pos
     while True:
         end = _end(body, text, pos)
         if end > pos:
@@ -561,12 +612,21 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
         char = text[pos]
         if char == quote:
             pos += 1
-            if ahead is None or ahead.closes(pos, where, parent, other_open):
+            # Inner quotes come in pairs (``"He said "hi" to me"``): a quote
+            # after an odd number of them is one more inner quote, whatever
+            # follows it, so a stray quote is never taken for a pair.
+            if ahead is None or (
+                (quote == "'" or inner % 2 == 0)
+                and ahead.closes(pos, where, parent, other_open)
+            ):
                 out.append('"')
                 return pos
+            if quote == '"' and _beside_structure(text, pos - 1):
+                return _WRONG  # ``"a, "b": "c"``: a lost quote, not an inner one
             out.append('\\"' if quote == '"' else "'")
             repairs["inner_quote_escaped_guessed"] = None
             guessed = True
+            inner += 1
         elif char == '"':  # in a single-quoted string
             out.append('\\"')
             pos += 1
@@ -577,17 +637,54 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
             if nxt == "'" and quote == "'":
                 out.append("'")
                 pos += 2
-            else:
+            elif literal:
+                found = _KEPT_ESCAPE.match(text, pos, pos + 6)
+                escape = found.end() if found else pos
+                out.append(text[pos:escape] if escape > pos else "\\\\")
+                pos = escape if escape > pos else pos + 1
+            elif not (nxt.isalnum() or nxt in _LITERAL_TRIGGERS):
                 # Keep the character, drop the backslash.
                 repairs["invalid_escape_fixed"] = None
                 pos += 1
+            else:
+                # A regex, a path, LaTeX: every backslash of the string is
+                # literal. Written again from its start, at most once.
+                del out[first_piece:]
+                pos, literal, inner, guessed = body_start, True, 0, False
+                body = _DQ_LITERAL_BODY if quote == '"' else _SQ_LITERAL_BODY
+                repairs["literal_backslashes_guessed"] = None
         else:
             out.append(_CONTROL_ESCAPES.get(char) or f"\\u{ord(char):04x}")
             repairs["control_characters_escaped"] = None
             pos += 1
-    if guessed and text.rstrip(" \t\r\n").endswith(("}", "]")):
+    if guessed:
         return _WRONG
     return _CUT
+
+
+def _beside_structure(text: str, quote: int) -> bool:
+    """Whether a quote taken for an inner one stands beside JSON's own structure.
+
+    A colon after it, a comma and a quote after it, or the same before it
+    (``"a, "b": "c"``, ``"x", "y``): the quote opens or closes a key or a
+    value, and some other quote is missing or stray, so no reading is safe.
+    """
+    if _STRUCTURE_AFTER.match(text, quote + 1, quote + 2 * _NEAR + 2) is not None:
+        return True
+    i = quote - 1
+    floor = max(0, quote - _NEAR)
+    while i >= floor and text[i] in " \t\r\n":
+        i -= 1
+    if i < floor:
+        return False
+    if text[i] == ":":
+        return True
+    if text[i] not in ",;":
+        return False
+    i -= 1
+    while i >= floor and text[i] in " \t\r\n":
+        i -= 1
+    return i >= floor and text[i] == '"'
 
 
 class _Ahead:
@@ -713,31 +810,88 @@ def _next_without_comma(
 
     In an object it must be a key with its colon. In an array it must start
     an item, apart from the value before it (a space or a comment between,
-    or that value a container): ``01`` is not ``0, 1``.
+    or that value a container): ``01`` is not ``0, 1``. Two readings are
+    plausible, so no comma is inserted, when the comma seems to have moved
+    into a string (``"a," "b": 1``, ``"a"",b": 1``), or between two numbers
+    on one line (``[1 500]``: a thousands separator?).
     """
+    if text.endswith(',"', 0, value_end) or (
+        pos == value_end and text.startswith(('",', "',"), pos)
+    ):
+        return False
     if in_object:
         return _end(_KEY_AHEAD, text, pos) > pos
     if pos == value_end and text[value_end - 1] not in "}]":
         return False
+    if (
+        text[value_end - 1].isdigit()
+        and text[pos] in _NUMBER_START
+        and "\n" not in text[value_end:pos]
+    ):
+        return False
     return _item_ahead(text, pos)
+
+
+def _content(out: list[str], mark: _Mark, upto: int | None = None) -> str:
+    """The strict text written for a container so far, from its bracket."""
+    piece, offset, _ = mark
+    return "".join(out[piece:upto])[offset:]
+
+
+def _note_containers(text: str, start: int, end: int, marks: list[_Mark]) -> None:
+    """Note that a run the hot path took holds a container.
+
+    A bracket in a string counts too: that only makes a later guess more
+    careful.
+    """
+    if not marks[-1][2] and (
+        text.find("{", start, end) >= 0 or text.find("[", start, end) >= 0
+    ):
+        marks[-1][2] = True
+
+
+def _pop(stack: list[str], marks: list[_Mark], opened: dict[str, int]) -> None:
+    """Close the top container: the one below now holds a closed container."""
+    opened[stack.pop()] -= 1
+    marks.pop()
+    if marks:
+        marks[-1][2] = True
+
+
+def _items(out: list[str], mark: _Mark, comma_at: int) -> int:
+    """How many items an open array holds before the comma at ``comma_at``."""
+    try:
+        return len(orjson.loads(_content(out, mark, comma_at) + "]"))
+    except orjson.JSONDecodeError:
+        return 0
 
 
 def _close(  # noqa: PLR0917 - the pass's own state, passed whole
     text: str,
     pos: int,
     stack: list[str],
+    marks: list[_Mark],
     opened: dict[str, int],
     out: list[str],
     repairs: dict[str, None],
+    *,
+    empty: bool,
 ) -> int:
-    """Close containers for the bracket at ``pos``; ``-1`` when it fits none."""
+    """Close containers for the bracket at ``pos``; ``-1`` when it fits none.
+
+    A bracket of the wrong kind is read as a typo only where one reading
+    fits: never for an empty container (``{]``: which bracket is wrong?), and
+    a missing closer is supplied only for a container that holds no other
+    (``[{"a": 1]``), since a closer lost inside a nested one cannot be placed.
+    """
     char = text[pos]
     top = stack[-1]
     if _CLOSER[top] == char:
         out.append(char)
-        stack.pop()
-        opened[top] -= 1
+        _pop(stack, marks, opened)
         return pos + 1
+    if empty:
+        return -1
     want = _OPENER[char]
     below = stack[-2] if len(stack) > 1 else ""
     if below == want:
@@ -751,13 +905,13 @@ def _close(  # noqa: PLR0917 - the pass's own state, passed whole
             if ahead < len(text):
                 is_key = _end(_KEY_AHEAD, text, ahead) > ahead
                 wrong_kind = is_key == (below == "{")
+        if not wrong_kind and marks[-1][2]:
+            return -1
         out.append(_CLOSER[top])
-        stack.pop()
-        opened[top] -= 1
+        _pop(stack, marks, opened)
         if not wrong_kind:
             out.append(char)
-            stack.pop()
-            opened[below] -= 1
+            _pop(stack, marks, opened)
     elif opened[want] == 0:
         # Nothing open that this bracket could close: it is the wrong kind,
         # unless it ends the top-level value and a comma says the value goes
@@ -765,8 +919,7 @@ def _close(  # noqa: PLR0917 - the pass's own state, passed whole
         if len(stack) == 1 and _end(_COMMA_AHEAD, text, pos + 1) > pos + 1:
             return -1
         out.append(_CLOSER[top])
-        stack.pop()
-        opened[top] -= 1
+        _pop(stack, marks, opened)
     else:
         return -1
     repairs["bracket_fixed_guessed"] = None

@@ -12,8 +12,14 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from langchain_jsonrecover._shorten import shorten, shorten_quoting
+
 EXCERPT_LIMIT: Final = 500
 """The most characters of a failed reply quoted back in the system prompt."""
+
+FOREIGN_LIMIT: Final = 2000
+"""The most characters of a foreign parser's error sent back as feedback (its
+words kept, model input it quotes cut short)."""
 
 CONTINUE_REQUEST: Final = (
     "Your reply was cut off at the token limit. Continue exactly where it "
@@ -33,20 +39,6 @@ _PYDANTIC_LINK: Final = re.compile(
     r"^\s*For further information visit https://errors\.pydantic\.dev/\S*\s*$\n?",
     re.MULTILINE,
 )
-
-
-def excerpt(text: str, limit: int = EXCERPT_LIMIT) -> str:
-    """The start of a reply, at most ``limit`` characters (``…`` marks a cut).
-
-    Example:
-        >>> excerpt("abcdef", 4)
-        'abc…'
-        >>> excerpt("abc", 4)
-        'abc'
-    """
-    if len(text) <= limit:
-        return text
-    return text[: limit - 1] + "…"
 
 
 def shorter_answer(feedback: str) -> str:
@@ -87,7 +79,7 @@ def system_feedback(feedback: str, reply: str) -> str:
         Hello!
         </previous_response>
     """
-    quoted = excerpt(reply)
+    quoted = shorten(reply, EXCERPT_LIMIT)
     label = (
         "Your previous response"
         if quoted == reply
@@ -112,7 +104,8 @@ def clean_parser_message(message: str, reply: str) -> str:
 
     Returns:
         The message without the URL, pydantic's documentation links, and the
-        copy of the reply (replaced by "your reply").
+        copy of the reply (replaced by "your reply"); cut short as
+        :func:`foreign_feedback` cuts.
 
     Example:
         >>> clean_parser_message(
@@ -127,7 +120,21 @@ def clean_parser_message(message: str, reply: str) -> str:
         at = text.rfind(reply)
         if at >= 0:
             text = text[:at] + "your reply" + text[at + len(reply) :]
-    return text.strip()
+    return foreign_feedback(text.strip())
+
+
+def foreign_feedback(text: str) -> str:
+    """A foreign parser's feedback, bounded: it may quote the reply's data.
+
+    LangChain's ``PydanticOutputParser`` quotes the decoded object; any long
+    word is cut to ``VALUE_WIDTH`` characters and the whole to
+    :data:`FOREIGN_LIMIT`.
+
+    Example:
+        >>> len(foreign_feedback("Failed to parse " + "{" * 10**6))
+        76
+    """
+    return shorten_quoting(text, FOREIGN_LIMIT)
 
 
 def _calls(count: int) -> str:

@@ -22,11 +22,12 @@ A refusal is not a parse failure: it raises langchain-core's
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.exceptions import OutputParserException
 
-from langchain_jsonrecover._prompts import Shape, describe
+from langchain_jsonrecover._prompts import Shape, describe, quoting_cut_short
 
 if TYPE_CHECKING:
     from langchain_jsonrecover._extract import Failure
@@ -135,7 +136,8 @@ class SchemaValidationError(JsonRecoveryError):
     """The reply decoded, but the value does not match the schema.
 
     ``errors`` lists each failing field as ``{"path", "message", "value"}``
-    (pydantic's message, the offending value as compact JSON cut short);
+    (pydantic's message, the offending value as compact JSON cut short; a
+    long key in the path or input quoted in the message is cut short too);
     ``value`` is the decoded value that failed.
 
     Example:
@@ -189,6 +191,10 @@ def error_for(
         The error to raise.
     """
     text = str(llm_output)
+    if failure.kind == "schema":
+        # Cut once here; the message and the observation quote these.
+        bounded = tuple(quoting_cut_short(e) for e in failure.errors)
+        failure = dataclasses.replace(failure, errors=bounded)
     described = describe(failure, text, shape)
     if failure.kind == "no_json":
         return NoJsonFoundError(

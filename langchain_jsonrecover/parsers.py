@@ -36,7 +36,7 @@ from langchain_jsonrecover._schema import Schema
 from langchain_jsonrecover.errors import JsonRecoveryError, error_for
 from langchain_jsonrecover.events import areport_recovery, report_recovery
 from langchain_jsonrecover.outcomes import Continue, Halt
-from langchain_jsonrecover.streaming import NOTHING, StreamState
+from langchain_jsonrecover.streaming import NOTHING, StreamState, message_text
 
 __all__ = [
     "JsonFenceOutputParser",
@@ -68,6 +68,13 @@ def raise_if_refused(message: BaseMessage) -> None:
     for block in message.content_blocks:
         if block["type"] == "refusal":
             raise ModelRefusalError.from_refusal(block, raw_message=message)
+
+
+def generation_text(generation: Generation) -> str:
+    """A generation's text; a chat generation's is its message's (no copy)."""
+    if isinstance(generation, ChatGeneration):
+        return message_text(generation.message)
+    return str(generation.text)
 
 
 def stopped_at_token_limit(metadata: Mapping[str, Any]) -> bool:
@@ -134,8 +141,9 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
     """
 
     diff: bool = False
-    """When streaming, yield JSONPatch operations from one value to the next
-    (on ``model_dump()`` for models), as ``JsonOutputParser(diff=True)`` does."""
+    """When streaming, yield JSONPatch operations from one value to the next,
+    as ``JsonOutputParser(diff=True)`` does. They describe the JSON: a model's
+    is ``model_dump(mode="json", by_alias=True)``, keyed as the reply is."""
 
     pydantic_object: Annotated[Any, SkipValidation()] = None
     """The schema: a pydantic model, any type ``pydantic.TypeAdapter`` accepts
@@ -212,15 +220,14 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
             failure = dataclasses.replace(failure, detail=self._schema.name)
         return error_for(failure, text, self._shape)
 
-    def _run(self, generation: Generation) -> Extraction:
-        """Extract from one generation, noting a stop at the token limit."""
+    def _run(self, generation: Generation, text: str) -> Extraction:
+        """Extract from a generation whose text is ``text``; note a length stop."""
         cut_off = False
         if isinstance(generation, ChatGeneration):
             raise_if_refused(generation.message)
             cut_off = stopped_at_token_limit(generation.message.response_metadata)
         elif generation.generation_info:
             cut_off = stopped_at_token_limit(generation.generation_info)
-        text = str(generation.text)
         found = self._find(text)
         if isinstance(found, Failure):
             raise self._error(dataclasses.replace(found, cut_off=cut_off), text)
@@ -243,8 +250,9 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
                 ``InvalidJsonError`` or ``SchemaValidationError``).
         """
         if isinstance(reply, BaseMessage):
-            return self._run(ChatGeneration(message=reply))
-        return self._run(Generation(text=str(reply)))
+            return self._run(ChatGeneration(message=reply), message_text(reply))
+        text = str(reply)
+        return self._run(Generation(text=text), text)
 
     def parse_result(self, result: list[Generation], *, partial: bool = False) -> T:
         """Parse the first generation; a chat reply is checked for a refusal.
@@ -263,9 +271,10 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
             JsonRecoveryError: No usable JSON in the reply.
         """
         if partial:
-            return self._partial(str(result[0].text))  # type: ignore[no-any-return]
-        found = self._run(result[0])
-        report_recovery(found, str(result[0].text))
+            return self._partial(generation_text(result[0]))  # type: ignore[no-any-return]
+        text = generation_text(result[0])
+        found = self._run(result[0], text)
+        report_recovery(found, text)
         value: T = found.value
         return value
 
@@ -289,16 +298,16 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
             ModelRefusalError: The model refused.
             JsonRecoveryError: No usable JSON in the reply.
         """
-        text = str(result[0].text)
+        text = generation_text(result[0])
         off_loop = len(text) > OFF_LOOP_CHARS
         if partial:
             if off_loop:
                 return await run_in_executor(None, self._partial, text)
             return self._partial(text)  # type: ignore[no-any-return]
         if off_loop:
-            found = await run_in_executor(None, self._run, result[0])
+            found = await run_in_executor(None, self._run, result[0], text)
         else:
-            found = self._run(result[0])
+            found = self._run(result[0], text)
         await areport_recovery(found, text)
         value: T = found.value
         return value

@@ -14,12 +14,15 @@ n, "error": kind, "feedback": text}``: ``n`` is the number of the model call
 that failed (so also of the re-ask), ``kind`` one of ``no_json``,
 ``invalid_json``, ``schema``, ``truncated``, ``too_large`` or
 ``parse_error`` (a foreign parser's error). Model calls are child runs of the
-chain in callbacks and tracing, tagged ``jsonrecover:attempt:<n>``.
+chain in callbacks and tracing, tagged ``jsonrecover:attempt:<n>`` (the tag is
+inherited: a chat model inside a sequence carries it too); the event carries
+the tag of the call that failed, the same ``n`` as its payload.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -62,6 +65,7 @@ from langchain_jsonrecover._retry_prompts import (
     CONTINUE_REQUEST,
     clean_parser_message,
     exhausted_message,
+    foreign_feedback,
     shorter_answer,
     stuck_message,
     system_feedback,
@@ -78,6 +82,7 @@ from langchain_jsonrecover.parsers import (
     raise_if_refused,
     stopped_at_token_limit,
 )
+from langchain_jsonrecover.streaming import message_text
 
 if TYPE_CHECKING:
     from langchain_core.callbacks import (
@@ -246,8 +251,9 @@ class State:
 
     attempts: tuple[Attempt, ...] = ()
     """Every model call so far."""
-    keys: tuple[str, ...] = ()
-    """Each failed reply's identity, in call order (for the loop guard)."""
+    keys: tuple[bytes, ...] = ()
+    """Each failed reply's identity, in call order (for the loop guard): a
+    digest of its text (the joined text, when continuing) and tool calls."""
     partial: str | None = None
     """The text so far of a cut-off reply being continued."""
 
@@ -345,7 +351,7 @@ def next_step(plan: Plan, state: State, reply: AIMessage, outcome: Outcome) -> S
     error, feedback = outcome.error, outcome.feedback
     attempts = (*state.attempts, Attempt(reply=reply, error=error, usage=usage))
     call = len(attempts)
-    key = _key(reply)
+    key = _key(reply, text)
     if key in state.keys:
         repeats = state.keys.index(key) + 1
         return Fail(reply, text, error, feedback, attempts, repeats)
@@ -394,7 +400,7 @@ def reply_text(reply: BaseMessage) -> str:
         >>> reply_text(AIMessage("", tool_calls=[call]))
         '{"name": "Ada"}'
     """
-    text = str(reply.text)
+    text = message_text(reply)
     if text.strip() or not isinstance(reply, AIMessage) or not reply.tool_calls:
         return text
     return json.dumps(reply.tool_calls[0]["args"], ensure_ascii=False, default=str)
@@ -529,9 +535,17 @@ def _joined(state: State, reply: AIMessage) -> str:
     return text if state.partial is None else state.partial + text
 
 
-def _key(reply: AIMessage) -> str:
+def _key(reply: AIMessage, text: str) -> bytes:
+    """A failed reply's identity: its text (joined, when continuing) and calls.
+
+    A digest, not a copy of the text: the loop keeps one per call. A
+    continuation is compared by the joined text, which grows while the model
+    makes progress, even when it sends the same piece twice.
+    """
     calls = [(c["name"], c["args"]) for c in reply.tool_calls]
-    return str(reply.text) + "\x00" + json.dumps(calls, sort_keys=True, default=str)
+    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16)
+    digest.update(b"\x00" + json.dumps(calls, sort_keys=True, default=str).encode())
+    return digest.digest()
 
 
 def _kind(error: Exception) -> str:
@@ -567,7 +581,7 @@ def feedback_for(error: OutputParserException) -> str:
         'Invalid json output: your reply'
     """
     if error.observation:
-        return str(error.observation)
+        return foreign_feedback(str(error.observation))
     return clean_parser_message(str(error), str(error.llm_output or ""))
 
 
@@ -629,6 +643,32 @@ async def aparse(parser: BaseOutputParser[Any], reply: AIMessage) -> Outcome:
 # --- the chain ------------------------------------------------------------------
 
 
+def attempt_tag(call: int) -> str:
+    """The tag of model call ``call`` (1-based) and of the event about it.
+
+    Example:
+        >>> attempt_tag(2)
+        'jsonrecover:attempt:2'
+    """
+    return f"jsonrecover:attempt:{call}"
+
+
+def attempt_config(
+    config: RunnableConfig,
+    run_manager: CallbackManagerForChainRun | AsyncCallbackManagerForChainRun,
+    call: int,
+) -> RunnableConfig:
+    """The config of model call ``call``: a child run, tagged for that call.
+
+    The tag is inherited, so the chat model inside a sequence
+    (``model.with_structured_output(...)``, ``prompt | model``) carries it
+    too, not only the sequence.
+    """
+    child = patch_config(config, callbacks=run_manager.get_child())
+    child["tags"] = [*child.get("tags", ()), attempt_tag(call)]
+    return child
+
+
 def _check_retries(value: int) -> int:
     if value < 0:
         msg = f"max_retries counts re-asks and cannot be negative, got {value}"
@@ -655,7 +695,9 @@ class JsonRetryChain(RunnableSerializable[LanguageModelInput, T]):
       feedback and the start of the failed reply (at most 500 characters) are
       added to the system message, or to a new one put first.
     - A reply identical to an earlier failed one stops the loop at once (the
-      model is stuck): ``RetryExhaustedError`` with ``repeats`` set.
+      model is stuck): ``RetryExhaustedError`` with ``repeats`` set. A
+      continuation is compared by the joined text: the same piece sent twice
+      is progress, a piece that adds nothing is not.
     - A cut-off reply (the model stopped at its token limit, or the JSON is
       still open where the reply ends): ``on_truncation="reask"`` asks for a
       shorter answer; ``"continue"`` asks the model to continue exactly where
@@ -859,12 +901,11 @@ class JsonRetryChain(RunnableSerializable[LanguageModelInput, T]):
             The value, or the ``RetryResult``.
         """
         while isinstance(step, Ask):
-            call = len(step.state.attempts) + 1
-            child = patch_config(
-                config, callbacks=run_manager.get_child(f"jsonrecover:attempt:{call}")
-            )
             if step.event is not None:
-                dispatch_custom_event(RETRY_EVENT, step.event, config=child)
+                failed = attempt_config(config, run_manager, step.event["attempt"])
+                dispatch_custom_event(RETRY_EVENT, step.event, config=failed)
+            call = len(step.state.attempts) + 1
+            child = attempt_config(config, run_manager, call)
             reply = as_reply(self.model.invoke(list(step.messages), child, **kwargs))
             outcome = parse(self.parser, parse_input(step.state, reply))
             step = next_step(plan, step.state, reply, outcome)
@@ -884,12 +925,11 @@ class JsonRetryChain(RunnableSerializable[LanguageModelInput, T]):
             The value, or the ``RetryResult``.
         """
         while isinstance(step, Ask):
-            call = len(step.state.attempts) + 1
-            child = patch_config(
-                config, callbacks=run_manager.get_child(f"jsonrecover:attempt:{call}")
-            )
             if step.event is not None:
-                await adispatch_custom_event(RETRY_EVENT, step.event, config=child)
+                failed = attempt_config(config, run_manager, step.event["attempt"])
+                await adispatch_custom_event(RETRY_EVENT, step.event, config=failed)
+            call = len(step.state.attempts) + 1
+            child = attempt_config(config, run_manager, call)
             output = await self.model.ainvoke(list(step.messages), child, **kwargs)
             reply = as_reply(output)
             outcome = await aparse(self.parser, parse_input(step.state, reply))
@@ -944,10 +984,14 @@ def exhausted(step: Fail) -> RetryExhaustedError:
         if step.repeats is not None
         else exhausted_message(calls, name, detail)
     )
+    text = step.text
+    parsed = getattr(error, "llm_output", None)
+    if isinstance(parsed, str) and parsed == text:
+        text = parsed  # the cause's string: one copy of a continued reply
     return RetryExhaustedError(
         message,
         attempts=step.attempts,
-        llm_output=step.text,
+        llm_output=text,
         observation=step.feedback,
         repeats=step.repeats,
     )

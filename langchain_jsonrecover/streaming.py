@@ -8,10 +8,11 @@ work is a constant times the reply's length, however small the chunks (a
 Between re-parses nothing is yielded; every value yielded holds only what is
 final (a number at the cut is left out until it is complete).
 
-When the stream ends, the whole reply is parsed as ``invoke`` would parse it:
-the final value is yielded if it differs from the last partial one (with a
-schema, the validated instance always is), and a bad reply raises the same
-typed error ``invoke`` would.
+When the stream ends, the whole reply is parsed as ``invoke`` would parse it,
+and the last item yielded is what ``invoke`` returns, types included
+(``{"flag": 1}`` validated as ``bool`` ends the stream with ``{"flag": True}``,
+although ``1 == True``). A bad reply raises the same typed error ``invoke``
+would.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from langchain_core.outputs import ChatGeneration, Generation
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-__all__ = ["StreamState", "plain"]
+__all__ = ["StreamState", "is_plain_json", "message_text", "plain", "same_json"]
 
 #: Re-parse once the reply has grown by this fraction since the last parse.
 GROWTH_SHIFT: Final = 4  # 1/16
@@ -41,21 +42,79 @@ class _Nothing:
 
 NOTHING: Final = _Nothing()
 
+_JSON_SCALARS: Final = frozenset({str, int, float, bool})
+
 
 def plain(value: Any) -> Any:
-    """A value as JSON-like data: models and dataclasses dumped, else as is.
+    """A value as JSON data: models and dataclasses dumped by alias, else as is.
+
+    By alias, as the JSON the schema describes (what the model wrote, and what
+    ``Model.model_validate`` reads back): the same keys as the partial values.
 
     Example:
-        >>> from pydantic import BaseModel
+        >>> from pydantic import BaseModel, Field
         >>> class P(BaseModel):
-        ...     a: int
-        >>> plain(P(a=1))
-        {'a': 1}
+        ...     full_name: str = Field(alias="fullName")
+        >>> plain(P(fullName="Ada"))
+        {'fullName': 'Ada'}
     """
     if value is None or isinstance(value, str | int | float | bool):
         return value
     # Models, dataclasses, TypedDicts and lists of them, nested any way.
-    return pydantic_core.to_jsonable_python(value)
+    return pydantic_core.to_jsonable_python(value, by_alias=True)
+
+
+def is_plain_json(value: Any) -> bool:
+    """Whether a value is made of JSON's own types only (no subclasses).
+
+    Walked with a stack: nesting is bounded by ``max_depth``, never by the
+    interpreter's recursion limit.
+
+    Example:
+        >>> import datetime
+        >>> is_plain_json({"a": [1, None]}), is_plain_json([datetime.date.today()])
+        (True, False)
+    """
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif item is not None and kind not in _JSON_SCALARS:
+            return False
+    return True
+
+
+def same_json(a: Any, b: Any) -> bool:
+    """Whether two values have the same JSON form, types included.
+
+    ``==`` is not enough: ``1 == True == 1.0``, while the JSON differs.
+
+    Example:
+        >>> same_json({"a": 1}, {"a": True}), same_json([1.0], [1.0])
+        (False, True)
+    """
+    return bool(pydantic_core.to_json(a) == pydantic_core.to_json(b))
+
+
+def message_text(message: BaseMessage) -> str:
+    """A message's text: its content string itself, when it is one.
+
+    ``message.text`` builds a new string on every access; a failed reply's
+    text is kept by its message, its error and the retry error, and must be
+    one string shared by all three, not a copy each.
+
+    Example:
+        >>> from langchain_core.messages import AIMessage
+        >>> reply = AIMessage("{}")
+        >>> message_text(reply) is reply.content
+        True
+    """
+    content = message.content
+    return content if isinstance(content, str) else str(message.text)
 
 
 class StreamState:
@@ -91,12 +150,7 @@ class StreamState:
         Returns:
             ``True`` when the reply has grown enough since the last re-parse.
         """
-        if isinstance(chunk, BaseMessage):
-            # .text walks content blocks; plain string content is the text.
-            content = chunk.content
-            text = content if isinstance(content, str) else chunk.text
-        else:
-            text = str(chunk)
+        text = message_text(chunk) if isinstance(chunk, BaseMessage) else str(chunk)
         self._chunks.append(chunk)
         self._parts.append(text)
         self._length += len(text)
@@ -127,20 +181,39 @@ class StreamState:
     def offer_final(self, value: Any) -> Any:
         """The final value: what to yield for it, or ``NOTHING``.
 
+        The stream must end with what ``invoke`` returns, types included, so
+        ``==`` cannot decide (``1 == True == 1.0``): the final value is left
+        out only when it is plain JSON data with the same JSON form as the
+        last partial value. A model, a ``datetime`` or an enum is always
+        yielded.
+
         Args:
-            value: The value ``invoke`` would return (a schema's instance is
-                never equal to the plain partial values, so it is yielded).
+            value: The value ``invoke`` would return.
 
         Returns:
-            The value or its patch, or ``NOTHING`` when the last partial value
-            was already the final one.
+            The value (or its patch, which is typed too), or ``NOTHING`` when
+            the last partial value was already the final one.
+
+        Example:
+            >>> state = StreamState(diff=False)
+            >>> state.offer({"flag": 1})
+            {'flag': 1}
+            >>> state.offer_final({"flag": True})
+            {'flag': True}
+            >>> state.offer_final({"flag": True}) is NOTHING
+            True
         """
-        if self._last is not NOTHING and value == self._last:
+        if self.diff:
+            patch = self._advance(plain(value))
+            return patch or NOTHING
+        if (
+            self._last is not NOTHING
+            and is_plain_json(value)
+            and same_json(value, self._last)
+        ):
             return NOTHING
-        out = self._advance(plain(value))
-        if self.diff and not out:
-            return NOTHING
-        return out if self.diff else value
+        self._last = value
+        return value
 
     def _advance(self, data: Any) -> Any:
         previous = None if self._last is NOTHING else self._last

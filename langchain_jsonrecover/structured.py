@@ -19,7 +19,6 @@ from langchain_core.language_models import LanguageModelInput
 from langchain_core.messages import AIMessage, AnyMessage
 from langchain_core.prompt_values import ChatPromptValueConcrete, StringPromptValue
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableSerializable
-from langchain_core.runnables.config import patch_config
 from pydantic import ConfigDict, SkipValidation
 
 from langchain_jsonrecover._retry_prompts import with_instructions
@@ -32,6 +31,7 @@ from langchain_jsonrecover.retry import (
     Step,
     aparse,
     as_reply,
+    attempt_config,
     first_ask,
     next_step,
     parse,
@@ -153,9 +153,7 @@ class StructuredOutputChain(RunnableSerializable[LanguageModelInput, Any]):
             return self.chain.drive(
                 plan, first_ask(plan), run_manager, config, **kwargs
             )
-        child = patch_config(
-            config, callbacks=run_manager.get_child("jsonrecover:attempt:1")
-        )
+        child = attempt_config(config, run_manager, 1)
         result = self.native.invoke(self._native_input(base), child, **kwargs)
         raw, parsed, error = _unpack(result)
         if not self.fallback or (error is None and parsed is not None):
@@ -177,9 +175,7 @@ class StructuredOutputChain(RunnableSerializable[LanguageModelInput, Any]):
             return await self.chain.adrive(
                 plan, first_ask(plan), run_manager, config, **kwargs
             )
-        child = patch_config(
-            config, callbacks=run_manager.get_child("jsonrecover:attempt:1")
-        )
+        child = attempt_config(config, run_manager, 1)
         result = await self.native.ainvoke(self._native_input(base), child, **kwargs)
         raw, parsed, error = _unpack(result)
         if not self.fallback or (error is None and parsed is not None):

@@ -1,16 +1,20 @@
-"""A scripted chat model for the tests: no network, replies in order."""
+"""A scripted chat model for the tests (no network, replies in order), and a
+callback handler recording which model call each run and event belongs to."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any
 
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field, SkipValidation
 
 if TYPE_CHECKING:
+    from uuid import UUID
+
     from langchain_core.callbacks import CallbackManagerForLLMRun
 
 Script = str | AIMessage | BaseException | Callable[[list[BaseMessage]], str]
@@ -47,3 +51,36 @@ class ScriptedChatModel(BaseChatModel):
     @property
     def _llm_type(self) -> str:
         return "scripted"
+
+
+class TagRecorder(BaseCallbackHandler):
+    """Custom events and chat-model starts, in order, with their tags."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, Any, list[str]]] = []
+
+    def on_custom_event(
+        self,
+        name: str,
+        data: Any,
+        *,
+        run_id: UUID,
+        tags: list[str] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.seen.append((name, data["attempt"], attempt_tags(tags)))
+
+    def on_chat_model_start(
+        self,
+        serialized: Any,
+        messages: Any,
+        *,
+        run_id: UUID,
+        tags: list[str] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        self.seen.append(("model", None, attempt_tags(tags)))
+
+
+def attempt_tags(tags: list[str] | None) -> list[str]:
+    return [t for t in tags or () if t.startswith("jsonrecover:attempt:")]

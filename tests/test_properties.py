@@ -116,11 +116,14 @@ SERIALIZERS: dict[str, Serializer] = {
     "json_default": json.dumps,
 }
 
+AFTER_VALUE_GOES_ON = re.compile(r'\s*(?:,\s*)?(?:[\]}]|"[^"\n]*"\s*:)')
+
 prose = st.text(
     alphabet=st.characters(exclude_characters="{[`<", exclude_categories=["Cs"]),
     max_size=30,
-)
-"""Prose around the JSON: anything but openers, backticks and tags."""
+).filter(lambda text: not AFTER_VALUE_GOES_ON.match(text))
+"""Prose around the JSON: anything but openers, backticks and tags, nor what
+shows the value goes on (a closer or a key right after it: a broken value)."""
 
 CLOSING_THINK = re.compile(r"</think\s*>", re.IGNORECASE)
 thoughts = st.text(max_size=40).filter(lambda text: not CLOSING_THINK.search(text))

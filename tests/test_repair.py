@@ -43,7 +43,7 @@ REPAIRED: list[tuple[str, str, Any, tuple[str, ...]]] = [
         ("key_quoted",),
     ),
     ("missing_comma_members", '{"a": 1 "b": 2}', {"a": 1, "b": 2}, ("comma_inserted",)),
-    ("missing_comma_items", "[1 2]", [1, 2], ("comma_inserted",)),
+    ("missing_comma_items", "[1\n2]", [1, 2], ("comma_inserted",)),
     (
         "missing_comma_objects",
         '[{"a": 1}\n{"b": 2}]',
@@ -125,7 +125,7 @@ REFUSED: list[tuple[str, str, type[JsonRecoveryError]]] = [
     ("apology", "I'm sorry, I can't help", NoJsonFoundError),
     ("unquoted_value", "{status: ok}", InvalidJsonError),
     ("nan", '{"a": NaN}', InvalidJsonError),
-    ("infinity", "[Infinity]", NoJsonFoundError),
+    ("infinity", "[Infinity]", InvalidJsonError),
     ("infinity_value", '{"a": Infinity}', InvalidJsonError),
 ]
 
@@ -190,7 +190,11 @@ def test_repair_of_a_huge_run_of_braces_answers() -> None:
 # Conformance: json_repair's syntax cases, through the whole pipeline.
 
 # Recovered to json_repair's expected value today; a lower count is a regression.
-RECOVERED_AT_LEAST = 37
+# Declined on purpose (issue 10: two readings are plausible, so an error):
+# json_repair-114 ``{foo: [}`` (which bracket of an empty pair is wrong?),
+# json_repair-255 and -267 (a quote beside ``":`` inside a string: an inner
+# object, or a lost quote around a key?).
+RECOVERED_AT_LEAST = 34
 
 
 def _syntax_cases() -> list[Any]:

@@ -135,7 +135,7 @@ REPAIRED: list[tuple[str, str, Any, tuple[str, ...]]] = [
         {"a": 1, "b": 2},
         ("comma_inserted",),
     ),
-    ("missing_comma_between_items", "[1 2]", [1, 2], ("comma_inserted",)),
+    ("missing_comma_between_items", "[1\n2]", [1, 2], ("comma_inserted",)),
     (
         "missing_comma_between_objects_on_lines",
         '[{"a": 1}\n{"b": 2}]',
@@ -176,8 +176,8 @@ REPAIRED: list[tuple[str, str, Any, tuple[str, ...]]] = [
     (
         "invalid_unicode_escape",
         r'{"a": "\uZZ"}',
-        {"a": "uZZ"},
-        ("invalid_escape_fixed",),
+        {"a": "\\uZZ"},
+        ("literal_backslashes_guessed",),
     ),
     # Raw control characters (the strict decoder's tolerance, needed here).
     (
@@ -245,12 +245,6 @@ REPAIRED: list[tuple[str, str, Any, tuple[str, ...]]] = [
         GUESSED_QUOTE,
     ),
     (
-        "inner_json_object_in_string",
-        '{"x": "answer is {"k": "v"}, not a plain string", "y": 1}',
-        {"x": 'answer is {"k": "v"}, not a plain string', "y": 1},
-        GUESSED_QUOTE,
-    ),
-    (
         "inner_quote_before_closing_bracket_in_text",
         '{"a": "x [1,"z"]\n", "b": "y"}',
         {"a": 'x [1,"z"]\n', "b": "y"},
@@ -290,12 +284,6 @@ REPAIRED: list[tuple[str, str, Any, tuple[str, ...]]] = [
     ),
     ("bracket_nothing_else_could_close", '{"a": 1]', {"a": 1}, GUESSED_BRACKET),
     (
-        "empty_array_closer_missing",
-        "{foo: [}",
-        {"foo": []},
-        ("key_quoted", *GUESSED_BRACKET),
-    ),
-    (
         "quote_then_wrong_bracket_closes_string",
         '[{"a": "b"]',
         [{"a": "b"}],
@@ -304,7 +292,7 @@ REPAIRED: list[tuple[str, str, Any, tuple[str, ...]]] = [
     # Together, and what follows the value.
     (
         "several_repairs_named_in_order",
-        "{'a': True, b: [1 2,], // c\n 'd': \"x\\_\"}",
+        "{'a': True, b: [1\n 2,], // c\n 'd': \"x\\_\"}",
         {"a": True, "b": [1, 2], "d": "x_"},
         (
             "single_quotes_replaced",
@@ -346,6 +334,17 @@ def test_repair(text: str, expected: Any, repairs: tuple[str, ...]) -> None:
 # --- refusals --------------------------------------------------------------------
 
 REFUSED: list[tuple[str, str]] = [
+    # Two readings are plausible (issue 10): no guess.
+    ("numbers_apart_on_one_line", "[1 500]"),
+    ("inner_json_object_in_string", '{"x": "answer is {"k": "v"}, not plain", "y": 1}'),
+    ("wrong_closer_of_an_empty_container", "{foo: [}"),
+    ("inner_quote_then_cut", '{"a": "he said "hi'),
+    ("key_cut_after_inner_quote_guess", '{"a": "he said "hi", "b'),
+    ("odd_inner_quote", '{"a": "x"y", "b": 1}'),
+    ("lost_quote_beside_a_key", '{"a": "x, "b": "y"}'),
+    ("comma_moved_into_a_string", '{"a": "x," "b": 1}'),
+    ("missing_closer_inside_nested", '[{"a": {"b": 1}, "c": 2]'),
+    ("array_of_one_left_open", '{"id": [1, "name": "x"}'),
     ("unquoted_value", "{status: ok}"),
     ("unquoted_value_after_quoted_key", '{"status": ok}'),
     ("unquoted_words_as_value", '{"city": New York}'),
@@ -479,12 +478,6 @@ TRUNCATED: list[tuple[str, str, Any, tuple[str, ...]]] = [
         ("json_unescaped",),
     ),
     (
-        "inner_quote_then_cut",
-        '{"a": "he said "hi',
-        {"a": 'he said "hi'},
-        GUESSED_QUOTE,
-    ),
-    (
         "partial_number_dropped",
         "[{'a': 1}, {'b': 2.",
         [{"a": 1}, {}],
@@ -513,12 +506,6 @@ TRUNCATED: list[tuple[str, str, Any, tuple[str, ...]]] = [
         "{'a': [1, 2,",
         {"a": [1, 2]},
         ("single_quotes_replaced",),
-    ),
-    (
-        "key_cut_after_inner_quote_guess",
-        '{"a": "he said "hi", "b',
-        {"a": 'he said "hi'},
-        GUESSED_QUOTE,
     ),
 ]
 
@@ -799,10 +786,10 @@ HOSTILE: list[tuple[str, Callable[[int], str], bool | None]] = [
     ("braces", lambda n: "{" * n, None),
     ("brackets", lambda n: "[" * n, None),
     ("escaped_quotes", lambda n: '{"a": "' + '\\"' * n, None),
-    ("items_without_commas", lambda n: "[" + "1 " * n, True),
+    ("items_without_commas", lambda n: "[" + "1 " * n, None),  # [1 500]: refused
     ("inner_quotes", lambda n: '["' + 'a "b" ' * n + '"]', False),
-    ("quote_space_runs", lambda n: '{"a": "' + '" ' * n, True),
-    ("broken_bracket_pairs", lambda n: "[{]" * n, False),
+    ("quote_space_runs", lambda n: '{"a": "' + '" ' * n, None),
+    ("broken_bracket_pairs", lambda n: "[{]" * n, None),  # {]: which is wrong?
     ("nested_members", lambda n: '[{"a":' * n, None),
     ("unclosed_block_comments", lambda n: "[" + "/*" * n, None),
     ("single_quoted_items", lambda n: "[" + "'x', " * n, True),
@@ -810,14 +797,14 @@ HOSTILE: list[tuple[str, Callable[[int], str], bool | None]] = [
     ("commas_before_comments", lambda n: '["' + 'x", /*' * n, True),
     (
         "quotes_before_one_comment_line",
-        lambda n: '{"a": "' + 'x", # ' * (n // 6) + "\n" + " " * n + 'y"}',
+        lambda n: '{"a": "' + 'x", # ' * (2 * (n // 12)) + "\n" + " " * n + 'y"}',
         False,
     ),
     ("members_without_commas", lambda n: "{" + '"a": "b" ' * n + "}", False),
     (
         "wrong_closers",
         lambda n: "[" + ("[" * 50 + "}" * 50 + ",") * (n // 100) + "0]",
-        False,
+        None,
     ),
     ("python_literals", lambda n: "[" + "True, " * n + "]", False),
 ]

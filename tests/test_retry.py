@@ -12,7 +12,7 @@ import pickle
 from typing import TYPE_CHECKING, Any, TypeVar, assert_type
 
 import pytest
-from _models import Script, ScriptedChatModel
+from _models import Script, ScriptedChatModel, TagRecorder
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.exceptions import ModelRefusalError, OutputParserException
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -696,3 +696,116 @@ def test_a_reply_that_is_only_a_tool_call_is_parsed() -> None:
     assert JsonRetryChain(model=model, parser=parser).invoke("Who?") == Person(
         name="Ada", age=36
     )
+
+
+# --- issue 15: the loop guard, run tags, one shared reply ----------------------
+
+
+async def test_continuation_sending_the_same_piece_twice_is_progress(
+    mode: str,
+) -> None:
+    pieces: list[Script] = [
+        AIMessage('{"scores": [0, 0, ', response_metadata=LENGTH),
+        AIMessage("0, 0, ", response_metadata=LENGTH),
+        AIMessage("0, 0, ", response_metadata=LENGTH),
+        AIMessage("0]}"),
+    ]
+    model = ScriptedChatModel(script=pieces)
+    chain = JsonRetryChain(
+        model=model,
+        parser=JsonFenceOutputParser(),
+        on_truncation="continue",
+        max_retries=5,
+    )
+    assert await run(chain, [QUESTION], mode) == {"scores": [0] * 7}
+    assert len(model.calls) == 4
+
+
+async def test_continuation_that_adds_nothing_is_stuck(mode: str) -> None:
+    pieces: list[Script] = [
+        AIMessage('{"scores": [0, ', response_metadata=LENGTH),
+        AIMessage("", response_metadata=LENGTH),
+    ]
+    model = ScriptedChatModel(script=pieces)
+    chain = JsonRetryChain(
+        model=model,
+        parser=JsonFenceOutputParser(),
+        on_truncation="continue",
+        max_retries=5,
+    )
+    with pytest.raises(RetryExhaustedError) as info:
+        await run(chain, [QUESTION], mode)
+    assert (info.value.repeats, len(model.calls)) == (1, 2)
+
+
+async def test_each_event_carries_the_tag_of_the_call_it_reports(mode: str) -> None:
+    recorder = TagRecorder()
+    chain, _ = make_chain(["no json", BAD_AGE, GOOD])
+    await run(chain, [QUESTION], mode, {"callbacks": [recorder], "tags": ["mine"]})
+    assert recorder.seen == [
+        ("model", None, ["jsonrecover:attempt:1"]),
+        (RETRY_EVENT, 1, ["jsonrecover:attempt:1"]),
+        ("model", None, ["jsonrecover:attempt:2"]),
+        (RETRY_EVENT, 2, ["jsonrecover:attempt:2"]),
+        ("model", None, ["jsonrecover:attempt:3"]),
+    ]
+
+
+async def test_attempt_tag_reaches_a_chat_model_inside_a_sequence(mode: str) -> None:
+    recorder = TagRecorder()
+    model = ScriptedChatModel(script=[BAD_AGE, GOOD])
+    prompt = ChatPromptTemplate.from_messages([("placeholder", "{messages}")])
+    wrap: RunnableLambda[Any, dict[str, Any]] = RunnableLambda(
+        lambda m: {"messages": m}
+    )
+    sequence: Runnable[Any, BaseMessage] = wrap | prompt | model
+    chain = JsonRetryChain(model=sequence, parser=person_parser())
+    assert await run(chain, [QUESTION], mode, {"callbacks": [recorder]}) == ADA
+    assert recorder.seen == [
+        ("model", None, ["jsonrecover:attempt:1"]),
+        (RETRY_EVENT, 1, ["jsonrecover:attempt:1"]),
+        ("model", None, ["jsonrecover:attempt:2"]),
+    ]
+
+
+BIG = 5_000_000
+BIG_REPLIES = [
+    pytest.param("x" * BIG, JsonFenceOutputParser(), 1, id="no-json"),
+    pytest.param(
+        '{"a": "' + "x" * BIG + '" "b": 1}', JsonFenceOutputParser(), 1, id="invalid"
+    ),
+    # The error's ``value`` is the decoded data: a second, different string.
+    pytest.param('{"name": "' + "x" * BIG + '"}', person_parser(), 2, id="schema"),
+]
+
+
+@pytest.mark.parametrize(("reply", "parser", "copies"), BIG_REPLIES)
+async def test_a_failed_reply_is_one_string_shared_not_copied(
+    reply: str, parser: JsonFenceOutputParser[Any], copies: int, mode: str
+) -> None:
+    model = ScriptedChatModel(script=[reply])
+    chain = JsonRetryChain(model=model, parser=parser, max_retries=0)
+    with pytest.raises(RetryExhaustedError) as info:
+        await run(chain, "hi", mode)
+    error = info.value
+    kept = error.attempts[0]["reply"].content
+    assert error.llm_output is kept
+    assert isinstance(error.__cause__, OutputParserException)
+    assert error.__cause__.llm_output is kept
+    assert error.attempts[0]["error"] is error.__cause__
+    size = len(pickle.dumps(error))
+    assert copies * len(reply) < size < (copies + 0.01) * len(reply)
+
+
+async def test_a_continued_reply_that_fails_is_one_joined_string(mode: str) -> None:
+    pieces: list[Script] = [
+        AIMessage('{"name": "' + "x" * 1_000_000, response_metadata=LENGTH),
+        AIMessage('", "age": "old"}'),
+    ]
+    chain, _ = make_chain(pieces, on_truncation="continue", max_retries=1)
+    with pytest.raises(RetryExhaustedError) as info:
+        await run(chain, [QUESTION], mode)
+    error = info.value
+    assert isinstance(error.__cause__, SchemaValidationError)
+    assert error.llm_output is error.__cause__.llm_output
+    assert str(error.llm_output).endswith('"age": "old"}')

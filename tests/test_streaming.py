@@ -8,12 +8,16 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import jsonpatch
+import pydantic_core
 import pytest
 from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk
 from langchain_core.outputs import Generation
 from langchain_core.runnables import RunnableLambda
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.alias_generators import to_camel
+from typing_extensions import TypedDict
 
 import langchain_jsonrecover._extract as extract_module
 from langchain_jsonrecover import (
@@ -25,6 +29,7 @@ from langchain_jsonrecover import (
     TruncationRecoveringOutputParser,
 )
 from langchain_jsonrecover.events import RECOVERY_EVENT
+from langchain_jsonrecover.streaming import plain
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -73,7 +78,7 @@ def test_nothing_inside_reasoning_is_ever_yielded() -> None:
     assert values == [{}, {"final": True}]
 
 
-def test_prose_before_a_fence_yields_nothing() -> None:
+def test_prose_without_json_before_a_fence_yields_nothing() -> None:
     text = "Here is the answer you asked for:\n```json\n[1]\n```"
     values = stream_text(JsonFenceOutputParser(), text)
     assert values == [[], [1]]
@@ -168,20 +173,16 @@ def test_regex_parser_streams_once_the_pattern_matches() -> None:
 def test_diff_yields_json_patch() -> None:
     values = stream_text(JsonFenceOutputParser(diff=True), '{"a": 1, "b": [true]}', 4)
     doc: Any = None
-    import jsonpatch  # noqa: PLC0415
-
     for patch in values:
         doc = jsonpatch.apply_patch(doc, patch)
     assert doc == {"a": 1, "b": [True]}
     assert values[0] == [{"op": "replace", "path": "", "value": {}}]
 
 
-def test_diff_with_schema_patches_model_dump() -> None:
+def test_diff_with_schema_patches_the_models_json() -> None:
     chain = model('{"name": "Ada", "age": 36}') | JsonFenceOutputParser(
         pydantic_object=Person, diff=True
     )
-    import jsonpatch  # noqa: PLC0415
-
     doc: Any = None
     patches: list[Any] = list(chain.stream("hi"))
     for patch in patches:
@@ -336,6 +337,9 @@ GROWING_NUMBER = {
 }
 # pydantic-core's rule: an unfinished "1." is dropped; langchain-core keeps 1.
 UNFINISHED_DECIMAL = {"langchain-32"}
+# A bare word where a value is due is a syntax error, not a cut: no partial
+# value (langchain-core drops the word and streams what came before).
+NOT_A_PREFIX = {"langchain-31", "langchain-34"}
 
 
 def _streaming_cases() -> list[Any]:
@@ -377,6 +381,8 @@ def test_streaming_corpus_case(case: dict[str, Any]) -> None:
         )
     elif case["id"] in UNFINISHED_DECIMAL:
         assert (got, expected) == ({}, {"foo": 1})
+    elif case["id"] in NOT_A_PREFIX:
+        assert (got, expected) == (None, {"foo": [1, 2]})
     else:
         assert got == expected
 
@@ -416,3 +422,109 @@ def test_dict_schema_final_value_not_yielded_twice() -> None:
     parser = JsonFenceOutputParser(pydantic_object={"type": "object"})
     values = stream_text(parser, '{"a": 1}', 2)
     assert values.count({"a": 1}) == 1
+
+
+# The last item is what invoke returns, types included (issue 15, items 1 and 5).
+
+
+class Flags(TypedDict):
+    flag: bool
+    score: float
+
+
+class Aliased(BaseModel):
+    full_name: str = Field(alias="fullName")
+    age: int
+
+
+class Camel(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel)
+    home_town: str
+    zip_codes: list[int]
+
+
+CONVERTING = [
+    pytest.param(Flags, '{"flag": 1, "score": 2}', id="typeddict-bool-float"),
+    pytest.param(list[bool], "[1, 0, 1]", id="list-of-bool"),
+    pytest.param(list[float], "[1, 2]", id="list-of-float"),
+    pytest.param(dict[str, bool], '{"a": 0}', id="dict-of-bool"),
+    pytest.param(Person, '{"name": "Ada", "age": 36}', id="model"),
+    pytest.param(Aliased, '{"fullName": "Ada Lovelace", "age": 36}', id="alias"),
+]
+
+
+async def streamed(parser: Any, reply: str, how: str) -> list[Any]:
+    chain = model(reply) | parser
+    if how == "sync":
+        return list(chain.stream("hi"))
+    return [v async for v in chain.astream("hi")]
+
+
+def typed(value: Any) -> str:
+    """The value's JSON with its Python types: 1, 1.0 and True all differ."""
+    return repr(value) + json.dumps(plain(value), sort_keys=True)
+
+
+@pytest.mark.parametrize("how", ["sync", "async"])
+@pytest.mark.parametrize(("schema", "reply"), CONVERTING)
+async def test_last_streamed_item_is_the_validated_value_types_included(
+    schema: Any, reply: str, how: str
+) -> None:
+    parser = JsonFenceOutputParser(pydantic_object=schema)
+    values = await streamed(parser, reply, how)
+    assert typed(values[-1]) == typed(parser.invoke(reply))
+
+
+@pytest.mark.parametrize("how", ["sync", "async"])
+@pytest.mark.parametrize(("schema", "reply"), CONVERTING)
+async def test_diff_patches_end_at_the_validated_json_types_included(
+    schema: Any, reply: str, how: str
+) -> None:
+    parser = JsonFenceOutputParser(pydantic_object=schema, diff=True)
+    doc: Any = None
+    for patch in await streamed(parser, reply, how):
+        doc = jsonpatch.apply_patch(doc, patch)
+    validated = JsonFenceOutputParser(pydantic_object=schema).invoke(reply)
+    assert pydantic_core.to_json(doc) == pydantic_core.to_json(validated, by_alias=True)
+
+
+@pytest.mark.parametrize(
+    ("schema", "reply", "keys"),
+    [
+        (Aliased, '{"fullName": "Ada Lovelace", "age": 36}', {"fullName", "age"}),
+        (Camel, '{"homeTown": "London", "zipCodes": [1, 2]}', {"homeTown", "zipCodes"}),
+    ],
+    ids=["field-alias", "alias-generator"],
+)
+def test_diff_patches_of_aliased_models_use_the_aliases_throughout(
+    schema: type[BaseModel], reply: str, keys: set[str]
+) -> None:
+    parser = JsonFenceOutputParser(pydantic_object=schema, diff=True)
+    patches: list[Any] = list((model(reply) | parser).stream("hi"))
+    doc: Any = None
+    for patch in patches:
+        doc = jsonpatch.apply_patch(doc, patch)
+    assert set(doc) == keys
+    assert schema.model_validate(doc) == parser.invoke(reply)
+    paths = {op["path"] for patch in patches for op in patch}
+    assert {path.split("/")[1] for path in paths - {""}} <= keys
+
+
+@pytest.mark.parametrize(
+    "reply",
+    ['{"a": 1, "b": [true, 2.5]}', "[1, 2, 3]", 'Sure: ```json\n{"a": "x"}\n```'],
+)
+def test_without_schema_the_final_value_is_not_repeated(reply: str) -> None:
+    values = stream_text(JsonFenceOutputParser(), reply, 1)
+    assert len(values) == len({json.dumps(v) for v in values})
+    assert values[-1] == JsonFenceOutputParser().parse(reply)
+
+
+@pytest.mark.parametrize("how", ["sync", "async"])
+async def test_json_in_prose_streams_then_is_withdrawn_when_the_fence_arrives(
+    how: str,
+) -> None:
+    reply = 'Not like {"name": "Bob"} but:\n```json\n{"name": "Ada"}\n```'
+    values = await streamed(JsonFenceOutputParser(), reply, how)
+    assert values == [{}, {"name": "Bob"}, {}, {"name": "Ada"}]
+    assert values[-1] == JsonFenceOutputParser().invoke(reply)

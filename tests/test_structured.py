@@ -12,7 +12,7 @@ import dataclasses
 from typing import TYPE_CHECKING, Any, TypeVar, assert_type
 
 import pytest
-from _models import ScriptedChatModel
+from _models import ScriptedChatModel, TagRecorder
 from langchain_core.exceptions import ModelRefusalError
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
@@ -21,14 +21,14 @@ from typing_extensions import TypedDict
 from langchain_jsonrecover.errors import SchemaValidationError
 from langchain_jsonrecover.outcomes import Halt
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
-from langchain_jsonrecover.retry import RetryExhaustedError, RetryResult
+from langchain_jsonrecover.retry import RETRY_EVENT, RetryExhaustedError, RetryResult
 from langchain_jsonrecover.structured import StructuredOutputChain, structured_output
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from langchain_core.language_models import LanguageModelInput
-    from langchain_core.runnables import Runnable
+    from langchain_core.runnables import Runnable, RunnableConfig
     from langchain_core.tools import BaseTool
 
 R = TypeVar("R")
@@ -105,10 +105,15 @@ def mode(request: pytest.FixtureRequest) -> str:
     return value
 
 
-async def run(chain: Runnable[Any, R], value: Any, mode: str) -> R:
+async def run(
+    chain: Runnable[Any, R],
+    value: Any,
+    mode: str,
+    config: RunnableConfig | None = None,
+) -> R:
     if mode == "sync":
-        return chain.invoke(value)
-    return await chain.ainvoke(value)
+        return chain.invoke(value, config)
+    return await chain.ainvoke(value, config)
 
 
 # --- json -----------------------------------------------------------------------
@@ -394,3 +399,15 @@ def test_the_runnable_and_its_types() -> None:
     assert chain.OutputType is Person
     assert chain.batch(["a", "b"]) == [ADA, ADA]
     assert list(chain.stream("a")) == [ADA]
+
+
+async def test_auto_native_call_and_its_event_carry_attempt_1(mode: str) -> None:
+    recorder = TagRecorder()
+    model = ToolModel(script=[tool_call({"name": "Ada", "age": "old"}), GOOD])
+    chain = structured_output(model, Person)
+    assert await run(chain, [QUESTION], mode, {"callbacks": [recorder]}) == ADA
+    assert recorder.seen == [
+        ("model", None, ["jsonrecover:attempt:1"]),  # inside the native sequence
+        (RETRY_EVENT, 1, ["jsonrecover:attempt:1"]),
+        ("model", None, ["jsonrecover:attempt:2"]),
+    ]

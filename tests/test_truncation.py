@@ -61,7 +61,6 @@ CLOSED: list[tuple[str, str, Any]] = [
         '```\n{"foo": "bar"\n\n```\nThis should work',
         {"foo": "bar"},
     ),
-    ("invalid_token_right_at_the_cut", '{"foo": [1, 2, oops', {"foo": [1, 2]}),
 ]
 
 
@@ -78,18 +77,36 @@ def test_closing_is_listed_in_repairs() -> None:
     assert found.value == {"a": [1]}
 
 
+# Only a prefix of valid JSON is a cut: each of these holds text that no JSON
+# value starts with, so closing it would hide a syntax error or invent a value.
+NOT_A_PREFIX = [
+    ("double_comma_before_cut", '{"a": 1,, "b": ['),
+    ("missing_comma_before_cut", '{"a": "x" "b": [1'),
+    ("missing_comma_in_array", '{"a": [1 2, 3'),
+    ("nan_at_the_end", '{"a": 1, "b": NaN'),
+    ("date_as_a_number", '{"date": 2024-01-15'),
+    ("leading_zeros", '{"a": 00123'),
+    ("hex_number", '{"a": 0x1F'),
+    ("version_number", '{"a": 1.0.2'),
+    ("unquoted_value_at_the_end", '{"a": 1, "b": ok'),
+    ("bare_word_in_an_array", '{"foo": [1, 2, oops'),
+    ("parenthesis_for_a_bracket", "[1, 2)"),
+]
+
+
 @pytest.mark.parametrize(
-    "text",
-    ['{"a": 1,, "b": [', '{"a": "x" "b": [1', '{"a": [1 2, 3'],
-    ids=[
-        "double_comma_before_cut",
-        "missing_comma_before_cut",
-        "missing_comma_in_array",
-    ],
+    "text", [r[1] for r in NOT_A_PREFIX], ids=[r[0] for r in NOT_A_PREFIX]
 )
 def test_syntax_error_before_the_cut_stays_invalid(text: str) -> None:
     with pytest.raises(InvalidJsonError):
         TruncationRecoveringOutputParser().parse(text)
+    assert (
+        JsonFenceOutputParser().parse_result([Generation(text=text)], partial=True)
+        is None
+    )
+    if " 2, 3" not in text and '"x" "b"' not in text:  # a missing comma is repaired
+        with pytest.raises(InvalidJsonError):
+            TruncationRecoveringOutputParser(repair=True).parse(text)
 
 
 def test_no_json_stays_no_json() -> None:
