@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
-
-import orjson
+from typing import TYPE_CHECKING, Final
 
 from langchain_jsonrecover._schema import FieldError
-from langchain_jsonrecover._schema import resolve_ref as _resolve
 from langchain_jsonrecover._shorten import shorten, shorten_quoting
 
 if TYPE_CHECKING:
@@ -29,9 +26,6 @@ FORMAT_INSTRUCTIONS: Final = (
 
 _EXCERPT_WIDTH: Final = 30
 _MAX_ERRORS: Final = 10
-_MAX_NESTING: Final = 3
-_MAX_ENUM: Final = 12
-_MAX_TYPE_DEPTH: Final = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,148 +99,6 @@ def excerpt(text: str, pos: int) -> str:
     tail = "…" if hi < line_end else ""
     shown = text[lo:hi].replace("\t", " ").replace("\r", " ")
     return f"  {head}{shown}{tail}\n  {' ' * (len(head) + pos - lo)}^"
-
-
-def shape_of(json_schema: dict[str, Any], name: str = "") -> Shape:
-    """Describe a JSON schema for a model: fields, types, required, descriptions.
-
-    Compact on purpose: no titles, and no ``{"properties": …}`` example, which is
-    what makes weak models echo the schema back instead of answering.
-
-    Args:
-        json_schema: The schema (pydantic's ``json_schema()`` or a user's dict).
-        name: The schema's name.
-
-    Returns:
-        The shape of the answer.
-
-    Example:
-        >>> schema = {
-        ...     "type": "object",
-        ...     "properties": {
-        ...         "name": {"type": "string", "description": "Full name"},
-        ...         "age": {"type": "integer"},
-        ...     },
-        ...     "required": ["name"],
-        ... }
-        >>> print(shape_of(schema).fields)
-        The JSON object has these fields:
-        - "name" (string, required): Full name
-        - "age" (integer, optional)
-    """
-    root = _resolve(json_schema, json_schema)
-    if _is_object(root, json_schema):
-        lines = _field_lines(root, json_schema, 0, frozenset())
-        return Shape("JSON object", "The JSON object has these fields:\n" + lines, name)
-    if root.get("type") == "array":
-        raw_items = root.get("items")
-        items = _resolve(raw_items if isinstance(raw_items, dict) else {}, json_schema)
-        if _is_object(items, json_schema):
-            lines = _field_lines(items, json_schema, 0, frozenset())
-            text = "The JSON array holds objects with these fields:\n" + lines
-            return Shape("JSON array", text, name)
-        return Shape(
-            "JSON array", f"The JSON is an {_type_of(root, json_schema)}.", name
-        )
-    kind = _type_of(root, json_schema)
-    return Shape("JSON value", f"The JSON is {_article(kind)} {kind}.", name)
-
-
-def _field_lines(
-    node: dict[str, Any], root: dict[str, Any], level: int, seen: frozenset[str]
-) -> str:
-    required = set(node.get("required") or ())
-    lines: list[str] = []
-    indent = "  " * level
-    for key, raw in (node.get("properties") or {}).items():
-        prop = raw if isinstance(raw, dict) else {}
-        kind = _type_of(prop, root)
-        need = "required" if key in required else "optional"
-        line = f"{indent}- {_quote(key)} ({kind}, {need})"
-        description = _resolve(prop, root).get("description") or prop.get("description")
-        if description:
-            line += f": {' '.join(str(description).split())}"
-        nested, ref = _nested_object(prop, root)
-        if nested is not None and level + 1 < _MAX_NESTING and ref not in seen:
-            sub = _field_lines(nested, root, level + 1, seen | {ref})
-            if sub:
-                lines.append(f"{line}, with fields:")
-                lines.append(sub)
-                continue
-        lines.append(line)
-    return "\n".join(lines)
-
-
-def _nested_object(
-    prop: dict[str, Any], root: dict[str, Any]
-) -> tuple[dict[str, Any] | None, str]:
-    """The object schema a property holds (directly, optional, or as items)."""
-    options = [prop, *(prop.get("anyOf") or ()), *(prop.get("oneOf") or ())]
-    for option in options:
-        if not isinstance(option, dict):
-            continue
-        if option.get("type") == "array" and isinstance(option.get("items"), dict):
-            option = option["items"]  # noqa: PLW2901
-        resolved = _resolve(option, root)
-        if resolved.get("properties"):
-            return resolved, str(option.get("$ref", id(resolved)))
-    return None, ""
-
-
-def _type_of(node: dict[str, Any], root: dict[str, Any], depth: int = 0) -> str:
-    if depth > _MAX_TYPE_DEPTH:
-        return "JSON value"  # a recursive type: say no more
-    depth += 1
-    node = _resolve(node, root)
-    if "enum" in node:
-        values = [_json(v) for v in node["enum"][:_MAX_ENUM]]
-        return "one of " + ", ".join(values)
-    if "const" in node:
-        return f"exactly {_json(node['const'])}"
-    options = node.get("anyOf") or node.get("oneOf")
-    if options:
-        kinds = dict.fromkeys(
-            _type_of(o, root, depth) for o in options if isinstance(o, dict)
-        )
-        return " or ".join(kinds)
-    kind = node.get("type")
-    if isinstance(kind, list):
-        return " or ".join(str(k) for k in kind)
-    if kind == "array":
-        items = node.get("items")
-        if isinstance(items, dict) and items:
-            inner = _resolve(items, root)
-            if _is_object(inner, root):
-                return "array of objects"
-            return f"array of {_type_of(items, root, depth)}"
-        return "array"
-    if kind == "object" or "properties" in node:
-        extra = node.get("additionalProperties")
-        if isinstance(extra, dict) and extra and not node.get("properties"):
-            return f"object of {_type_of(extra, root, depth)}"
-        return "object"
-    if kind == "string" and node.get("format"):
-        return f"string ({node['format']})"
-    return str(kind) if kind else "any JSON value"
-
-
-def _is_object(node: dict[str, Any], root: dict[str, Any]) -> bool:
-    return bool(_resolve(node, root).get("properties"))
-
-
-def _quote(key: str) -> str:
-    return _json(key)
-
-
-def _json(value: Any) -> str:
-    try:
-        return orjson.dumps(value).decode()
-    except TypeError:
-        return str(value)
-
-
-def _article(noun: str) -> str:
-    return "an" if noun[:1] in "aeiou" else "a"
 
 
 def describe(failure: Failure, text: str, shape: Shape | None = None) -> Described:

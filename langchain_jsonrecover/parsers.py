@@ -18,6 +18,7 @@ from langchain_core.exceptions import ModelRefusalError
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.output_parsers import BaseTransformOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
+from langchain_core.runnables.config import run_in_executor
 from pydantic import Field, PrivateAttr, SkipValidation, field_validator
 
 from langchain_jsonrecover._extract import (
@@ -29,7 +30,8 @@ from langchain_jsonrecover._extract import (
     extract_partial,
     extract_with_pattern,
 )
-from langchain_jsonrecover._prompts import Shape, shape_of
+from langchain_jsonrecover._instructions import shape_of
+from langchain_jsonrecover._prompts import Shape
 from langchain_jsonrecover._schema import Schema
 from langchain_jsonrecover.errors import JsonRecoveryError, error_for
 from langchain_jsonrecover.events import areport_recovery, report_recovery
@@ -51,6 +53,10 @@ _LENGTH_STOPS: dict[str, frozenset[str]] = {
     "done_reason": frozenset({"length"}),
 }
 Feedback = Callable[[JsonRecoveryError], str]
+
+OFF_LOOP_CHARS = 1_000_000
+"""The async methods parse a longer reply in a worker thread, so that the
+event loop keeps serving other tasks (a 10 MB hostile reply takes seconds)."""
 
 
 def raise_if_refused(message: BaseMessage) -> None:
@@ -277,6 +283,10 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
     ) -> T:
         """Async twin of :meth:`parse_result` (the recovery event is async).
 
+        A reply longer than ``OFF_LOOP_CHARS`` (1,000,000 characters) is parsed
+        in a worker thread (LangChain's ``run_in_executor``, which carries the
+        callbacks' context), so the event loop is not blocked meanwhile.
+
         Args:
             result: The model's generations; the first is parsed.
             partial: Parse a reply still streaming in (see ``parse_result``).
@@ -288,13 +298,33 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
             ModelRefusalError: The model refused.
             JsonRecoveryError: No usable JSON in the reply.
         """
-        if partial:
-            return self._partial(generation_text(result[0]))  # type: ignore[no-any-return]
         text = generation_text(result[0])
-        found = self._run(result[0], text)
+        off_loop = len(text) > OFF_LOOP_CHARS
+        if partial:
+            if off_loop:
+                return await run_in_executor(None, self._partial, text)
+            return self._partial(text)  # type: ignore[no-any-return]
+        if off_loop:
+            found = await run_in_executor(None, self._run, result[0], text)
+        else:
+            found = self._run(result[0], text)
         await areport_recovery(found, text)
         value: T = found.value
         return value
+
+    async def aparse(self, text: str) -> T:
+        """Async twin of :meth:`parse` (a reply over 1 MB is parsed off the loop).
+
+        Args:
+            text: The model's reply.
+
+        Returns:
+            The value: decoded JSON, or the schema's validated instance.
+
+        Raises:
+            JsonRecoveryError: No usable JSON in the reply.
+        """
+        return await self.aparse_result([Generation(text=text)])
 
     def _partial(self, text: str) -> Any:
         """The value so far of a reply still arriving, or ``None``."""
@@ -388,7 +418,7 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
         return Halt(HumanMessage(content=text or str(error)), error)
 
     def get_format_instructions(self) -> str:
-        """Ask for one JSON object (listing the schema's fields, if any)."""
+        """Ask for one JSON value; with a schema, first say all that it checks."""
         return self._shape.instructions()
 
 

@@ -393,9 +393,9 @@ PERSON_FIELDS = (
     "The JSON object has these fields:\n"
     '- "name" (string, required): Full name\n'
     '- "age" (integer, required)\n'
-    '- "address" (object or null, optional), with fields:\n'
+    '- "address" (object or null, optional, default null), with fields:\n'
     '  - "city" (string, required)\n'
-    '- "tags" (array of string, optional)'
+    '- "tags" (array of string, optional, default [])'
 )
 
 FEEDBACK: list[tuple[str, str, str]] = [
@@ -544,7 +544,10 @@ def test_format_instructions_enum_and_recursive_model() -> None:
 
     text = JsonFenceOutputParser(pydantic_object=Node).get_format_instructions()
     assert '- "kind" (one of "leaf", "branch", required)' in text
-    assert '- "children" (array of objects, optional), with fields:' in text
+    assert (
+        '- "children" (array of Node objects, optional, default []), '
+        "with fields as for Node above"
+    ) in text
 
 
 # LangChain's view of the output type.
