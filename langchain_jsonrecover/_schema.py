@@ -122,6 +122,10 @@ class Schema:
     def accept(self, value: Any) -> Accepted | Rejected:
         """Validate a decoded value, unwrapping one envelope if that is what fits.
 
+        An envelope is unwrapped only when its inner value validates and fills
+        a field from the input. A value that validates only with defaults never
+        hides the errors of an inner value holding the schema's keys.
+
         Args:
             value: A decoded JSON value.
 
@@ -134,12 +138,15 @@ class Schema:
         inner_errors: Rejected | None = None
         for repair, inner in self._envelopes(value):
             result = self._validate(inner)
-            if isinstance(result, Accepted):
+            if isinstance(result, Accepted) and self._fills(inner):
                 return Accepted(result.value, (repair, *result.repairs))
-            if inner_errors is None and isinstance(inner, dict) and self._knows(inner):
+            if (
+                inner_errors is None
+                and isinstance(result, Rejected)
+                and isinstance(inner, dict)
+                and self._knows(inner)
+            ):
                 inner_errors = result
-        if isinstance(outer, Accepted):
-            return outer
         return inner_errors or outer
 
     def _validate(self, value: Any) -> Accepted | Rejected:
@@ -170,7 +177,14 @@ class Schema:
             and not self._knows(value)
         )
 
+    def _fills(self, value: Any) -> bool:
+        """Whether a value fills at least one field from the input."""
+        if isinstance(value, dict):
+            return self._knows(value) if self.fields else bool(value)
+        return not isinstance(value, list) or bool(value)
+
     def _envelopes(self, value: Any) -> Iterator[tuple[str, Any]]:
+        """Inner values a known envelope may hold; never through a schema field."""
         if isinstance(value, str):
             decoded = self._decode_string(value)
             if decoded is not None:
@@ -179,17 +193,23 @@ class Schema:
         if not isinstance(value, dict):
             return
         for key in ("arguments", "parameters"):
-            if key in value and (key == "arguments" or "name" in value):
+            if (
+                key in value
+                and key not in self.fields
+                and (key == "arguments" or "name" in value)
+            ):
                 inner = value[key]
                 if isinstance(inner, str):
                     decoded = self._decode_string(inner)
                     inner = decoded.value if decoded is not None else inner
                 yield f"unwrapped_{key}", inner
-        if isinstance(value.get("properties"), dict):
+        if "properties" not in self.fields and isinstance(
+            value.get("properties"), dict
+        ):
             yield "unwrapped_properties", value["properties"]
         if len(value) == 1 and self.name:
             ((key, inner),) = value.items()
-            if key.lower() == self.name.lower():
+            if key.lower() == self.name.lower() and key not in self.fields:
                 yield "unwrapped_model_name", inner
 
     def _decode_string(self, text: str) -> Decoded | None:
