@@ -32,12 +32,14 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from langchain_jsonrecover._align import Aligner
 from langchain_jsonrecover._decode import Decoded, decode
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
 
 _VALUE_WIDTH: Final = 60
+_TOOL_CALL_KEYS: Final = frozenset({"type", "function", "id", "index"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +120,7 @@ class Schema:
                 self.json_schema.get("title", "")
             )
         self.fields = frozenset(_top_level_keys(self.json_schema, target))
+        self._aligner = Aligner(self.json_schema, max_depth=min(max_depth, 64))
 
     def accept(self, value: Any) -> Accepted | Rejected:
         """Validate a decoded value, unwrapping one envelope if that is what fits.
@@ -136,18 +139,29 @@ class Schema:
         if isinstance(outer, Accepted) and not self.fills_nothing(value):
             return outer
         inner_errors: Rejected | None = None
-        for repair, inner in self._envelopes(value):
+        readings: list[tuple[tuple[str, ...], Any]] = [
+            ((repair,), inner) for repair, inner in self._envelopes(value)
+        ]
+        for repairs, inner in readings:
             result = self._validate(inner)
             if isinstance(result, Accepted) and self._fills(inner):
-                return Accepted(result.value, (repair, *result.repairs))
-            if (
-                inner_errors is None
-                and isinstance(result, Rejected)
-                and isinstance(inner, dict)
-                and self._knows(inner)
-            ):
-                inner_errors = result
+                return Accepted(result.value, (*repairs, *result.repairs))
+            if isinstance(result, Rejected) and self._meant_for_us(inner):
+                inner_errors = inner_errors or result
+        for repairs, inner in [((), value), *readings]:
+            aligned, made = self._aligner.align(inner, unwrap=not repairs)
+            if not made:
+                continue
+            result = self._validate(aligned)
+            if isinstance(result, Accepted) and self._aligner.fills(aligned):
+                return Accepted(result.value, (*repairs, *made, *result.repairs))
+            if isinstance(result, Rejected) and self._meant_for_us(aligned):
+                inner_errors = inner_errors or result
         return inner_errors or outer
+
+    def _meant_for_us(self, value: Any) -> bool:
+        """Whether a failing value holds a key of the schema: its errors count."""
+        return isinstance(value, dict) and self._knows(value)
 
     def _validate(self, value: Any) -> Accepted | Rejected:
         repairs: tuple[str, ...] = ()
@@ -198,11 +212,16 @@ class Schema:
                 and key not in self.fields
                 and (key == "arguments" or "name" in value)
             ):
-                inner = value[key]
-                if isinstance(inner, str):
-                    decoded = self._decode_string(inner)
-                    inner = decoded.value if decoded is not None else inner
-                yield f"unwrapped_{key}", inner
+                yield f"unwrapped_{key}", self._decoded(value[key])
+        function = value.get("function")
+        if (
+            "function" not in self.fields
+            and isinstance(function, dict)
+            and set(value) <= _TOOL_CALL_KEYS
+        ):
+            for key in ("arguments", "parameters"):
+                if key in function and "name" in function:
+                    yield "tool_envelope_unwrapped", self._decoded(function[key])
         if "properties" not in self.fields and isinstance(
             value.get("properties"), dict
         ):
@@ -211,6 +230,13 @@ class Schema:
             ((key, inner),) = value.items()
             if key.lower() == self.name.lower() and key not in self.fields:
                 yield "unwrapped_model_name", inner
+
+    def _decoded(self, inner: Any) -> Any:
+        """Arguments as a tool call sends them: an object, or JSON in a string."""
+        if isinstance(inner, str):
+            decoded = self._decode_string(inner)
+            return decoded.value if decoded is not None else inner
+        return inner
 
     def _decode_string(self, text: str) -> Decoded | None:
         if not text.lstrip().startswith(("{", "[")):

@@ -1,0 +1,503 @@
+"""Schema-aligned reading: one coercion where the schema admits exactly one.
+
+Each case is a reply a model might send, the schema, and either the value a
+careful reader accepts (with the repairs listed) or an error where two readings
+are plausible or the data is not there.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Annotated, Any, Literal
+
+import pytest
+from pydantic import BaseModel, Field
+from typing_extensions import TypedDict
+
+from langchain_jsonrecover import JsonFenceOutputParser, SchemaValidationError
+from langchain_jsonrecover._align import Aligner, normalize_key
+from langchain_jsonrecover._schema import Schema
+
+
+class Trip(BaseModel):
+    city: str
+    days: int = 1
+
+
+class Plan(BaseModel):
+    response: list[Trip]
+
+
+class Section(BaseModel):
+    heading_text: str
+    path: str = ""
+
+
+class Color(enum.Enum):
+    RED = "red"
+    GREEN = "Green"
+
+
+class Paint(BaseModel):
+    color: Color
+    finish: Literal["matte", "gloss"] = "matte"
+
+
+class Cat(BaseModel):
+    kind: Literal["cat"]
+    lives: int
+
+
+class Dog(BaseModel):
+    kind: Literal["dog"]
+    good: bool
+
+
+class Pet(BaseModel):
+    pet: Annotated[Cat | Dog, Field(discriminator="kind")]
+
+
+class AnyPet(BaseModel):
+    """A union without a declared discriminator: the Literal fields tell."""
+
+    pet: Cat | Dog
+
+
+class Search(BaseModel):
+    city: str | None = None
+    max_price: int | None = None
+
+
+class Home(BaseModel):
+    owner: str
+    address: Trip | None = None
+
+
+class Note(BaseModel):
+    text: str
+    extra: str | Trip = ""
+
+
+class Movie(TypedDict):
+    title: str
+    year: int
+
+
+class Account(BaseModel):
+    user_name: str
+    username: str = ""
+
+
+class Person(BaseModel):
+    name: str
+    age: int
+
+
+class Switch(BaseModel):
+    state: Literal["on", "ON"]
+
+
+class Named(BaseModel):
+    name: str
+
+
+class Labelled(BaseModel):
+    name: str
+    label: str = ""
+
+
+class Either(BaseModel):
+    item: Named | Labelled
+
+
+ITEM_SCHEMA = {
+    "title": "Item",
+    "type": "object",
+    "properties": {
+        "item_id": {"type": "integer"},
+        "size": {"enum": ["small", "large"]},
+        "parts": {"type": "array", "items": {"$ref": "#/$defs/Part"}},
+    },
+    "required": ["item_id"],
+    "$defs": {"Part": {"type": "object", "properties": {"name": {"type": "string"}}}},
+}
+
+KYOTO = [Trip(city="Kyoto")]
+
+READINGS: list[tuple[str, Any, str, Any, tuple[str, ...]]] = [
+    (
+        "json_string_where_an_array_is_wanted",
+        Plan,
+        '{"response": "[{\\"city\\": \\"Kyoto\\"}]"}',
+        Plan(response=KYOTO),
+        ("decoded_json_string",),
+    ),
+    (
+        "json_string_encoded_twice",
+        Plan,
+        '{"response": "\\"[{\\\\\\"city\\\\\\": \\\\\\"Kyoto\\\\\\"}]\\""}',
+        Plan(response=KYOTO),
+        ("decoded_json_string",),
+    ),
+    (
+        "json_string_in_an_optional_field",
+        Home,
+        '{"owner": "Ada", "address": "{\\"city\\": \\"Oslo\\", \\"days\\": 2}"}',
+        Home(owner="Ada", address=Trip(city="Oslo", days=2)),
+        ("decoded_json_string",),
+    ),
+    (
+        "json_strings_as_map_values",
+        dict[str, Trip],
+        '{"a": "{\\"city\\": \\"Rome\\"}", "b": {"city": "Nice"}}',
+        {"a": Trip(city="Rome"), "b": Trip(city="Nice")},
+        ("decoded_json_string",),
+    ),
+    (
+        "wrapper_of_any_name",
+        Section,
+        '{"json_input": {"heading_text": "Intro"}}',
+        Section(heading_text="Intro"),
+        ("wrapper_unwrapped",),
+    ),
+    (
+        "wrapper_named_underscore",
+        Person,
+        '{"_": {"name": "Ada", "age": "36"}}',
+        Person(name="Ada", age=36),
+        ("wrapper_unwrapped",),
+    ),
+    (
+        "wrapper_around_an_array",
+        list[Trip],
+        '{"trips": [{"city": "Kyoto"}]}',
+        KYOTO,
+        ("wrapper_unwrapped",),
+    ),
+    (
+        "wrapper_of_a_nested_object",
+        Home,
+        '{"owner": "Ada", "address": {"trip": {"city": "Oslo"}}}',
+        Home(owner="Ada", address=Trip(city="Oslo")),
+        ("wrapper_unwrapped",),
+    ),
+    (
+        "tool_call_envelope",
+        Section,
+        (
+            '{"type": "function", "function": {"name": "write",'
+            ' "parameters": {"heading_text": "Intro"}}}'
+        ),
+        Section(heading_text="Intro"),
+        ("tool_envelope_unwrapped",),
+    ),
+    (
+        "tool_call_envelope_with_arguments_as_a_string",
+        Section,
+        (
+            '{"type": "function", "function": {"name": "write",'
+            ' "arguments": "{\\"heading_text\\": \\"Intro\\"}"}}'
+        ),
+        Section(heading_text="Intro"),
+        ("tool_envelope_unwrapped",),
+    ),
+    (
+        "fenced_json_in_a_string",
+        Section,
+        '{"result": "```json\\n{\\"heading_text\\": \\"Intro\\"}\\n```"}',
+        Section(heading_text="Intro"),
+        ("fenced_string_decoded", "wrapper_unwrapped"),
+    ),
+    (
+        "key_case_and_spaces",
+        Person,
+        '{" Name ": "Ada", "AGE": 36}',
+        Person(name="Ada", age=36),
+        ("key_matched",),
+    ),
+    (
+        "key_separators",
+        Section,
+        '{"heading-text": "Intro", "PATH": "/a"}',
+        Section(heading_text="Intro", path="/a"),
+        ("key_matched",),
+    ),
+    (
+        "key_with_tag_residue",
+        Section,
+        '{"heading text</arg_key>": "Intro", "<arg_key>path": "/srv"}',
+        Section(heading_text="Intro", path="/srv"),
+        ("key_matched",),
+    ),
+    (
+        "key_matched_in_every_list_item",
+        list[Trip],
+        '[{"City": "Kyoto"}, {"city ": "Oslo", "Days": 3}]',
+        [Trip(city="Kyoto"), Trip(city="Oslo", days=3)],
+        ("key_matched",),
+    ),
+    (
+        "key_matched_fills_an_all_optional_model",
+        Search,
+        '{"City": "Paris", "max-price": 90}',
+        Search(city="Paris", max_price=90),
+        ("key_matched",),
+    ),
+    (
+        "enum_by_case_and_spaces",
+        Paint,
+        '{"color": " RED ", "finish": "Gloss"}',
+        Paint(color=Color.RED, finish="gloss"),
+        ("enum_matched",),
+    ),
+    (
+        "enum_value_with_its_own_case",
+        Paint,
+        '{"color": "green"}',
+        Paint(color=Color.GREEN),
+        ("enum_matched",),
+    ),
+    (
+        "discriminator_by_case",
+        Pet,
+        '{"pet": {"kind": "Cat", "lives": 9}}',
+        Pet(pet=Cat(kind="cat", lives=9)),
+        ("enum_matched",),
+    ),
+    (
+        "implicit_discriminator",
+        AnyPet,
+        '{"pet": {"kind": "DOG ", "good": true}}',
+        AnyPet(pet=Dog(kind="dog", good=True)),
+        ("enum_matched",),
+    ),
+    (
+        "typed_dict_through_type_adapter",
+        Movie,
+        '{"Title": "Alien", "YEAR": 1979}',
+        {"title": "Alien", "year": 1979},
+        ("key_matched",),
+    ),
+    (
+        "json_schema_dict",
+        ITEM_SCHEMA,
+        '{"Item-ID": 7, "size": "Large", "parts": "[{\\"name\\": \\"bolt\\"}]"}',
+        {"item_id": 7, "size": "large", "parts": [{"name": "bolt"}]},
+        ("key_matched", "enum_matched", "decoded_json_string"),
+    ),
+    (
+        "strict_reading_first",
+        Section,
+        '{"heading_text": "Intro", "Heading Text": "Other"}',
+        Section(heading_text="Intro"),
+        (),
+    ),
+    (
+        "json_string_kept_where_a_string_is_allowed",
+        Note,
+        '{"text": "{\\"city\\": \\"Oslo\\"}", "extra": "{\\"city\\": \\"Oslo\\"}"}',
+        Note(text='{"city": "Oslo"}', extra='{"city": "Oslo"}'),
+        (),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("target", "text", "expected", "repairs"),
+    [row[1:] for row in READINGS],
+    ids=[row[0] for row in READINGS],
+)
+def test_aligned_reading(
+    target: Any, text: str, expected: Any, repairs: tuple[str, ...]
+) -> None:
+    found = JsonFenceOutputParser(pydantic_object=target).extract(text)
+    assert found.value == expected
+    assert found.repairs == repairs
+
+
+# Where two readings are plausible, or the data is not there: the error stands.
+
+DECLINED: list[tuple[str, Any, str, list[str]]] = [
+    (
+        "key_matching_two_fields",
+        Account,
+        '{"User-Name": "ada"}',
+        ["user_name"],
+    ),
+    (
+        "two_keys_matching_one_field",
+        Person,
+        '{"Name": "Ada", "NAME": "Bob", "age": 36}',
+        ["name"],
+    ),
+    ("enum_matching_two_values", Switch, '{"state": "On"}', ["state"]),
+    (
+        "enum_named_in_prose",
+        Paint,
+        '{"color": "The answer is red"}',
+        ["color"],
+    ),
+    ("enum_in_an_array", Paint, '{"color": ["red"]}', ["color"]),
+    (
+        "union_branches_with_the_same_keys",
+        Either,
+        '{"item": {"Name": "x"}}',
+        ["item.Named.name", "item.Labelled.name"],
+    ),
+    (
+        "unknown_discriminator",
+        Pet,
+        '{"pet": {"kind": "bird", "lives": 1}}',
+        ["pet"],
+    ),
+    (
+        "two_wrappers",
+        Section,
+        '{"a": {"b": {"heading_text": "Intro"}}}',
+        ["heading_text"],
+    ),
+    (
+        "wrapper_key_matching_a_field",
+        Section,
+        '{"Heading-Text": {"heading_text": "Intro"}}',
+        ["heading_text"],
+    ),
+    (
+        "wrapper_beside_another_key",
+        Section,
+        '{"data": {"heading_text": "Intro"}, "status": "ok"}',
+        ["heading_text"],
+    ),
+    (
+        "wrapper_around_a_scalar",
+        Person,
+        '{"name": "Ada", "age": {"value": 36}}',
+        ["age"],
+    ),
+    (
+        "wrapper_around_an_empty_array",
+        list[Trip],
+        '{"trips": []}',
+        [""],
+    ),
+    (
+        "json_string_of_the_wrong_kind",
+        Home,
+        '{"owner": "Ada", "address": "42"}',
+        ["address"],
+    ),
+    (
+        "json_string_that_does_not_decode",
+        Plan,
+        '{"response": "[{city: Kyoto}]"}',
+        ["response"],
+    ),
+    (
+        "wrapper_whose_inner_fails_reports_the_inner",
+        Person,
+        '{"json_input": {"name": "Ada", "age": "old"}}',
+        ["age"],
+    ),
+    (
+        "matched_keys_that_fail_report_the_matched",
+        Person,
+        '{"Name": "Ada", "Age": "old"}',
+        ["age"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("target", "text", "paths"),
+    [row[1:] for row in DECLINED],
+    ids=[row[0] for row in DECLINED],
+)
+def test_no_coercion_where_the_schema_admits_two(
+    target: Any, text: str, paths: list[str]
+) -> None:
+    with pytest.raises(SchemaValidationError) as caught:
+        JsonFenceOutputParser(pydantic_object=target).parse(text)
+    assert [e["path"] for e in caught.value.errors] == paths
+
+
+KEYS: list[tuple[str, str]] = [
+    ("Heading ", "heading"),
+    ("heading-text", "headingtext"),
+    ("path</arg_key>", "path"),
+    ("<arg_value>x", "x"),
+    ("a<b>", "a"),
+    ("a<b", "a<b"),
+    ("<|im_end|>", "<|imend|>"),
+    ("", ""),
+]
+
+
+@pytest.mark.parametrize(("key", "normal"), KEYS, ids=[k for k, _ in KEYS])
+def test_keys_compared_without_case_separators_or_tags(key: str, normal: str) -> None:
+    assert normalize_key(key) == normal
+
+
+def test_value_is_never_changed_in_place() -> None:
+    value = {"wrap": {"Heading Text": "x", "path": "[1]"}}
+    copy = {"wrap": {"Heading Text": "x", "path": "[1]"}}
+    accepted = Schema(Section).accept(value)
+    assert value == copy
+    assert accepted == Schema(Section).accept(copy)
+
+
+def _count_walk(monkeypatch: pytest.MonkeyPatch, value: Any, target: Any) -> int:
+    calls = 0
+    walk = Aligner._align
+
+    def counting(self: Aligner, *args: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return walk(self, *args)
+
+    monkeypatch.setattr(Aligner, "_align", counting)
+    Schema(target).accept(value)
+    return calls
+
+
+def _wrappers(depth: int) -> Any:
+    value: Any = {"heading_text": 1}
+    for _ in range(depth):
+        value = {"x": value}
+    return value
+
+
+@pytest.mark.parametrize(
+    ("build", "target"),
+    [
+        (_wrappers, dict[str, Any]),
+        (lambda n: {"m": [_wrappers(5) for _ in range(n)]}, dict[str, list[Section]]),
+        (lambda n: [{"City": str(i), "days": "x"} for i in range(n)], list[Trip]),
+        (lambda n: {f"K{i}": {"Name": "a"} for i in range(n)}, dict[str, Either]),
+    ],
+    ids=["nested_wrappers", "wrappers_in_lists", "matched_keys", "union_items"],
+)
+def test_walk_is_linear(
+    monkeypatch: pytest.MonkeyPatch, build: Any, target: Any
+) -> None:
+    small = _count_walk(monkeypatch, build(20), target)
+    large = _count_walk(monkeypatch, build(40), target)
+    assert large <= 2 * small + 4
+
+
+def test_walk_stops_deepening_at_its_limit() -> None:
+    value: Any = "[1]"
+    for _ in range(5000):
+        value = {"x": value}
+    aligner = Aligner({"$ref": "#/$defs/N", "$defs": {"N": _NODE}}, max_depth=64)
+    aligned, repairs = aligner.align(value)
+    assert repairs == ()
+    below, original = aligned, value
+    for _ in range(100):
+        below, original = below["x"], original["x"]
+    assert below is original  # not walked, not copied
+
+
+_NODE = {
+    "type": "object",
+    "properties": {"x": {"anyOf": [{"$ref": "#/$defs/N"}, {"type": "array"}]}},
+}
