@@ -197,17 +197,18 @@ def extract(
         candidates = iter_candidates(text, scan)
         if prefer == "last":
             candidates = sorted(candidates, key=lambda c: c.start, reverse=True)
+    strict_first = prefer == "first"
     if not repair:
-        return choose(candidates, schema) or _no_json(text)
+        return choose(candidates, schema, strict_first=strict_first) or _no_json(text)
     if fast is None:
         whole = _repaired_whole(text, scan, schema)
         if whole is not None:
             return whole
     tried: list[Candidate] = []
-    strict = choose(_recorded(candidates, tried), schema)
+    strict = choose(_recorded(candidates, tried), schema, strict_first=strict_first)
     if isinstance(strict, Extraction):
         return strict
-    repaired = choose(_repaired(text, tried, scan), schema)
+    repaired = choose(_repaired(text, tried, scan), schema, strict_first=strict_first)
     if isinstance(repaired, Extraction):
         return repaired
     return strict or repaired or _no_json(text)
@@ -338,13 +339,18 @@ def extract_partial(
 
 
 def choose(
-    candidates: Iterable[Candidate], schema: Schema | None
+    candidates: Iterable[Candidate],
+    schema: Schema | None,
+    *,
+    strict_first: bool = False,
 ) -> Extraction | Failure | None:
     """The first candidate that decodes and validates, else the first failure.
 
     Args:
         candidates: In the order they are tried.
         schema: What a value must match, if anything.
+        strict_first: A value that validates as it stands wins over an
+            earlier one read through the schema (keys matched …).
 
     Returns:
         The winner, the first failure, or ``None`` when there was no candidate.
@@ -354,6 +360,7 @@ def choose(
     """
     first_failure: Failure | None = None
     fallback: Extraction | None = None
+    aligned: Extraction | None = None
     for candidate in candidates:
         if candidate.failure is None:
             if schema is None:
@@ -363,6 +370,9 @@ def choose(
                 span = (candidate.start, candidate.end)
                 repairs = (*candidate.repairs, *verdict.repairs)
                 found = Extraction(verdict.value, span, candidate.step, repairs)
+                if verdict.aligned and strict_first:
+                    aligned = aligned or found
+                    continue
                 if verdict.repairs or not schema.fills_nothing(candidate.value):
                     return found
                 fallback = fallback or found
@@ -380,7 +390,7 @@ def choose(
             failure = candidate.failure
         if first_failure is None:
             first_failure = failure
-    return fallback or first_failure
+    return aligned or fallback or first_failure
 
 
 def _fast_path(text: str, scan: Scan) -> Candidate | None:

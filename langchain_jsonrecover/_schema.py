@@ -9,24 +9,32 @@ A schema is a pydantic model, anything ``pydantic.TypeAdapter`` accepts
 lax mode: ``"36"`` becomes ``36``.
 
 Envelopes (one level, and only when the value itself does not validate, or
-validates without filling a single field):
+validates without filling a single field; never through a key that is a field
+of the schema; and only when the inner value validates *and* fills a field):
 
 - ``{"arguments": {…}}`` and ``{"name": …, "parameters"|"arguments": {…}}``:
   a tool call written out as text (arguments may be a JSON string);
+- ``{"type": "function", "function": {"name": …, "parameters": {…}}}``: the
+  same, nested as in a chat API's tool call;
 - ``{"properties": {…}}``: the schema echoed back with the data inside;
 - ``{"<ModelName>": {…}}``: the data under the schema's name;
 - a JSON string holding JSON: the answer encoded twice.
 
-When an unwrapped value fails too, its errors are reported only if it has a key
-the schema knows (the data was meant for us, as Normandy decides); otherwise
-the outer value's errors stand.
+Then the schema-aligned reading (``_align``): the value, and each envelope's
+inner value, read once through the schema; it counts only when it validates
+and fills a field.
+
+When no reading validates, the errors of one that holds a key the schema knows
+are reported (the data was meant for us, as Normandy decides), even when the
+outer value would validate with defaults alone; otherwise the outer value's
+errors stand.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
@@ -60,6 +68,8 @@ class Accepted:
 
     value: Any
     repairs: tuple[str, ...] = ()
+    aligned: bool = field(default=False, repr=False)
+    """Read through the schema (``_align``), not as it stands or unwrapped."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +164,9 @@ class Schema:
                 continue
             result = self._validate(aligned)
             if isinstance(result, Accepted) and self._aligner.fills(aligned):
-                return Accepted(result.value, (*repairs, *made, *result.repairs))
+                return Accepted(
+                    result.value, (*repairs, *made, *result.repairs), aligned=True
+                )
             if isinstance(result, Rejected) and self._meant_for_us(aligned):
                 inner_errors = inner_errors or result
         return inner_errors or outer

@@ -16,7 +16,7 @@ from typing_extensions import TypedDict
 
 from langchain_jsonrecover import JsonFenceOutputParser, SchemaValidationError
 from langchain_jsonrecover._align import Aligner, normalize_key
-from langchain_jsonrecover._schema import Schema
+from langchain_jsonrecover._schema import Accepted, Schema
 
 
 class Trip(BaseModel):
@@ -386,6 +386,10 @@ DECLINED: list[tuple[str, Any, str, list[str]]] = [
         '{"owner": "Ada", "address": "42"}',
         ["address"],
     ),
+    ("array_for_an_object", Person, '[{"name": "Ada", "age": 36}]', [""]),
+    ("object_for_an_array", list[Trip], '{"city": "Kyoto"}', [""]),
+    ("one_field_model_with_another_key", Named, '{"title": "Ada"}', ["name"]),
+    ("wrapper_for_a_number", int, '{"value": 42}', [""]),
     (
         "json_string_that_does_not_decode",
         Plan,
@@ -435,6 +439,13 @@ KEYS: list[tuple[str, str]] = [
 @pytest.mark.parametrize(("key", "normal"), KEYS, ids=[k for k, _ in KEYS])
 def test_keys_compared_without_case_separators_or_tags(key: str, normal: str) -> None:
     assert normalize_key(key) == normal
+
+
+def test_fenced_json_string_as_the_whole_value() -> None:
+    value = '```json\n{"name": "Ada", "age": 36}\n```'
+    assert Schema(Person).accept(value) == Accepted(
+        Person(name="Ada", age=36), ("fenced_string_decoded",), aligned=True
+    )
 
 
 def test_value_is_never_changed_in_place() -> None:
@@ -501,3 +512,50 @@ _NODE = {
     "type": "object",
     "properties": {"x": {"anyOf": [{"$ref": "#/$defs/N"}, {"type": "array"}]}},
 }
+
+
+# Which candidate wins: as it stands before read through the schema.
+
+CHOICE: list[tuple[str, str, dict[str, Any], Person, tuple[str, ...]]] = [
+    (
+        "strict_answer_beats_an_earlier_aligned_example",
+        'Example: {"Name": "Bob", "age": 1}. Answer: {"name": "Ada", "age": 36}',
+        {},
+        Person(name="Ada", age=36),
+        ("prose_trimmed",),
+    ),
+    (
+        "aligned_candidate_when_none_validates_as_it_stands",
+        'Draft: {"foo": 1}. Answer: {"Name": "Ada", "age": 36}',
+        {},
+        Person(name="Ada", age=36),
+        ("prose_trimmed", "key_matched"),
+    ),
+    (
+        "prefer_last_takes_the_last_even_when_aligned",
+        'Example: {"name": "Bob", "age": 1}. Answer: {"Name": "Ada", "age": 36}',
+        {"prefer": "last"},
+        Person(name="Ada", age=36),
+        ("prose_trimmed", "key_matched"),
+    ),
+    (
+        "strict_answer_beats_aligned_with_repair_on",
+        'Example: {"Name": "Bob", "age": 1}. Answer: {"name": "Ada", "age": 36}',
+        {"repair": True},
+        Person(name="Ada", age=36),
+        ("prose_trimmed",),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "options", "expected", "repairs"),
+    [row[1:] for row in CHOICE],
+    ids=[row[0] for row in CHOICE],
+)
+def test_candidate_as_it_stands_wins_over_an_aligned_one(
+    text: str, options: dict[str, Any], expected: Person, repairs: tuple[str, ...]
+) -> None:
+    found = JsonFenceOutputParser(pydantic_object=Person, **options).extract(text)
+    assert found.value == expected
+    assert found.repairs == repairs
