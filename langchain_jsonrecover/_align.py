@@ -268,13 +268,14 @@ class Aligner:
     ) -> Any:
         if value is None:
             return value
+        branches = [self._resolve(b) for b in branches]
         kind = kind_of(value)
         native = [b for b in branches if _admits(self._kinds(b, 0), kind)]
         if isinstance(value, dict) and len(native) > 1:
             chosen = self._by_tag(value, node, native) or self._by_keys(value, native)
-            return value if chosen is None else self._align(value, chosen, depth)
+            return value if chosen is None else self._align(value, chosen, depth + 1)
         if len(native) == 1:
-            return self._align(value, native[0], depth)
+            return self._align(value, native[0], depth + 1)
         if isinstance(value, str):
             if native:
                 return self._union_enum(value, native)
@@ -282,7 +283,7 @@ class Aligner:
         if isinstance(value, dict):
             arrays = [b for b in branches if _admits(self._kinds(b, 0), "array")]
             if len(arrays) == 1:
-                return self._unwrap_array(value, self._resolve(arrays[0]), depth)
+                return self._unwrap_array(value, arrays[0], depth)
         return value
 
     def _union_enum(self, value: str, native: list[Node]) -> Any:
@@ -469,13 +470,13 @@ class Aligner:
             return frozenset({"array"})
         return None
 
-    def _properties_of(self, node: Node) -> dict[str, Any]:
+    def _properties_of(self, node: Node, depth: int = 0) -> dict[str, Any]:
         properties = node.get("properties")
         if isinstance(properties, dict):
             return properties
         names: dict[str, Any] = {}
-        for branch in _branches(node) or ():
-            names.update(self._properties_of(self._resolve(branch)))
+        for branch in _branches(node) or () if depth < 8 else ():
+            names.update(self._properties_of(self._resolve(branch), depth + 1))
         return names
 
     # Strings that hold JSON.

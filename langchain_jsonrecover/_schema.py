@@ -158,7 +158,8 @@ class Schema:
                 return Accepted(result.value, (*repairs, *result.repairs))
             if isinstance(result, Rejected) and self._meant_for_us(inner):
                 inner_errors = inner_errors or result
-        for repairs, inner in [((), value), *readings]:
+        # Known envelopes first, so that one is named as such when read.
+        for repairs, inner in [*readings, ((), value)]:
             aligned, made = self._aligner.align(inner, unwrap=not repairs)
             if not made:
                 continue

@@ -8,9 +8,12 @@ are plausible or the data is not there.
 from __future__ import annotations
 
 import enum
+import json
 from typing import Annotated, Any, Literal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import BaseModel, Field
 from typing_extensions import TypedDict
 
@@ -41,6 +44,12 @@ class Color(enum.Enum):
 class Paint(BaseModel):
     color: Color
     finish: Literal["matte", "gloss"] = "matte"
+
+
+class Tint(BaseModel):
+    """A union of two sets of allowed strings."""
+
+    tint: Color | Literal["blue"]
 
 
 class Cat(BaseModel):
@@ -255,6 +264,13 @@ READINGS: list[tuple[str, Any, str, Any, tuple[str, ...]]] = [
         Paint,
         '{"color": "green"}',
         Paint(color=Color.GREEN),
+        ("enum_matched",),
+    ),
+    (
+        "enum_across_a_union_of_allowed_values",
+        list[Tint],
+        '[{"tint": "Red "}, {"tint": "BLUE"}]',
+        [Tint(tint=Color.RED), Tint(tint="blue")],
         ("enum_matched",),
     ),
     (
@@ -559,3 +575,89 @@ def test_candidate_as_it_stands_wins_over_an_aligned_one(
     found = JsonFenceOutputParser(pydantic_object=Person, **options).extract(text)
     assert found.value == expected
     assert found.repairs == repairs
+
+
+# Properties: any valid record, misspelt any way the reading admits, comes back.
+
+
+class Record(BaseModel):
+    title: str
+    due_date: str
+    tags: list[str]
+    rating: Literal["low", "high"]
+    note: str | None = None
+
+
+def _respell(draw: st.DrawFn, name: str) -> str:
+    """A key that differs from the field only in ways the reading admits."""
+    sep = draw(st.sampled_from(["_", "-", " ", ""]))
+    case = draw(st.sampled_from([str.lower, str.upper, str.title]))
+    key = case(name.replace("_", sep))
+    pad = draw(st.sampled_from(["", " ", "  "]))
+    tag = draw(st.sampled_from(["", "</arg_key>"]))
+    return f"{pad}{key}{pad}{tag}"
+
+
+@st.composite
+def _misspelt(draw: st.DrawFn) -> tuple[Record, str, set[str]]:
+    text = st.text(max_size=12)
+    record = Record(
+        title=draw(text),
+        due_date=draw(text),
+        tags=draw(st.lists(text, max_size=3)),
+        rating=draw(st.sampled_from(["low", "high"])),
+        note=draw(st.none() | text),
+    )
+    value: dict[str, Any] = record.model_dump()
+    made: set[str] = set()
+    if draw(st.booleans()):
+        value = {_respell(draw, k): v for k, v in value.items()}
+        made.add("key_matched")
+    if draw(st.booleans()):
+        rating = value.pop(next(k for k in value if "rating" in k.lower()))
+        value["rating"] = draw(st.sampled_from([" ", ""])) + rating.upper()
+        made.add("enum_matched")
+    if draw(st.booleans()):
+        tags_key = next(k for k in value if "tags" in k.lower())
+        value[tags_key] = json.dumps(value[tags_key])
+        made.add("decoded_json_string")
+    if draw(st.booleans()):
+        wrapper = draw(st.sampled_from(["data", "_", "json_input", "Record"]))
+        value = {wrapper: value}
+        # Under the schema's name it is a known envelope, with its own name.
+        made.add("unwrapped_model_name" if wrapper == "Record" else "wrapper_unwrapped")
+    return record, json.dumps(value), made
+
+
+@given(_misspelt())
+@settings(max_examples=150, deadline=None)
+def test_any_misspelling_the_reading_admits_comes_back(
+    case: tuple[Record, str, set[str]],
+) -> None:
+    record, text, made = case
+    found = JsonFenceOutputParser(pydantic_object=Record).extract(text)
+    assert found.value == record
+    assert set(found.repairs) == made
+
+
+SELF_REFERRING: list[tuple[str, dict[str, Any]]] = [
+    (
+        "union_of_itself",
+        {
+            "$ref": "#/$defs/A",
+            "$defs": {"A": {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "null"}]}},
+        },
+    ),
+    ("ref_to_itself", {"$ref": "#/$defs/A", "$defs": {"A": {"$ref": "#/$defs/A"}}}),
+    ("root_in_its_own_union", {"anyOf": [{"$ref": "#"}, {"type": "array"}]}),
+]
+
+
+@pytest.mark.parametrize(
+    "schema", [s for _, s in SELF_REFERRING], ids=[n for n, _ in SELF_REFERRING]
+)
+def test_schema_that_refers_to_itself_ends(schema: dict[str, Any]) -> None:
+    aligner = Aligner(schema)
+    for value in ({"k": "[1]"}, "[1]", [{"a": 1}], {"x": {"y": 1}}):
+        assert aligner.align(value) == (value, ())  # nothing to read, and it ends
+        assert aligner.fills(value)
