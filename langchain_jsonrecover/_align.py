@@ -10,8 +10,9 @@ and names each change:
   object or an array (and no string), at any depth, twice encoded too;
 - ``fenced_string_decoded``: the same string inside a markdown fence;
 - ``wrapper_unwrapped``: ``{"<any key>": {…}}`` around an object whose key is
-  no field (not even after matching), when the inner value fills a field; or
-  around an array where the schema wants an array and no object;
+  no field (not even after matching) nor allowed as an extra key, when the
+  inner value fills a field; or around an array where the schema wants an
+  array and no object;
 - ``key_matched``: a key that differs from exactly one field only by case,
   surrounding spaces, ``-``/``_``/space, or tag residue (``"path</arg_key>"``);
 - ``enum_matched``: a string that differs from exactly one allowed value only
@@ -197,14 +198,16 @@ class Aligner:
     ) -> Any:
         properties = node.get("properties")
         properties = properties if isinstance(properties, dict) else {}
-        if properties and len(value) == 1 and not wrapped:
+        extra = node.get("additionalProperties")
+        # Where the schema takes any key (a model with extra="allow"), the key
+        # may be data: no wrapper.
+        if properties and len(value) == 1 and not wrapped and extra in (None, False):
             unwrapped = self._unwrap_object(value, node, properties, depth)
             if unwrapped is not _NOT_FOUND:
                 return unwrapped
         renamed = self._renames(value, properties) if properties else {}
         if renamed:
             self._repairs.append("key_matched")
-        extra = node.get("additionalProperties")
         out: dict[str, Any] = {}
         for key, item in value.items():
             name = renamed.get(key, key)

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
 
 from langchain_jsonrecover import JsonFenceOutputParser, SchemaValidationError
@@ -117,6 +117,14 @@ class Labelled(BaseModel):
 
 class Either(BaseModel):
     item: Named | Labelled
+
+
+class Open(BaseModel):
+    """Extra keys are data here."""
+
+    model_config = ConfigDict(extra="allow")
+    title: str = ""
+    year: int
 
 
 class Count(BaseModel):
@@ -412,6 +420,7 @@ DECLINED: list[tuple[str, Any, str, list[str]]] = [
     ),
     ("array_for_an_object", Person, '[{"name": "Ada", "age": 36}]', [""]),
     ("object_for_an_array", list[Trip], '{"city": "Kyoto"}', [""]),
+    ("key_that_may_be_data_is_no_wrapper", Open, '{"draft": {"year": 1999}}', ["year"]),
     # BAML's test_nested_obj_from_int reads 1214 as {"foo": 1214}: a guess.
     ("number_for_a_one_field_model", Count, "1214", [""]),
     # BAML's test_wrapped_objects reads {"hi": "a"} as [{"hi": ["a"]}].
@@ -673,3 +682,12 @@ def test_schema_that_refers_to_itself_ends(schema: dict[str, Any]) -> None:
     for value in ({"k": "[1]"}, "[1]", [{"a": 1}], {"x": {"y": 1}}):
         assert aligner.align(value) == (value, ())  # nothing to read, and it ends
         assert aligner.fills(value)
+
+
+def test_value_that_validates_is_not_walked(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_walk(*_: Any, **__: Any) -> Any:
+        raise AssertionError
+
+    monkeypatch.setattr(Aligner, "align", no_walk)
+    parser = JsonFenceOutputParser(pydantic_object=list[Trip])
+    assert parser.parse('[{"city": "Kyoto"}]') == KYOTO
