@@ -141,6 +141,22 @@ class Aligner:
             aligned = walk._align(value, root, 0)
         return aligned, tuple(dict.fromkeys(walk._repairs))
 
+    def hides_a_field(self, value: Any) -> bool:
+        """Whether a top-level key would fill a field the value leaves out.
+
+        Example:
+            >>> schema = {"properties": {"age": {"type": "integer", "default": 0}}}
+            >>> Aligner(schema).hides_a_field({"Age": 36})
+            True
+        """
+        root = self._resolve(self.root)
+        properties = root.get("properties")
+        return (
+            isinstance(value, dict)
+            and isinstance(properties, dict)
+            and bool(self._renames(value, properties))
+        )
+
     def fills(self, value: Any) -> bool:
         """Whether a value fills at least one field of the root from the input.
 

@@ -137,7 +137,9 @@ class Schema:
 
         An envelope is unwrapped only when its inner value validates and fills
         a field from the input. A value that validates only with defaults never
-        hides the errors of an inner value holding the schema's keys.
+        hides the errors of an inner value holding the schema's keys, nor
+        does one that leaves a field to its default while holding it under a
+        key that differs only in spelling (``"Age"`` for ``age``).
 
         Args:
             value: A decoded JSON value.
@@ -147,7 +149,15 @@ class Schema:
         """
         outer = self._validate(value)
         if isinstance(outer, Accepted) and not self.fills_nothing(value):
-            return outer
+            if not self._aligner.hides_a_field(value):
+                return outer
+            # Valid only by leaving a field to its default while the reply
+            # holds it under a near key: read that key, or report why not.
+            aligned, made = self._aligner.align(value)
+            result = self._validate(aligned)
+            if isinstance(result, Accepted):
+                return Accepted(result.value, (*made, *result.repairs), aligned=True)
+            return result
         inner_errors: Rejected | None = None
         readings: list[tuple[tuple[str, ...], Any]] = [
             ((repair,), inner) for repair, inner in self._envelopes(value)

@@ -551,6 +551,56 @@ _NODE = {
 }
 
 
+# A value valid only because a default stands in for a key spelt otherwise.
+
+
+class Profile(BaseModel):
+    name: str
+    age: int = 0
+
+
+HIDDEN: list[tuple[str, str, Any, tuple[str, ...]]] = [
+    (
+        "near_key_fills_the_field",
+        '{"name": "Ada", "Age": 36}',
+        Profile(name="Ada", age=36),
+        ("key_matched",),
+    ),
+    (
+        "field_present_keeps_its_value",
+        '{"name": "Ada", "age": 1, "Age": 36}',
+        Profile(name="Ada", age=1),
+        (),
+    ),
+    ("near_key_that_fails_is_reported", '{"name": "Ada", "Age": "old"}', ["age"], ()),
+    (
+        "unrelated_extra_key_ignored",
+        '{"name": "Ada", "height": 170}',
+        Profile(name="Ada"),
+        (),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "repairs"),
+    [row[1:] for row in HIDDEN],
+    ids=[row[0] for row in HIDDEN],
+)
+def test_default_never_hides_a_key_spelt_otherwise(
+    text: str, expected: Any, repairs: tuple[str, ...]
+) -> None:
+    parser = JsonFenceOutputParser(pydantic_object=Profile)
+    if isinstance(expected, list):
+        with pytest.raises(SchemaValidationError) as caught:
+            parser.parse(text)
+        assert [e["path"] for e in caught.value.errors] == expected
+        return
+    found = parser.extract(text)
+    assert found.value == expected
+    assert found.repairs == repairs
+
+
 # Which candidate wins: as it stands before read through the schema.
 
 CHOICE: list[tuple[str, str, dict[str, Any], Person, tuple[str, ...]]] = [
