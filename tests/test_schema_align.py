@@ -19,7 +19,7 @@ from typing_extensions import TypedDict
 
 from langchain_jsonrecover import JsonFenceOutputParser, SchemaValidationError
 from langchain_jsonrecover._align import Aligner, normalize_key
-from langchain_jsonrecover._schema import Accepted, Schema
+from langchain_jsonrecover._schema import Accepted, Rejected, Schema
 
 
 class Trip(BaseModel):
@@ -741,3 +741,73 @@ def test_value_that_validates_is_not_walked(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(Aligner, "align", no_walk)
     parser = JsonFenceOutputParser(pydantic_object=list[Trip])
     assert parser.parse('[{"city": "Kyoto"}]') == KYOTO
+
+
+_KEYS = st.sampled_from(
+    ["name", "Name ", "age", "AGE", "city", "kind", "pet", "item-id", "_", "data"]
+) | st.text(max_size=6)
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 5)
+    | st.sampled_from(
+        ["cat", " DOG", "Large", '{"city": "x"}', "[1]", "```json\n{}\n```"]
+    )
+    | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(_KEYS, inner, max_size=3)
+    ),
+    max_leaves=12,
+)
+
+
+_SCHEMAS = [
+    Schema(t)
+    for t in (Person, Pet, AnyPet, Home, list[Trip], dict[str, Trip], ITEM_SCHEMA)
+]
+
+
+@given(_JSON)
+@settings(max_examples=200, deadline=None)
+def test_any_value_is_accepted_or_rejected_never_a_crash(value: Any) -> None:
+    for schema in _SCHEMAS:
+        verdict = schema.accept(value)
+        assert isinstance(verdict, Accepted | Rejected)
+
+
+@st.composite
+def _wrapped_person(draw: st.DrawFn) -> tuple[Any, str]:
+    """A Person's data, spelt and wrapped in ways some readings admit."""
+    name = draw(st.sampled_from(["Ada", " Bob", "36"]))
+    value: Any = {
+        draw(st.sampled_from(["name", "Name ", "NAME", "na-me"])): name,
+        draw(st.sampled_from(["age", "Age", " AGE"])): draw(
+            st.sampled_from([36, "36"])
+        ),
+    }
+    value.update(
+        draw(st.dictionaries(st.sampled_from(["city", "_x"]), st.text(max_size=3)))
+    )
+    for _ in range(draw(st.integers(0, 3))):
+        value = draw(
+            st.sampled_from(
+                [
+                    {"data": value},
+                    {"_": value},
+                    json.dumps(value),
+                    "```json\n" + json.dumps(value) + "\n```",
+                    [value],
+                    {"arguments": value, "name": "person"},
+                ]
+            )
+        )
+    return value, name
+
+
+@given(_wrapped_person())
+@settings(max_examples=300, deadline=None)
+def test_a_reading_never_invents_a_value(case: tuple[Any, str]) -> None:
+    value, name = case
+    verdict = _SCHEMAS[0].accept(value)
+    if isinstance(verdict, Accepted):
+        assert verdict.value == Person(name=name, age=36)
