@@ -119,6 +119,9 @@ class Aligner:
     _repairs: list[str] = field(default_factory=list)
     _keys: dict[int, dict[str, list[str]]] = field(default_factory=dict)
     _tags: dict[int, tuple[str, dict[str, Node]] | None] = field(default_factory=dict)
+    _optional: dict[int, bool] = field(default_factory=dict)
+    _resolved: dict[int, Node] = field(default_factory=dict)
+    _deep: dict[int, tuple[str, ...]] = field(default_factory=dict)
 
     def align(self, value: Any, *, unwrap: bool = True) -> tuple[Any, tuple[str, ...]]:
         """The value read as the schema expects, and the repairs that took.
@@ -133,7 +136,16 @@ class Aligner:
             names of the repairs, each once, in the order first made.
         """
         # A walk of its own per call: one parser may serve many threads.
-        walk = Aligner(self.root, self.max_depth, [], self._keys, self._tags)
+        walk = Aligner(
+            self.root,
+            self.max_depth,
+            [],
+            self._keys,
+            self._tags,
+            self._optional,
+            self._resolved,
+            self._deep,
+        )
         root = walk._resolve(self.root)
         if not unwrap and isinstance(value, dict) and _branches(root) is None:
             aligned = walk._align_object(value, root, 0, wrapped=True)
@@ -142,20 +154,126 @@ class Aligner:
         return aligned, tuple(dict.fromkeys(walk._repairs))
 
     def hides_a_field(self, value: Any) -> bool:
-        """Whether a top-level key would fill a field the value leaves out.
+        """Whether a key would fill a field the value leaves to its default.
+
+        At any depth. A schema whose fields are all required costs nothing
+        here (a field left out fails validation instead).
 
         Example:
             >>> schema = {"properties": {"age": {"type": "integer", "default": 0}}}
             >>> Aligner(schema).hides_a_field({"Age": 36})
             True
         """
-        root = self._resolve(self.root)
-        properties = root.get("properties")
-        return (
-            isinstance(value, dict)
-            and isinstance(properties, dict)
-            and bool(self._renames(value, properties))
+        return self._may_hide() and self._hides(value, self.root, 0)
+
+    def _hides(self, value: Any, node: Any, depth: int) -> bool:
+        node = self._resolve(node)
+        if depth > self.max_depth:
+            return False
+        branches = _branches(node)
+        if branches is not None:
+            kind = kind_of(value)
+            native = [b for b in branches if _admits(self._kinds(b, 0), kind)]
+            return len(native) == 1 and self._hides(value, native[0], depth + 1)
+        if isinstance(value, dict):
+            properties = node.get("properties")
+            if isinstance(properties, dict) and properties:
+                return self._hides_in_object(value, node, properties, depth)
+            extra = node.get("additionalProperties")
+            return isinstance(extra, dict) and any(
+                self._hides(item, extra, depth + 1)
+                for item in value.values()
+                if isinstance(item, (dict, list))
+            )
+        if not isinstance(value, list):
+            return False
+        prefix = node.get("prefixItems")
+        items = self._resolve(node.get("items"))
+        properties = items.get("properties")
+        if (
+            isinstance(properties, dict)
+            and properties
+            and not isinstance(prefix, list)
+            and _branches(items) is None
+        ):
+            # The common case, a list of objects, in one plain loop.
+            keys = properties.keys()
+            deep = self._deep_fields(items, properties)
+            for item in value:
+                if isinstance(item, dict) and (
+                    (not item.keys() <= keys and self._renames(item, properties))
+                    or (deep and self._hides_deep(item, properties, deep, depth + 1))
+                ):
+                    return True
+            return False
+        return any(
+            self._hides(
+                item,
+                prefix[i] if isinstance(prefix, list) and i < len(prefix) else items,
+                depth + 1,
+            )
+            for i, item in enumerate(value)
+            if isinstance(item, (dict, list))
         )
+
+    def _hides_in_object(
+        self,
+        value: dict[str, Any],
+        node: Node,
+        properties: dict[str, Any],
+        depth: int,
+    ) -> bool:
+        if not value.keys() <= properties.keys() and self._renames(value, properties):
+            return True
+        deep = self._deep_fields(node, properties)
+        return bool(deep) and self._hides_deep(value, properties, deep, depth)
+
+    def _hides_deep(
+        self,
+        value: dict[str, Any],
+        properties: dict[str, Any],
+        deep: tuple[str, ...],
+        depth: int,
+    ) -> bool:
+        return any(
+            self._hides(value[key], properties[key], depth + 1)
+            for key in deep
+            if isinstance(value.get(key), (dict, list))
+        )
+
+    def _deep_fields(self, node: Node, properties: dict[str, Any]) -> tuple[str, ...]:
+        """The fields that may hold an object or an array (cached per node)."""
+        deep = self._deep.get(id(node))
+        if deep is None:
+            deep = tuple(
+                name
+                for name, sub in properties.items()
+                if (kinds := self._kinds(sub, 0)) is None
+                or not kinds.isdisjoint({"object", "array"})
+            )
+            self._deep[id(node)] = deep
+        return deep
+
+    def _may_hide(self) -> bool:
+        """Whether any object in the schema has a field that may be left out."""
+        known = self._optional.get(id(self.root))
+        if known is None:
+            known = False
+            stack: list[Any] = [self.root]
+            while stack and not known:
+                node = stack.pop()
+                if isinstance(node, list):
+                    stack.extend(node)
+                elif isinstance(node, dict):
+                    properties = node.get("properties")
+                    required = node.get("required")
+                    needed = set(required) if isinstance(required, list) else set()
+                    known = isinstance(properties, dict) and bool(
+                        properties.keys() - needed
+                    )
+                    stack.extend(node.values())
+            self._optional[id(self.root)] = known
+        return known
 
     def fills(self, value: Any) -> bool:
         """Whether a value fills at least one field of the root from the input.
@@ -442,6 +560,16 @@ class Aligner:
 
     def _resolve(self, node: Any) -> Node:
         """Follow ``$ref`` and single-entry ``allOf`` (bounded, cycles stop)."""
+        if not isinstance(node, dict):
+            return {}
+        if "$ref" not in node and "allOf" not in node:
+            return node
+        resolved = self._resolved.get(id(node))
+        if resolved is None:
+            resolved = self._resolved[id(node)] = self._follow(node)
+        return resolved
+
+    def _follow(self, node: Any) -> Node:
         for _ in range(32):
             if not isinstance(node, dict):
                 return {}

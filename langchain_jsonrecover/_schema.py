@@ -152,7 +152,8 @@ class Schema:
             if not self._aligner.hides_a_field(value):
                 return outer
             # Valid only by leaving a field to its default while the reply
-            # holds it under a near key: read that key, or report why not.
+            # holds it under a near key (at any depth): read that key, or
+            # report why not.
             aligned, made = self._aligner.align(value)
             result = self._validate(aligned)
             if isinstance(result, Accepted):

@@ -582,6 +582,63 @@ HIDDEN: list[tuple[str, str, Any, tuple[str, ...]]] = [
 ]
 
 
+NESTED_HIDDEN: list[tuple[str, Any, str, Any, tuple[str, ...]]] = [
+    (
+        "in_list_items",
+        list[Trip],
+        '[{"city": "Kyoto", "Days": 2}, {"city": "Oslo"}]',
+        [Trip(city="Kyoto", days=2), Trip(city="Oslo")],
+        ("key_matched",),
+    ),
+    (
+        "in_a_nested_object_that_fails",
+        Home,
+        '{"owner": "Ada", "address": {"city": "Oslo", "DAYS": "many"}}',
+        ["address.days"],
+        (),
+    ),
+    (
+        "in_map_values",
+        dict[str, Trip],
+        '{"a": {"city": "Rome", "days ": 4}}',
+        {"a": Trip(city="Rome", days=4)},
+        ("key_matched",),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("target", "text", "expected", "repairs"),
+    [row[1:] for row in NESTED_HIDDEN],
+    ids=[row[0] for row in NESTED_HIDDEN],
+)
+def test_default_never_hides_a_key_spelt_otherwise_at_any_depth(
+    target: Any, text: str, expected: Any, repairs: tuple[str, ...]
+) -> None:
+    parser = JsonFenceOutputParser(pydantic_object=target)
+    if isinstance(expected, list) and isinstance(expected[0], str):
+        with pytest.raises(SchemaValidationError) as caught:
+            parser.parse(text)
+        assert [e["path"] for e in caught.value.errors] == expected
+        return
+    found = parser.extract(text)
+    assert found.value == expected
+    assert found.repairs == repairs
+
+
+def test_schema_without_defaults_is_not_searched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def no_search(*_: Any, **__: Any) -> Any:
+        raise AssertionError
+
+    monkeypatch.setattr(Aligner, "_hides", no_search)
+    parser = JsonFenceOutputParser(pydantic_object=list[Person])
+    assert parser.parse('[{"name": "Ada", "age": 36, "NAME": "Bob"}]') == [
+        Person(name="Ada", age=36)
+    ]
+
+
 @pytest.mark.parametrize(
     ("text", "expected", "repairs"),
     [row[1:] for row in HIDDEN],
