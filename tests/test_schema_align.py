@@ -868,3 +868,36 @@ def test_a_reading_never_invents_a_value(case: tuple[Any, str]) -> None:
     verdict = _SCHEMAS[0].accept(value)
     if isinstance(verdict, Accepted):
         assert verdict.value == Person(name=name, age=36)
+
+
+def _count_search(monkeypatch: pytest.MonkeyPatch, value: Any, target: Any) -> int:
+    calls = 0
+    renames = Aligner._renames
+
+    def counting(self: Aligner, *args: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return renames(self, *args)
+
+    monkeypatch.setattr(Aligner, "_renames", counting)
+    assert isinstance(Schema(target).accept(value), Accepted)
+    return calls
+
+
+@pytest.mark.parametrize(
+    ("build", "target"),
+    [
+        (lambda n: [{"city": "x", "Town": "y"} for _ in range(n)], list[Trip]),
+        (
+            lambda n: {"m": [{"owner": "a", "address": {"city": "x", "zz": 1}}] * n},
+            dict[str, list[Home]],
+        ),
+    ],
+    ids=["list_of_objects", "nested_objects"],
+)
+def test_search_for_hidden_fields_is_linear(
+    monkeypatch: pytest.MonkeyPatch, build: Any, target: Any
+) -> None:
+    small = _count_search(monkeypatch, build(50), target)
+    large = _count_search(monkeypatch, build(100), target)
+    assert 0 < large <= 2 * small
