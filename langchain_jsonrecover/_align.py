@@ -18,6 +18,10 @@ and names each change:
 - ``enum_matched``: a string that differs from exactly one allowed value only
   by case or surrounding spaces.
 
+:meth:`Aligner.hides_a_field` tells when a value that validates leaves a field
+to its default while holding it under a key spelt otherwise: that value is read
+too, for the default would hide the reply's data.
+
 A union is read through the one branch the value can belong to (its JSON
 type, its discriminator, or the only branch whose fields hold all its keys);
 with two candidates and nothing to tell them apart, the value is left as it
