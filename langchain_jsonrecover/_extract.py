@@ -209,8 +209,9 @@ def extract(
         candidates = iter_candidates(text, scan)
         if prefer == "last":
             candidates = sorted(candidates, key=lambda c: c.start, reverse=True)
+    strict_first = prefer == "first"
     if not repair:
-        return choose(candidates, schema) or _no_json(text)
+        return choose(candidates, schema, strict_first=strict_first) or _no_json(text)
     if fast is None:
         whole = _repaired_whole(text, scan, schema)
         if whole is not None:
@@ -225,11 +226,11 @@ def extract(
         )
         return choose(either, schema) or _no_json(text)
     tried: list[Candidate] = []
-    strict = choose(_recorded(candidates, tried), schema)
+    strict = choose(_recorded(candidates, tried), schema, strict_first=strict_first)
     if isinstance(strict, Extraction):
         return strict
     masked, _ = mask_reasoning(text)
-    repaired = choose(_repaired(masked, tried, scan), schema)
+    repaired = choose(_repaired(masked, tried, scan), schema, strict_first=strict_first)
     if isinstance(repaired, Extraction):
         return repaired
     return strict or repaired or _no_json(text)
@@ -374,13 +375,18 @@ def extract_partial(
 
 
 def choose(
-    candidates: Iterable[Candidate], schema: Schema | None
+    candidates: Iterable[Candidate],
+    schema: Schema | None,
+    *,
+    strict_first: bool = False,
 ) -> Extraction | Failure | None:
     """The first candidate that decodes and validates, else the first failure.
 
     Args:
         candidates: In the order they are tried.
         schema: What a value must match, if anything.
+        strict_first: A value that validates as it stands wins over an
+            earlier one read through the schema (keys matched …).
 
     Returns:
         The winner, the first failure, or ``None`` when there was no candidate.
@@ -389,6 +395,7 @@ def choose(
         misspelt) never wins: it fills nothing from the reply, so it fails.
     """
     first_failure: Failure | None = None
+    aligned: Extraction | None = None
     for candidate in candidates:
         if candidate.failure is None:
             if schema is None:
@@ -398,6 +405,9 @@ def choose(
                 span = (candidate.start, candidate.end)
                 repairs = (*candidate.repairs, *verdict.repairs)
                 found = Extraction(verdict.value, span, candidate.step, repairs)
+                if verdict.aligned and strict_first:
+                    aligned = aligned or found
+                    continue
                 if verdict.repairs or not schema.fills_nothing(candidate.value):
                     return found
                 errors: tuple[FieldError, ...] = (FieldError("", _FILLS_NOTHING, ""),)
@@ -416,7 +426,7 @@ def choose(
             failure = candidate.failure
         if first_failure is None:
             first_failure = failure
-    return first_failure
+    return aligned or first_failure
 
 
 def _fast_path(text: str, scan: Scan) -> Candidate | None:
@@ -554,6 +564,8 @@ def _fence_candidate(
     if label is not None and not fence.is_json:
         start = label.end()
         repairs = (*repairs, "json_label_dropped")
+    if start >= end:
+        return None  # a block holding only the word "json"
     if not fence.is_json and text[start] not in "{[":
         return None  # an untagged block of something else (code, a table)
     candidate = _decoded(

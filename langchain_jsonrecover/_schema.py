@@ -9,35 +9,45 @@ A schema is a pydantic model, anything ``pydantic.TypeAdapter`` accepts
 lax mode: ``"36"`` becomes ``36``.
 
 Envelopes (one level, and only when the value itself does not validate, or
-validates without filling a single field):
+validates without filling a single field; never through a key that is a field
+of the schema; and only when the inner value validates *and* fills a field):
 
 - ``{"arguments": {…}}`` and ``{"name": …, "parameters"|"arguments": {…}}``:
   a tool call written out as text (arguments may be a JSON string);
+- ``{"type": "function", "function": {"name": …, "parameters": {…}}}``: the
+  same, nested as in a chat API's tool call;
 - ``{"properties": {…}}``: the schema echoed back with the data inside;
 - ``{"<ModelName>": {…}}``: the data under the schema's name;
 - a JSON string holding JSON: the answer encoded twice.
 
-When an unwrapped value fails too, its errors are reported only if it has a key
-the schema knows (the data was meant for us, as Normandy decides); otherwise
-the outer value's errors stand.
+Then the schema-aligned reading (``_align``): the value, and each envelope's
+inner value, read once through the schema; it counts only when it validates
+and fills a field.
+
+When no reading validates, the errors of one that holds a key the schema knows
+are reported (the data was meant for us, as Normandy decides), even when the
+outer value would validate with defaults alone; otherwise the outer value's
+errors stand.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
+from langchain_jsonrecover._align import Aligner
 from langchain_jsonrecover._decode import Decoded, decode
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
 
 _VALUE_WIDTH: Final = 60
+_TOOL_CALL_KEYS: Final = frozenset({"type", "function", "id", "index"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +68,8 @@ class Accepted:
 
     value: Any
     repairs: tuple[str, ...] = ()
+    aligned: bool = field(default=False, repr=False)
+    """Read through the schema (``_align``), not as it stands or unwrapped."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,9 +130,16 @@ class Schema:
                 self.json_schema.get("title", "")
             )
         self.fields = frozenset(_top_level_keys(self.json_schema, target))
+        self._aligner = Aligner(self.json_schema, max_depth=min(max_depth, 64))
 
     def accept(self, value: Any) -> Accepted | Rejected:
         """Validate a decoded value, unwrapping one envelope if that is what fits.
+
+        An envelope is unwrapped only when its inner value validates and fills
+        a field from the input. A value that validates only with defaults never
+        hides the errors of an inner value holding the schema's keys, nor
+        does one that leaves a field to its default while holding it under a
+        key that differs only in spelling (``"Age"`` for ``age``).
 
         Args:
             value: A decoded JSON value.
@@ -130,17 +149,43 @@ class Schema:
         """
         outer = self._validate(value)
         if isinstance(outer, Accepted) and not self.fills_nothing(value):
-            return outer
-        inner_errors: Rejected | None = None
-        for repair, inner in self._envelopes(value):
-            result = self._validate(inner)
+            if not self._aligner.hides_a_field(value):
+                return outer
+            # Valid only by leaving a field to its default while the reply
+            # holds it under a near key (at any depth): read that key, or
+            # report why not.
+            aligned, made = self._aligner.align(value)
+            result = self._validate(aligned)
             if isinstance(result, Accepted):
-                return Accepted(result.value, (repair, *result.repairs))
-            if inner_errors is None and isinstance(inner, dict) and self._knows(inner):
-                inner_errors = result
-        if isinstance(outer, Accepted):
-            return outer
+                return Accepted(result.value, (*made, *result.repairs), aligned=True)
+            return result
+        inner_errors: Rejected | None = None
+        readings: list[tuple[tuple[str, ...], Any]] = [
+            ((repair,), inner) for repair, inner in self._envelopes(value)
+        ]
+        for repairs, inner in readings:
+            result = self._validate(inner)
+            if isinstance(result, Accepted) and self._fills(inner):
+                return Accepted(result.value, (*repairs, *result.repairs))
+            if isinstance(result, Rejected) and self._meant_for_us(inner):
+                inner_errors = inner_errors or result
+        # Known envelopes first, so that one is named as such when read.
+        for repairs, inner in [*readings, ((), value)]:
+            aligned, made = self._aligner.align(inner, unwrap=not repairs)
+            if not made:
+                continue
+            result = self._validate(aligned)
+            if isinstance(result, Accepted) and self._aligner.fills(aligned):
+                return Accepted(
+                    result.value, (*repairs, *made, *result.repairs), aligned=True
+                )
+            if isinstance(result, Rejected) and self._meant_for_us(aligned):
+                inner_errors = inner_errors or result
         return inner_errors or outer
+
+    def _meant_for_us(self, value: Any) -> bool:
+        """Whether a failing value holds a key of the schema: its errors count."""
+        return isinstance(value, dict) and self._knows(value)
 
     def _validate(self, value: Any) -> Accepted | Rejected:
         repairs: tuple[str, ...] = ()
@@ -170,7 +215,14 @@ class Schema:
             and not self._knows(value)
         )
 
+    def _fills(self, value: Any) -> bool:
+        """Whether a value fills at least one field from the input."""
+        if isinstance(value, dict):
+            return self._knows(value) if self.fields else bool(value)
+        return not isinstance(value, list) or bool(value)
+
     def _envelopes(self, value: Any) -> Iterator[tuple[str, Any]]:
+        """Inner values a known envelope may hold; never through a schema field."""
         if isinstance(value, str):
             decoded = self._decode_string(value)
             if decoded is not None:
@@ -179,18 +231,36 @@ class Schema:
         if not isinstance(value, dict):
             return
         for key in ("arguments", "parameters"):
-            if key in value and (key == "arguments" or "name" in value):
-                inner = value[key]
-                if isinstance(inner, str):
-                    decoded = self._decode_string(inner)
-                    inner = decoded.value if decoded is not None else inner
-                yield f"unwrapped_{key}", inner
-        if isinstance(value.get("properties"), dict):
+            if (
+                key in value
+                and key not in self.fields
+                and (key == "arguments" or "name" in value)
+            ):
+                yield f"unwrapped_{key}", self._decoded(value[key])
+        function = value.get("function")
+        if (
+            "function" not in self.fields
+            and isinstance(function, dict)
+            and set(value) <= _TOOL_CALL_KEYS
+        ):
+            for key in ("arguments", "parameters"):
+                if key in function and "name" in function:
+                    yield "tool_envelope_unwrapped", self._decoded(function[key])
+        if "properties" not in self.fields and isinstance(
+            value.get("properties"), dict
+        ):
             yield "unwrapped_properties", value["properties"]
         if len(value) == 1 and self.name:
             ((key, inner),) = value.items()
-            if key.lower() == self.name.lower():
+            if key.lower() == self.name.lower() and key not in self.fields:
                 yield "unwrapped_model_name", inner
+
+    def _decoded(self, inner: Any) -> Any:
+        """Arguments as a tool call sends them: an object, or JSON in a string."""
+        if isinstance(inner, str):
+            decoded = self._decode_string(inner)
+            return decoded.value if decoded is not None else inner
+        return inner
 
     def _decode_string(self, text: str) -> Decoded | None:
         if not text.lstrip().startswith(("{", "[")):

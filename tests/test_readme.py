@@ -72,4 +72,5 @@ def _checked(block: str) -> str:
 )
 def test_python_examples_run_and_show_true_results(block: str) -> None:
     code = _checked(block)
+    # dont_inherit: run as a user runs it, without this module's __future__.
     exec(compile(code, "README.md", "exec", dont_inherit=True), {})  # noqa: S102
