@@ -14,6 +14,7 @@ PtcRunner, made robust):
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
@@ -27,7 +28,7 @@ from langchain_jsonrecover._decode import (
     loads_within,
 )
 from langchain_jsonrecover._fences import Fence, find_fences, outer_fence
-from langchain_jsonrecover._reasoning import mask_reasoning
+from langchain_jsonrecover._markup import Prepared, prepare_reply
 from langchain_jsonrecover._recover import (
     Closed,
     close_truncated,
@@ -218,7 +219,7 @@ def extract(
             return whole
     if prefer == "last":
         # The last candidate that decodes, strictly or after repair.
-        masked, _ = mask_reasoning(text)
+        masked = _prepared(text).text
         either = (
             alt
             for candidate in candidates
@@ -229,7 +230,7 @@ def extract(
     strict = choose(_recorded(candidates, tried), schema, strict_first=strict_first)
     if isinstance(strict, Extraction):
         return strict
-    masked, _ = mask_reasoning(text)
+    masked = _prepared(text).text
     repaired = choose(_repaired(masked, tried, scan), schema, strict_first=strict_first)
     if isinstance(repaired, Extraction):
         return repaired
@@ -244,7 +245,8 @@ def _repaired_whole(text: str, scan: Scan, schema: Schema | None) -> Extraction 
     in Python to find its extent first. Only when nothing JSON-like follows
     the repaired value (no other candidate could exist); else ``None``.
     """
-    masked, had_reasoning = mask_reasoning(text)
+    prepared = _prepared(text)
+    masked = prepared.text
     lead = _NON_SPACE.search(masked)
     if lead is None or lead.group() not in "{[":
         return None
@@ -262,8 +264,7 @@ def _repaired_whole(text: str, scan: Scan, schema: Schema | None) -> Extraction 
     result = decode(fixed.text, max_depth=scan.max_depth, allow_trailing=False)
     if not isinstance(result, Decoded):
         return None
-    repairs = ("reasoning_skipped",) if had_reasoning else ()
-    repairs = (*repairs, *fixed.repairs)
+    repairs = (*prepared.repairs, *fixed.repairs)
     if _NON_SPACE.search(masked, end) is not None:
         repairs = (*repairs, "prose_trimmed")
     found = choose((Candidate(start, end, "raw", repairs, value=result.value),), schema)
@@ -463,9 +464,17 @@ def _fast_path(text: str, scan: Scan) -> Candidate | None:
 
 
 def _no_json(text: str) -> Failure:
-    masked, had_reasoning = mask_reasoning(text)
-    only_reasoning = had_reasoning and _NON_SPACE.search(masked) is None
+    only_reasoning = _prepared(text).only_reasoning
     return Failure("no_json", "", detail="reasoning_only" if only_reasoning else "")
+
+
+@functools.lru_cache(maxsize=1)
+def _prepared(text: str) -> Prepared:
+    """The reply with reasoning and markup blanked.
+
+    The last one is kept: one parse asks for it from several stages.
+    """
+    return prepare_reply(text)
 
 
 def iter_candidates(text: str, scan: Scan) -> Iterator[Candidate]:
@@ -485,8 +494,8 @@ def iter_candidates(text: str, scan: Scan) -> Iterator[Candidate]:
         >>> [c.value for c in iter_candidates("[1] or {}", Scan())]
         [[1], {}]
     """
-    masked, had_reasoning = mask_reasoning(text)
-    base = ("reasoning_skipped",) if had_reasoning else ()
+    prepared = _prepared(text)
+    masked, base = prepared.text, prepared.repairs
     if "```" not in masked:
         yield from _span_candidates(masked, [], base, scan)
         return
@@ -831,7 +840,8 @@ def extract_with_pattern(
     text = str(text)
     if len(text) > max_chars:
         return Failure("too_large", f"{len(text)} characters, over {max_chars}")
-    masked, had_reasoning = mask_reasoning(text)
+    prepared = _prepared(text)
+    masked = prepared.text
     match = pattern.search(masked)
     if last and match is not None:
         for match in pattern.finditer(masked):  # noqa: B007 - keep the last
@@ -839,7 +849,7 @@ def extract_with_pattern(
     if match is None or match.start(1) < 0:
         return Failure("no_json", "", detail=pattern.pattern)
     start, end = _strip(masked, match.start(1), match.end(1))
-    repairs: tuple[str, ...] = ("reasoning_skipped",) if had_reasoning else ()
+    repairs: tuple[str, ...] = prepared.repairs
     if masked.startswith("```", start, end):
         fence = find_fences(masked[start:end])[0]
         start, end = _strip(masked, start + fence.body_start, start + fence.body_end)
