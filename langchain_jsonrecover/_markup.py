@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Self
 
 import orjson
 
@@ -103,24 +103,41 @@ def _alternation() -> str:
     return f"{named}|(?P<markup>{markup})|(?P<special>{special})"
 
 
-_TOKEN_ALT: Final = _alternation()
-_ANY_TOKEN: Final = re.compile(_TOKEN_ALT)
-# In prose: the next token, or the next bracket (then strings are tracked).
-_PROSE_NEXT: Final = re.compile(f"{_TOKEN_ALT}|(?P<open>[\\[{{])")
-# Inside brackets: strings are skipped whole (a cut one runs to the end).
-_JSON_NEXT: Final = re.compile(
-    f'(?P<string>"(?:[^"\\\\]++|\\\\.)*+"?)|{_TOKEN_ALT}|(?P<open>[\\[{{])'
-    r"|(?P<close>[\]}])",
+def _by_first_char() -> str:
+    """Every token, grouped under its first character (``<`` or ``[``).
+
+    A pattern whose alternatives all start with a literal character lets the
+    regex engine skip to the next candidate character at C speed; the named
+    alternation (:data:`_TOKEN_KIND`) is only matched where a token stands.
+    """
+    tokens = [*_OPENERS.values(), *_MARKUP_TOKENS, *_SPECIAL_TOKENS]
+    angle = "|".join(t[1:] for t in tokens if t.startswith("<"))
+    square = "|".join(t[2:] for t in tokens if t.startswith("\\["))
+    return f"<(?:{angle})|\\[(?:{square})"
+
+
+_TOKEN_KIND: Final = re.compile(_alternation())
+_TOKEN: Final = _by_first_char()
+_ANGLE_TAILS: Final = _TOKEN.split("|\\[(?:", 1)[0].removeprefix("<")
+_ANGLE_TOKEN: Final = re.compile(f"<{_ANGLE_TAILS}")
+_STRING: Final = r'"(?:[^"\\]++|\\.)*+(?P<closed>")?'
+# Inside brackets, from the current offset: a run of strings and other text,
+# skipped in C, then the next bracket or token (or nothing, at the end).
+# Anchored and possessive: it always matches, and never backtracks.
+_JSON_RUN: Final = re.compile(
+    f'(?:[^"<\\[\\]{{}}]++|{_STRING}|<(?!{_ANGLE_TAILS}))*+'
+    f"(?P<stop>{_TOKEN}|[\\[\\]{{}}])?+",
     re.DOTALL,
 )
-# A JSON value's extent: strings (closed or not) and brackets.
-_STRUCT: Final = re.compile(
-    f'"(?:[^"\\\\]++|\\\\.)*+(")?|[\\[\\]{{}}]|{_TOKEN_ALT}', re.DOTALL
+# In prose: the next token, or the next bracket (then strings are tracked).
+_PROSE_NEXT: Final = re.compile(f"{_TOKEN}|[\\[{{]")
+# The offset of the next token outside strings (brackets are skipped too).
+_TO_TOKEN: Final = re.compile(
+    f'(?:[^"<\\[]++|{_STRING}|<(?!{_ANGLE_TAILS})|\\[(?!TOOL_CALLS\\]|ARGS\\]|CALL_ID\\]))*+',
+    re.DOTALL,
 )
-# The next token outside strings, from inside a broken or cut JSON body.
-_NEXT_TOKEN: Final = re.compile(
-    f'(?:"(?:[^"\\\\]++|\\\\.)*+"?|{_TOKEN_ALT})', re.DOTALL
-)
+_WINDOW: Final = 512
+_TRAILING: Final = "unexpected content after document"
 _SPACE: Final = re.compile(r"\s*+")
 _NON_SPACE: Final = re.compile(r"\S")
 _NAME: Final = re.compile(r"[A-Za-z_][\w.\-:/]{0,199}")
@@ -134,7 +151,7 @@ _ARGUMENT_KEYS: Final = ("arguments", "parameters")
 _MISTRAL_NAMED: Final = re.compile(
     r"\s*+([A-Za-z_][\w.\-]{0,199})(?:\[CALL_ID\][\w\-]{0,64})?+(?:\[ARGS\])?+"
 )
-_GLM_HEAD: Final = re.compile(r"\s*+([^\s<>{}\[\]\"']{1,200})[ \t]*+(?:\r?\n)?+")
+_GLM_HEAD: Final = re.compile(r"([^\s<>{}\[\]\"']{1,200})[ \t]{0,64}+(?:\r?\n)?+")
 _GLM_KEY: Final = re.compile(r"\s*+<arg_key>")
 _GLM_VALUE: Final = re.compile(r"\s*+<arg_value>")
 _FUNCTION_HEAD: Final = re.compile(r"([^>\s]{1,200})>")
@@ -306,10 +323,24 @@ def _read(text: str) -> _Read:
     markup: list[tuple[int, int]] = []
     special: list[tuple[int, int]] = []
     _read_harmony(unthought, messages, hidden, (calls, markup, special))
-    if _ANY_TOKEN.search(masked) is not None:
-        _scan(masked, calls, markup, special)
+    has_final = any(m.channel == "final" for m in messages)
+    harmony_reasoning = any(
+        m.channel != "final" if has_final else m.is_reasoning for m in messages
+    )
+    if hidden and not harmony_reasoning:
+        special.extend(hidden)  # only a final message's header and terminator
+    if _may_hold_tokens(masked):
+        _scan(_Text(masked), calls, markup, special)
     calls.sort(key=lambda c: c.start)
-    return _Read(masked, bool(thinking or hidden), tuple(calls), markup, special)
+    reasoning = bool(thinking) or harmony_reasoning
+    return _Read(masked, reasoning, tuple(calls), markup, special)
+
+
+def _may_hold_tokens(text: str) -> bool:
+    """A cheap test first: ``in`` is a C substring search, then one regex."""
+    if "[TOOL_CALLS]" in text:
+        return True
+    return "<" in text and _ANGLE_TOKEN.search(text) is not None
 
 
 def _read_harmony(
@@ -340,7 +371,7 @@ def _inside(index: int, spans: list[tuple[int, int]]) -> bool:
 
 
 def _scan(
-    text: str,
+    text: _Text,
     calls: list[MarkupCall],
     markup: list[tuple[int, int]],
     special: list[tuple[int, int]],
@@ -350,73 +381,124 @@ def _scan(
     pos = 0
     n = len(text)
     while pos < n:
-        match = (_JSON_NEXT if depth else _PROSE_NEXT).search(text, pos)
-        if match is None:
-            return
-        kind = match.lastgroup
-        pos = match.end()
-        if kind == "string":
+        if depth:
+            run = _JSON_RUN.match(text, pos)
+            if run is None or run.start("stop") < 0:
+                return  # the rest is inside the JSON (a cut string, perhaps)
+            start, pos = run.span("stop")
+        else:
+            found = _PROSE_NEXT.search(text, pos)
+            if found is None:
+                return
+            start, pos = found.span()
+        char = text[start]
+        if pos - start == 1:
+            if depth == 0 and (end := _clean_end(text, start)) is not None:
+                pos = end  # a clean value in prose: no token inside
+                continue
+            depth += 1 if char in "[{" else -1
             continue
-        if kind == "open":
-            depth += 1
-            continue
-        if kind == "close":
-            depth -= 1
-            continue
-        start = match.start()
         if depth == 0 and start > 0 and text[start - 1] in "\"'`":
             continue  # a token quoted in prose is text
+        kind = _kind(text, start)
         if kind == "special":
             special.append((start, pos))
             continue
-        if kind == "markup" or kind is None:
+        reader = _READERS.get(kind)
+        found_call = None if reader is None else reader(text, start, pos)
+        if found_call is None:
             markup.append((start, pos))
             continue
-        found = _READERS[kind](text, start, pos)
-        if found is None:
-            markup.append((start, pos))
-            continue
-        calls.extend(found.calls)
-        markup.extend(found.blanks)
-        pos = max(pos, found.end)
+        calls.extend(found_call.calls)
+        markup.extend(found_call.blanks)
+        pos = max(pos, found_call.end)
+
+
+def _clean_end(text: _Text, start: int) -> int | None:
+    """Where the clean JSON value at ``start`` ends, if the budget allows."""
+    if len(text) - start > text.budget:
+        return None
+    text.budget -= len(text) - start
+    return _decoded_end(text, start, len(text))
+
+
+def _kind(text: str, start: int) -> str:
+    """The kind of the token at ``start``: a form's name, markup or special."""
+    match = _TOKEN_KIND.match(text, start)
+    return "markup" if match is None or match.lastgroup is None else match.lastgroup
 
 
 # --- JSON bodies ------------------------------------------------------------------
 
 
-def _json_end(text: str, start: int, stop: int | None = None) -> int | None:
+class _Text(str):  # noqa: SLOT000 - str subtypes cannot have non-empty __slots__
+    """The reply being scanned, with what orjson may still be handed.
+
+    orjson finds where a clean value ends at C speed, but each try copies the
+    text from the opener on; the budget (twice the reply's length) keeps many
+    tries in a row linear, after which brackets are counted in Python.
+    """
+
+    budget: int
+
+    def __new__(cls, text: str) -> Self:
+        made = super().__new__(cls, text)
+        made.budget = 2 * len(text) + 1024
+        return made
+
+
+def _json_end(text: _Text, start: int, stop: int | None = None) -> int | None:
     """The end of the bracketed value at ``start``, or ``None`` if it is cut.
 
     A token outside strings, or ``stop``, also ends the search: the scan never
     reads past the next markup, so many cut bodies in a row stay linear.
     """
-    depth = 0
     limit = len(text) if stop is None else stop
-    for match in _STRUCT.finditer(text, start, limit):
-        char = text[match.start()]
-        if char == '"':
-            if match.group(1) is None:
-                return None
-        elif char in "[{":
+    if limit - start <= text.budget:
+        text.budget -= limit - start
+        end = _decoded_end(text, start, limit)
+        if end is not None:
+            return end
+    depth = 0
+    pos = start
+    while pos < limit:
+        run = _JSON_RUN.match(text, pos, limit)
+        if run is None or run.start("stop") < 0:
+            return None
+        begin, pos = run.span("stop")
+        if pos - begin > 1:
+            return None  # a token
+        if text[begin] in "[{":
             depth += 1
-        elif char in "]}":
+        else:
             depth -= 1
             if depth == 0:
-                return match.end()
-        else:
-            return None
+                return pos
     return None
+
+
+def _decoded_end(text: str, start: int, limit: int) -> int | None:
+    """Where a strictly valid JSON value at ``start`` ends, read by orjson."""
+    try:
+        orjson.loads(text[start:limit])
+    except orjson.JSONDecodeError as exc:
+        if not exc.msg.startswith(_TRAILING):
+            return None
+        end = start + exc.pos
+    else:
+        end = limit
+    while text[end - 1].isspace():
+        end -= 1
+    return end
 
 
 def _next_token(text: str, start: int) -> int:
     """The offset of the next token outside strings at or after ``start``."""
-    for match in _NEXT_TOKEN.finditer(text, start):
-        if match.group(0)[0] != '"':
-            return match.start()
-    return len(text)
+    run = _TO_TOKEN.match(text, start)
+    return start if run is None else run.end()
 
 
-def _body(text: str, start: int) -> tuple[int, int, bool] | None:
+def _body(text: _Text, start: int) -> tuple[int, int, bool] | None:
     """A JSON body from ``start`` (after spaces): its span, and whether it closed.
 
     A body that does not close runs to the next token outside strings, or to
@@ -434,7 +516,7 @@ def _body(text: str, start: int) -> tuple[int, int, bool] | None:
 
 
 def _unpack(
-    text: str, begin: int, end: int, closed: bool
+    text: _Text, begin: int, end: int, closed: bool
 ) -> list[tuple[str, str, bool]]:
     """A body's calls: ``(name, arguments, closed)`` for each envelope."""
     if text[begin] == "[":
@@ -447,7 +529,7 @@ def _unpack(
 
 
 def _array_envelopes(
-    text: str, begin: int, end: int
+    text: _Text, begin: int, end: int
 ) -> list[tuple[str, str, bool]] | None:
     items: list[tuple[str, str, bool]] = []
     pos = _skip_space(text, begin + 1)
@@ -467,7 +549,7 @@ def _array_envelopes(
     return items or None
 
 
-def _envelope(text: str, begin: int, end: int) -> tuple[str, str, bool] | None:
+def _envelope(text: _Text, begin: int, end: int) -> tuple[str, str, bool] | None:
     """``(name, arguments, closed)`` of a ``{"name": …, "arguments": …}`` object."""
     head = _ENVELOPE_HEAD.match(text, begin, end)
     if head is not None:
@@ -509,7 +591,7 @@ def _json_string(raw: str) -> str:
 
 
 def _json_form(
-    text: str, start: int, after: int, closer: str | None, name: str | None
+    text: _Text, start: int, after: int, closer: str | None, name: str | None
 ) -> _Found | None:
     """A call whose body is JSON: an envelope (``name`` None) or arguments."""
     body = _body(text, after)
@@ -517,7 +599,7 @@ def _json_form(
         return None
     begin, end, closed = body
     stop = end
-    if closer is not None and (close := _CLOSERS[closer].match(text, end)) is not None:
+    if closer is not None and (close := _head(_CLOSERS[closer], text, end)) is not None:
         stop = close.end()
         closed = True
     if name is None:
@@ -534,7 +616,7 @@ def _json_form(
 # --- the forms --------------------------------------------------------------------
 
 
-def _read_tool_call(text: str, start: int, after: int) -> _Found | None:
+def _read_tool_call(text: _Text, start: int, after: int) -> _Found | None:
     """``<tool_call>``: a JSON envelope, a GLM call, or Qwen's ``<function=``."""
     begin = _skip_space(text, after)
     if text.startswith("<function=", begin):
@@ -544,20 +626,20 @@ def _read_tool_call(text: str, start: int, after: int) -> _Found | None:
     return _read_glm(text, start, after)
 
 
-def _read_glm(text: str, start: int, after: int) -> _Found | None:
+def _read_glm(text: _Text, start: int, after: int) -> _Found | None:
     """``<tool_call>name<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>``."""
-    head = _GLM_HEAD.match(text, after)
+    head = _head(_GLM_HEAD, text, after)
     if head is None:
         return None
     name = head.group(1)
     pos = head.end()
     whole = (start, len(text))
     pairs: list[tuple[str, str]] = []
-    while (key := _GLM_KEY.match(text, pos)) is not None:
+    while (key := _head(_GLM_KEY, text, pos)) is not None:
         key_end = text.find("</arg_key>", key.end())
         if key_end < 0:
             return _key_value_call(name, pairs, None, whole, closed=False)
-        value = _GLM_VALUE.match(text, key_end + len("</arg_key>"))
+        value = _head(_GLM_VALUE, text, key_end + len("</arg_key>"))
         if value is None:
             return _key_value_call(name, pairs, None, whole, closed=False)
         value_end = text.find("</arg_value>", value.end())
@@ -566,7 +648,7 @@ def _read_glm(text: str, start: int, after: int) -> _Found | None:
             return _key_value_call(name, pairs, cut, whole, closed=False)
         pairs.append((text[key.end() : key_end], text[value.end() : value_end]))
         pos = value_end + len("</arg_value>")
-    close = _CLOSERS["tool_call"].match(text, pos)
+    close = _head(_CLOSERS["tool_call"], text, pos)
     if close is not None:
         return _key_value_call(name, pairs, None, (start, close.end()), closed=True)
     at_end = _skip_space(text, pos) >= len(text)
@@ -628,9 +710,9 @@ def _dumps(value: str) -> str:
     return orjson.dumps(value).decode()
 
 
-def _read_function(text: str, start: int, after: int) -> _Found | None:
+def _read_function(text: _Text, start: int, after: int) -> _Found | None:
     """``<function=name>{…}</function>`` or Qwen's ``<parameter=k>v</parameter>``."""
-    head = _FUNCTION_HEAD.match(text, after)
+    head = _head(_FUNCTION_HEAD, text, after)
     if head is None:
         return None
     name = head.group(1)
@@ -641,17 +723,17 @@ def _read_function(text: str, start: int, after: int) -> _Found | None:
             return found
     pos = head.end()
     pairs: list[tuple[str, str]] = []
-    while (parameter := _PARAMETER.match(text, pos)) is not None:
+    while (parameter := _head(_PARAMETER, text, pos)) is not None:
         stop = _parameter_end(text, parameter.end())
         if stop is None:
             cut = (parameter.group(1), text[parameter.end() :])
             return _key_value_call(name, pairs, cut, (start, len(text)), closed=False)
         value_end, pos = stop
         pairs.append((parameter.group(1), text[parameter.end() : value_end]))
-    close = _CLOSERS["function"].match(text, pos)
+    close = _head(_CLOSERS["function"], text, pos)
     if close is not None:
         end = close.end()
-        tool_close = _CLOSERS["tool_call"].match(text, end)
+        tool_close = _head(_CLOSERS["tool_call"], text, end)
         if tool_close is not None:
             end = tool_close.end()
         return _key_value_call(name, pairs, None, (start, end), closed=True)
@@ -671,18 +753,18 @@ def _parameter_end(text: str, begin: int) -> tuple[int, int] | None:
     return stop.start(), stop.start()
 
 
-def _read_mistral(text: str, start: int, after: int) -> _Found | None:
+def _read_mistral(text: _Text, start: int, after: int) -> _Found | None:
     """``[TOOL_CALLS][{…}]``, ``[TOOL_CALLS]name[ARGS]{…}``, ``[TOOL_CALLS]name{…}``."""
     begin = _skip_space(text, after)
     if begin < len(text) and text[begin] in "[{":
         return _json_form(text, start, after, None, None)
-    named = _MISTRAL_NAMED.match(text, after)
+    named = _head(_MISTRAL_NAMED, text, after)
     if named is None:
         return None
     return _json_form(text, start, named.end(), None, named.group(1))
 
 
-def _read_python_tag(text: str, start: int, after: int) -> _Found | None:
+def _read_python_tag(text: _Text, start: int, after: int) -> _Found | None:
     """``<|python_tag|>{"name": …, "parameters": …}`` (``;`` between calls)."""
     found = _json_form(text, start, after, None, None)
     if found is None:
@@ -704,24 +786,24 @@ def _read_python_tag(text: str, start: int, after: int) -> _Found | None:
     return _Found(calls, blanks, end)
 
 
-def _read_deepseek(text: str, start: int, after: int) -> _Found | None:
+def _read_deepseek(text: _Text, start: int, after: int) -> _Found | None:
     """DeepSeek's ``tool call begin`` token (spelt with full-width bars).
 
     V3: ``function``, ``tool sep``, the name, a fenced JSON block, ``tool call
     end``; V3.1: the name, ``tool sep``, the JSON arguments, ``tool call end``.
     """
-    head = _DS_HEAD.match(text, after)
+    head = _head(_DS_HEAD, text, after)
     if head is None:
         return None
     kind = head.group(1).strip()
     pos = head.end()
     name = kind
     if kind == "function":
-        line = _NAME.match(text, _skip_space(text, pos))
+        line = _head(_NAME, text, _skip_space(text, pos))
         if line is None:
             return None
         name, pos = line.group(0), line.end()
-    fence = _DS_FENCE_OPEN.match(text, pos)
+    fence = _head(_DS_FENCE_OPEN, text, pos)
     found = _json_form(text, start, fence.end() if fence else pos, None, name)
     if found is None:
         return None
@@ -729,11 +811,11 @@ def _read_deepseek(text: str, start: int, after: int) -> _Found | None:
     blanks = [found.blanks[0]]
     if (
         fence is not None
-        and (fence_close := _DS_FENCE_CLOSE.match(text, end)) is not None
+        and (fence_close := _head(_DS_FENCE_CLOSE, text, end)) is not None
     ):
         blanks.append((end, fence_close.end()))
         end = fence_close.end()
-    close = _CLOSERS["deepseek"].match(text, end)
+    close = _head(_CLOSERS["deepseek"], text, end)
     if close is not None:
         blanks.append((end, close.end()))
         end = close.end()
@@ -741,9 +823,9 @@ def _read_deepseek(text: str, start: int, after: int) -> _Found | None:
     return _Found(calls, blanks, end)
 
 
-def _read_kimi(text: str, start: int, after: int) -> _Found | None:
+def _read_kimi(text: _Text, start: int, after: int) -> _Found | None:
     """``<|tool_call_begin|>functions.name:0<|tool_call_argument_begin|>{…}``."""
-    head = _KIMI_HEAD.match(text, after)
+    head = _head(_KIMI_HEAD, text, after)
     if head is None:
         return None
     name = head.group(1).strip().removeprefix("functions.")
@@ -751,11 +833,11 @@ def _read_kimi(text: str, start: int, after: int) -> _Found | None:
     return _json_form(text, start, head.end(), "kimi", name)
 
 
-def _read_granite(text: str, start: int, after: int) -> _Found | None:
+def _read_granite(text: _Text, start: int, after: int) -> _Found | None:
     return _json_form(text, start, after, None, None)
 
 
-def _read_cohere(text: str, start: int, after: int) -> _Found | None:
+def _read_cohere(text: _Text, start: int, after: int) -> _Found | None:
     return _json_form(text, start, after, "cohere", None)
 
 
@@ -769,6 +851,17 @@ _READERS: Final = {
     "granite": _read_granite,
     "cohere": _read_cohere,
 }
+
+
+def _head(pattern: re.Pattern[str], text: str, pos: int) -> re.Match[str] | None:
+    """Match a bounded piece of markup at ``pos``, after any spaces.
+
+    Every such pattern reads at most a few hundred characters, so the match
+    is given a window of that size: a miss costs little, however long the
+    reply.
+    """
+    start = _skip_space(text, pos)
+    return pattern.match(text, start, start + _WINDOW)
 
 
 def _skip_space(text: str, pos: int) -> int:

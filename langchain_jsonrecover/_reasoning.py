@@ -14,7 +14,7 @@ from typing import Final
 
 # One alternation of literal tag names: the regex engine walks the text once.
 _TAG: Final = re.compile(r"<(/?)(think|thinking|reasoning)\s*>", re.IGNORECASE)
-_QUOTES: Final = "\"'`"
+_QUOTES: Final = ('"', "'", "`")
 
 # Harmony (gpt-oss): ``<|start|>{role}<|channel|>{channel} [to=…]
 # [<|constrain|>{format}]<|message|>{body}`` then ``<|end|>``, ``<|call|>``
@@ -64,7 +64,9 @@ def harmony_messages(text: str) -> list[HarmonyMessage]:
         text: The model's reply.
 
     Returns:
-        One entry per ``<|message|>`` header; empty when the reply has none.
+        One entry per ``<|message|>`` header that opens the reply, a line, or
+        follows another token (a header elsewhere, as inside a JSON string, is
+        text); empty when the reply has none.
 
     Example:
         >>> [m.channel for m in harmony_messages(
@@ -77,6 +79,10 @@ def harmony_messages(text: str) -> list[HarmonyMessage]:
     found: list[HarmonyMessage] = []
     pos = 0
     while (header := _HARMONY_HEADER.search(text, pos)) is not None:
+        follows = found and header.start() == found[-1].end
+        if not follows and not _opens_harmony(text, header.start()):
+            pos = header.end()  # quoted, or inside a JSON string: text
+            continue
         channel_text = header.group("channel") or ""
         words = channel_text.split()
         channel = words[0] if words else ""
@@ -100,6 +106,14 @@ def harmony_messages(text: str) -> list[HarmonyMessage]:
         )
         pos = max(end, header.end())
     return found
+
+
+def _opens_harmony(text: str, index: int) -> bool:
+    """Whether a header at ``index`` opens the reply, a line, or follows a token."""
+    i = index - 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    return i < 0 or text[i] in "\r\n" or text.startswith("|>", i - 1)
 
 
 def harmony_hidden(messages: list[HarmonyMessage]) -> list[tuple[int, int]]:
