@@ -57,6 +57,7 @@ _OPENERS: Final = {
     "function": r"<function=",
     "granite": r"<\|tool_call\|>",
     "cohere": r"<\|START_ACTION\|>",
+    "invoke": r"<invoke name=",
 }
 # The rest of the tool-call markup: blanked where it stands.
 _MARKUP_TOKENS: Final = (
@@ -73,6 +74,11 @@ _MARKUP_TOKENS: Final = (
     r"<\|tool_call_argument_begin\|>",
     r"<\|tool_call_end\|>",
     r"<\|END_ACTION\|>",
+    r"</invoke>",
+    r"<minimax:tool_call>",
+    r"</minimax:tool_call>",
+    r"<function_calls>",
+    r"</function_calls>",
 )
 # Chat-template and end-of-sequence tokens (and harmony's): blanked.
 _SPECIAL_TOKENS: Final = (
@@ -151,12 +157,14 @@ _ARGUMENT_KEYS: Final = ("arguments", "parameters")
 _MISTRAL_NAMED: Final = re.compile(
     r"\s*+([A-Za-z_][\w.\-]{0,199})(?:\[CALL_ID\][\w\-]{0,64})?+(?:\[ARGS\])?+"
 )
-_GLM_HEAD: Final = re.compile(r"([^\s<>{}\[\]\"']{1,200})[ \t]{0,64}+(?:\r?\n)?+")
+# A tool name: word characters and dashes, dots only between them.
+_GLM_HEAD: Final = re.compile(
+    r"([A-Za-z_][\w\-]{0,99}(?:\.[\w\-]{1,99}){0,4})[ \t]{0,64}+(?:\r?\n)?+"
+)
 _GLM_KEY: Final = re.compile(r"\s*+<arg_key>")
 _GLM_VALUE: Final = re.compile(r"\s*+<arg_value>")
 _FUNCTION_HEAD: Final = re.compile(r"([^>\s]{1,200})>")
-_PARAMETER: Final = re.compile(r"\s*+<parameter=([^>\n]{1,200})>")
-_PARAMETER_STOP: Final = re.compile(r"</parameter>|<parameter=|</function>")
+_INVOKE_HEAD: Final = re.compile(r'"([^"\n]{1,200})"[ \t]{0,8}>')
 _DS_HEAD: Final = re.compile(f"([^<\\n]{{0,200}}?){_ds('tool sep')}")
 _DS_FENCE_OPEN: Final = re.compile(r"\s*+```[a-zA-Z]{0,10}[ \t]*+\r?\n")
 _DS_FENCE_CLOSE: Final = re.compile(r"\s*+```")
@@ -693,17 +701,20 @@ def _value_text(value: str) -> str:
 
 
 def _trim_value(value: str) -> str:
-    """Drop the one newline the templates put on each side of a value."""
-    value = (
-        value.removeprefix("\r\n")
-        if value.startswith("\r\n")
-        else value.removeprefix("\n")
-    )
-    return (
-        value.removesuffix("\r\n")
-        if value.endswith("\r\n")
-        else value.removesuffix("\n")
-    )
+    """Drop the layout the templates put around a value, not its content.
+
+    A value that starts on the tag's line loses the spaces before it; one
+    that starts on the next line loses that newline only (its indentation is
+    content, as in code). One trailing newline, and the spaces after it, go.
+    """
+    if value.startswith(("\n", "\r\n")):
+        value = value.removeprefix("\r").removeprefix("\n")
+    else:
+        value = value.lstrip(" \t")
+    stripped = value.rstrip(" \t")
+    if stripped.endswith("\n"):
+        return stripped.removesuffix("\n").removesuffix("\r")
+    return value if stripped == value else stripped
 
 
 def _dumps(value: str) -> str:
@@ -721,36 +732,72 @@ def _read_function(text: _Text, start: int, after: int) -> _Found | None:
         found = _json_form(text, start, head.end(), "function", name)
         if found is not None:
             return found
-    pos = head.end()
+    return _read_parameters(text, start, head.end(), name, _QWEN_XML)
+
+
+def _read_invoke(text: _Text, start: int, after: int) -> _Found | None:
+    """``<invoke name="x"><parameter name="k">v</parameter></invoke>``.
+
+    Written by MiniMax M2, and in Claude's former XML tool format.
+    """
+    head = _head(_INVOKE_HEAD, text, after)
+    if head is None:
+        return None
+    return _read_parameters(text, start, head.end(), head.group(1), _INVOKE_XML)
+
+
+@dataclass(frozen=True, slots=True)
+class _XmlForm:
+    """A key/value call form: how a parameter opens, what ends a value."""
+
+    parameter: re.Pattern[str]
+    """A parameter's opening tag; group 1 is its name."""
+    value_end: re.Pattern[str]
+    """What ends a value: its closing tag (group ``close``), the next
+    parameter, or the end of the call (both left for the next step)."""
+    closers: tuple[str, ...]
+    """The call's closing tag, then an optional wrapper's."""
+
+
+_QWEN_XML: Final = _XmlForm(
+    re.compile(r"<parameter=([^>\n]{1,200})>"),
+    re.compile(r"(?P<close></parameter>)|<parameter=|</function>|</tool_call>"),
+    ("</function>", "</tool_call>"),
+)
+_INVOKE_XML: Final = _XmlForm(
+    re.compile(r'<parameter name="([^"\n]{1,200})">'),
+    re.compile(
+        r"(?P<close></parameter>)|<parameter name=|</invoke>"
+        r"|</minimax:tool_call>|</function_calls>"
+    ),
+    ("</invoke>",),
+)
+
+
+def _read_parameters(
+    text: _Text, start: int, pos: int, name: str, form: _XmlForm
+) -> _Found | None:
+    """Read ``parameter`` tags up to the call's closing tag: a key/value call."""
     pairs: list[tuple[str, str]] = []
-    while (parameter := _head(_PARAMETER, text, pos)) is not None:
-        stop = _parameter_end(text, parameter.end())
+    while (parameter := _head(form.parameter, text, pos)) is not None:
+        stop = form.value_end.search(text, parameter.end())
         if stop is None:
             cut = (parameter.group(1), text[parameter.end() :])
             return _key_value_call(name, pairs, cut, (start, len(text)), closed=False)
-        value_end, pos = stop
-        pairs.append((parameter.group(1), text[parameter.end() : value_end]))
-    close = _head(_CLOSERS["function"], text, pos)
-    if close is not None:
-        end = close.end()
-        tool_close = _head(_CLOSERS["tool_call"], text, end)
-        if tool_close is not None:
-            end = tool_close.end()
+        pos = stop.end() if stop.group("close") else stop.start()
+        pairs.append((parameter.group(1), text[parameter.end() : stop.start()]))
+    end = _skip_space(text, pos)
+    if text.startswith(form.closers[0], end):
+        end += len(form.closers[0])
+        for wrapper in form.closers[1:]:
+            after_wrapper = _skip_space(text, end)
+            if text.startswith(wrapper, after_wrapper):
+                end = after_wrapper + len(wrapper)
         return _key_value_call(name, pairs, None, (start, end), closed=True)
-    at_end = _skip_space(text, pos) >= len(text)
+    at_end = end >= len(text)
     if not pairs and not at_end:
         return None
     return _key_value_call(name, pairs, None, (start, pos), closed=not at_end)
-
-
-def _parameter_end(text: str, begin: int) -> tuple[int, int] | None:
-    """Where a Qwen parameter's value ends, and where to read on."""
-    stop = _PARAMETER_STOP.search(text, begin)
-    if stop is None:
-        return None
-    if stop.group() == "</parameter>":
-        return stop.start(), stop.end()
-    return stop.start(), stop.start()
 
 
 def _read_mistral(text: _Text, start: int, after: int) -> _Found | None:
@@ -850,6 +897,7 @@ _READERS: Final = {
     "function": _read_function,
     "granite": _read_granite,
     "cohere": _read_cohere,
+    "invoke": _read_invoke,
 }
 
 

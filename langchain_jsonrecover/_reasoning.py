@@ -28,6 +28,8 @@ _HARMONY_HEADER: Final = re.compile(
 _HARMONY_END: Final = re.compile(
     r"<\|(?:end|call|return)\|>|(?=<\|(?:start|channel|message)\|>)"
 )
+# What may stand before a harmony header on its line.
+_HEADER_LEAD: Final = re.compile(r"(?:\A|[\r\n]|\|>[A-Za-z]{0,20})[ \t]*\Z")
 _RECIPIENT: Final = re.compile(r"\bto=([^\s<]+)")
 _REASONING_CHANNELS: Final = frozenset({"analysis", "commentary"})
 
@@ -109,11 +111,14 @@ def harmony_messages(text: str) -> list[HarmonyMessage]:
 
 
 def _opens_harmony(text: str, index: int) -> bool:
-    """Whether a header at ``index`` opens the reply, a line, or follows a token."""
-    i = index - 1
-    while i >= 0 and text[i] in " \t":
-        i -= 1
-    return i < 0 or text[i] in "\r\n" or text.startswith("|>", i - 1)
+    """Whether a header at ``index`` opens the reply or a line, or follows a token.
+
+    A role may stand between (a repeated ``<|start|>assistant``).
+    """
+    start = max(0, index - 32)
+    # A sentinel stops ``\A`` from matching where the window, not the reply, starts.
+    before = text[start:index] if start == 0 else "x" + text[start:index]
+    return _HEADER_LEAD.search(before) is not None
 
 
 def harmony_hidden(messages: list[HarmonyMessage]) -> list[tuple[int, int]]:

@@ -428,6 +428,14 @@ HOSTILE = [
     pytest.param(lambda n: '{"' + '\\"' * (n // 2) + "<|im_end|>", id="escaped_quotes"),
     pytest.param(lambda n: "<|python_tag|>{}; " * (n // 18), id="python_tag_calls"),
     pytest.param(lambda n: "<b>" * (n // 3), id="html_tags"),
+    pytest.param(
+        lambda n: '<invoke name="f"><parameter name="a">' * (n // 38),
+        id="invoke_unclosed",
+    ),
+    pytest.param(
+        lambda n: "<tool_call>\n<function=f>\n<parameter=a>x\n" * (n // 38),
+        id="qwen_without_closers",
+    ),
 ]
 
 
@@ -450,3 +458,43 @@ def test_the_clean_fast_path_touches_no_pattern(
     with counting(monkeypatch) as work:
         prepare_reply('{"a": 1, "b": "plain"}' * 100)
     assert work.calls == 0
+
+
+XML_CALLS = [
+    pytest.param(
+        "<tool_call>\n<function=run_task>\n<parameter=description> Run a scan\n"
+        "<parameter=task> nuclei\n</tool_call>",
+        [("run_task", '{"description": "Run a scan", "task": "nuclei"}', True)],
+        id="qwen_xml_without_parameter_or_function_closers",
+    ),
+    pytest.param(
+        "<function=write>\n<parameter=code>\n    x = 1\n</parameter>\n</function>",
+        [("write", '{"code": "    x = 1"}', True)],
+        id="qwen_xml_keeps_indentation",
+    ),
+    pytest.param(
+        '<minimax:tool_call>\n<invoke name="search">\n<parameter name="q">cats'
+        '</parameter>\n<parameter name="n">3</parameter>\n</invoke>\n'
+        "</minimax:tool_call>",
+        [("search", '{"q": "cats", "n": 3}', True)],
+        id="minimax_invoke",
+    ),
+    pytest.param(
+        '<function_calls>\n<invoke name="get">\n<parameter name="id">7'
+        "</parameter>\n</invoke>\n</function_calls>",
+        [("get", '{"id": 7}', True)],
+        id="claude_xml_invoke",
+    ),
+    pytest.param(
+        '<invoke name="get">\n<parameter name="city">Par',
+        [("get", '{"city": "Par', False)],
+        id="invoke_cut",
+    ),
+]
+
+
+@pytest.mark.parametrize(("reply", "expected"), XML_CALLS)
+def test_xml_calls_are_read(reply: str, expected: list[tuple[str, str, bool]]) -> None:
+    calls = find_tool_calls(reply)
+    assert [(c.name, c.arguments, c.closed) for c in calls] == expected
+    assert prepare_reply(reply).text.strip() == ""

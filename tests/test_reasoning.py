@@ -150,6 +150,24 @@ HARMONY = [
         id="next_header_ends_a_message",
     ),
     pytest.param("say <|channel|>final<|message|>x", [], id="header_inside_prose"),
+    pytest.param(
+        '<|channel|>commentary to=functions.f <|constrain|>json<|message|>{"a": 1}'
+        "<|call|><|start|>assistant<|start|>assistant<|channel|>commentary"
+        "<|message|>{}<|call|>",
+        [
+            ("commentary", "functions.f", '{"a": 1}', True),
+            ("commentary", "", "{}", True),
+        ],
+        id="repeated_start_token_before_a_header",
+    ),
+    pytest.param(
+        "Done.\n   <|channel|>final<|message|>x",
+        [("final", "", "x", False)],
+        id="indented_header",
+    ),
+    pytest.param(
+        "y" + " " * 40 + "<|channel|>final<|message|>x", [], id="spaces_after_text"
+    ),
 ]
 
 
