@@ -10,7 +10,9 @@ Serving layers often leave a model's tool-call syntax in the content:
 (GLM-4.5), ``<function=name><parameter=k>v</parameter></function>`` (Qwen3-Coder),
 DeepSeek's ``tool call begin`` token (full-width bars), ``<|tool_call_begin|>…``
 (Kimi K2),
-``<|tool_call|>[…]`` (Granite), ``<|START_ACTION|>…`` (Cohere), and
+``<|tool_call|>[…]`` (Granite), ``<|START_ACTION|>…`` (Cohere),
+``<invoke name="x"><parameter name="k">v</parameter></invoke>`` (MiniMax M2,
+Claude's former XML format), and
 end-of-sequence tokens (``<|eot_id|>``, ``<|im_end|>``, ``</s>`` …).
 
 :func:`find_tool_calls` reads the calls; :func:`prepare_reply` blanks the
@@ -109,6 +111,29 @@ def _alternation() -> str:
     return f"{named}|(?P<markup>{markup})|(?P<special>{special})"
 
 
+def _angle_tails() -> str:
+    """What may follow ``<`` in a token, as one group.
+
+    Closing tags (``</…``) are grouped apart, and the others sit behind a
+    one-character lookahead, so an HTML tag in a reply fails at its second
+    character instead of being tried against every token.
+    """
+    tokens = [*_OPENERS.values(), *_MARKUP_TOKENS, *_SPECIAL_TOKENS]
+    tails = [t[1:] for t in tokens if t.startswith("<")]
+    closing = "|".join(t[1:] for t in tails if t.startswith("/"))
+    opening = [t for t in tails if not t.startswith("/")]
+    firsts = set()
+    for tail in opening:
+        if tail.startswith("\\|"):
+            firsts.add("|")
+        elif tail.startswith(f"{_DS_BAR}"):
+            firsts.update("|\uff5c")
+        else:
+            firsts.add(tail[0])
+    lookahead = re.escape("".join(sorted(firsts)))
+    return f"(?:/(?:{closing})|(?=[{lookahead}])(?:{'|'.join(opening)}))"
+
+
 def _by_first_char() -> str:
     """Every token, grouped under its first character (``<`` or ``[``).
 
@@ -117,14 +142,13 @@ def _by_first_char() -> str:
     alternation (:data:`_TOKEN_KIND`) is only matched where a token stands.
     """
     tokens = [*_OPENERS.values(), *_MARKUP_TOKENS, *_SPECIAL_TOKENS]
-    angle = "|".join(t[1:] for t in tokens if t.startswith("<"))
     square = "|".join(t[2:] for t in tokens if t.startswith("\\["))
-    return f"<(?:{angle})|\\[(?:{square})"
+    return f"<{_ANGLE_TAILS}|\\[(?:{square})"
 
 
+_ANGLE_TAILS: Final = _angle_tails()
 _TOKEN_KIND: Final = re.compile(_alternation())
 _TOKEN: Final = _by_first_char()
-_ANGLE_TAILS: Final = _TOKEN.split("|\\[(?:", 1)[0].removeprefix("<")
 _ANGLE_TOKEN: Final = re.compile(f"<{_ANGLE_TAILS}")
 _STRING: Final = r'"(?:[^"\\]++|\\.)*+(?P<closed>")?'
 # Inside brackets, from the current offset: a run of strings and other text,

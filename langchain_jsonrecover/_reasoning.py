@@ -12,8 +12,11 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-# One alternation of literal tag names: the regex engine walks the text once.
-_TAG: Final = re.compile(r"<(/?)(think|thinking|reasoning)\s*>", re.IGNORECASE)
+# One alternation of literal tag names: the regex engine walks the text once;
+# the lookahead lets any other tag (``<b>``, ``</p>``) fail at once.
+_TAG: Final = re.compile(
+    r"<(?=/?[tr])(/?)(think|thinking|reasoning)\s*>", re.IGNORECASE
+)
 _QUOTES: Final = ('"', "'", "`")
 
 # Harmony (gpt-oss): ``<|start|>{role}<|channel|>{channel} [to=…]
@@ -22,7 +25,7 @@ _QUOTES: Final = ('"', "'", "`")
 _HARMONY_HEADER: Final = re.compile(
     r"(?:<\|start\|>(?P<role>[^<]{0,80}))?+"
     r"(?:<\|channel\|>(?P<channel>[^<]{0,200}))?+"
-    r"(?:<\|constrain\|>[^<]{0,80})?+"
+    r"(?:<\|constrain\|>(?P<constrain>[^<]{0,80}))?+"
     r"<\|message\|>"
 )
 _HARMONY_END: Final = re.compile(
@@ -88,7 +91,7 @@ def harmony_messages(text: str) -> list[HarmonyMessage]:
         channel_text = header.group("channel") or ""
         words = channel_text.split()
         channel = words[0] if words else ""
-        head = f"{header.group('role') or ''} {channel_text}"
+        head = " ".join(g or "" for g in header.group("role", "channel", "constrain"))
         recipient = _RECIPIENT.search(head)
         stop = _HARMONY_END.search(text, header.end())
         if stop is None:

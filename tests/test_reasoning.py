@@ -140,6 +140,11 @@ HARMONY = [
         id="tool_call_recipient_in_the_role",
     ),
     pytest.param(
+        "<|channel|>commentary <|constrain|>json to=functions.g<|message|>{}",
+        [("commentary", "functions.g", "{}", False)],
+        id="tool_call_recipient_after_constrain",
+    ),
+    pytest.param(
         '<|channel|>final<|message|>{"a": [1',
         [("final", "", '{"a": [1', False)],
         id="final_cut",
