@@ -354,8 +354,8 @@ def _read(text: str) -> _Read:
     calls: list[MarkupCall] = []
     markup: list[tuple[int, int]] = []
     special: list[tuple[int, int]] = []
-    _read_harmony(unthought, messages, hidden, (calls, markup, special))
     has_final = any(m.channel == "final" for m in messages)
+    _read_harmony(unthought, messages, has_final, (calls, markup, special))
     harmony_reasoning = any(
         m.channel != "final" if has_final else m.is_reasoning for m in messages
     )
@@ -378,7 +378,7 @@ def _may_hold_tokens(text: str) -> bool:
 def _read_harmony(
     text: str,
     messages: list[HarmonyMessage],
-    hidden: list[tuple[int, int]],
+    has_final: bool,
     found: tuple[list[MarkupCall], list[tuple[int, int]], list[tuple[int, int]]],
 ) -> None:
     """Harmony tool calls (``to=functions.x``), and the visible headers to blank."""
@@ -390,16 +390,12 @@ def _read_harmony(
             calls.append(
                 MarkupCall(name, arguments, message.start, message.end, message.closed)
             )
-        if message.is_reasoning or _inside(message.start, hidden):
-            continue
+        if has_final or message.is_reasoning:
+            continue  # hidden whole (a final message's header is hidden too)
         into = markup if message.recipient else special
         into.append((message.start, message.body_start))
         if message.end > message.body_end:
             into.append((message.body_end, message.end))
-
-
-def _inside(index: int, spans: list[tuple[int, int]]) -> bool:
-    return any(start <= index < end for start, end in spans)
 
 
 def _scan(

@@ -498,3 +498,14 @@ def test_xml_calls_are_read(reply: str, expected: list[tuple[str, str, bool]]) -
     calls = find_tool_calls(reply)
     assert [(c.name, c.arguments, c.closed) for c in calls] == expected
     assert prepare_reply(reply).text.strip() == ""
+
+
+def test_harmony_final_wins_but_the_call_is_still_reported() -> None:
+    reply = (
+        "<|start|>assistant<|channel|>commentary to=functions.f json"
+        '<|message|>{"q": 1}<|call|>'
+        '<|start|>assistant<|channel|>final<|message|>{"a": 1}<|return|>'
+    )
+    prepared = prepare_reply(reply)
+    assert prepared.text.strip() == '{"a": 1}'
+    assert [(c.name, c.arguments) for c in prepared.tool_calls] == [("f", '{"q": 1}')]
