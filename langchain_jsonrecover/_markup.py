@@ -10,7 +10,8 @@ Serving layers often leave a model's tool-call syntax in the content:
 (GLM-4.5), ``<function=name><parameter=k>v</parameter></function>`` (Qwen3-Coder),
 DeepSeek's ``tool call begin`` token (full-width bars), ``<|tool_call_begin|>…``
 (Kimi K2),
-``<|tool_call|>[…]`` (Granite), ``<|START_ACTION|>…`` (Cohere),
+``<|tool_call|>[…]`` (Granite), ``<function_call>{…}`` (Granite 20B FC),
+``<|START_ACTION|>…`` (Cohere),
 ``<invoke name="x"><parameter name="k">v</parameter></invoke>`` (MiniMax M2,
 Claude's former XML format), and
 end-of-sequence tokens (``<|eot_id|>``, ``<|im_end|>``, ``</s>`` …).
@@ -60,6 +61,7 @@ _OPENERS: Final = {
     "granite": r"<\|tool_call\|>",
     "cohere": r"<\|START_ACTION\|>",
     "invoke": r"<invoke name=",
+    "function_call": r"<function_?call>",
 }
 # The rest of the tool-call markup: blanked where it stands.
 _MARKUP_TOKENS: Final = (
@@ -81,6 +83,7 @@ _MARKUP_TOKENS: Final = (
     r"</minimax:tool_call>",
     r"<function_calls>",
     r"</function_calls>",
+    r"</function_?call>",
 )
 # Chat-template and end-of-sequence tokens (and harmony's): blanked.
 _SPECIAL_TOKENS: Final = (
@@ -199,6 +202,7 @@ _CLOSERS: Final = {
     "kimi": re.compile(r"\s*+<\|tool_call_end\|>"),
     "cohere": re.compile(r"\s*+<\|END_ACTION\|>"),
     "function": re.compile(r"\s*+</function>"),
+    "function_call": re.compile(r"\s*+</function_?call>"),
 }
 
 
@@ -904,6 +908,14 @@ def _read_granite(text: _Text, start: int, after: int) -> _Found | None:
     return _json_form(text, start, after, None, None)
 
 
+def _read_function_call(text: _Text, start: int, after: int) -> _Found | None:
+    """``<function_call>{"name": …, "arguments": …}``.
+
+    Written by Granite 20B FC; Glaive-style fine-tunes spell it ``<functioncall>``.
+    """
+    return _json_form(text, start, after, "function_call", None)
+
+
 def _read_cohere(text: _Text, start: int, after: int) -> _Found | None:
     return _json_form(text, start, after, "cohere", None)
 
@@ -918,6 +930,7 @@ _READERS: Final = {
     "granite": _read_granite,
     "cohere": _read_cohere,
     "invoke": _read_invoke,
+    "function_call": _read_function_call,
 }
 
 

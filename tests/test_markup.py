@@ -181,6 +181,16 @@ CALLS = [
         id="cohere",
     ),
     pytest.param(
+        '<function_call> {"name": "f", "arguments": {"a": 1}}',
+        [("f", '{"a": 1}', True)],
+        id="granite_20b_function_call",
+    ),
+    pytest.param(
+        '<functioncall> {"name": "f", "arguments": {"a": 1}}</functioncall>',
+        [("f", '{"a": 1}', True)],
+        id="glaive_functioncall",
+    ),
+    pytest.param(
         'Sure.\n<tool_call>{"name": "f", "arguments": {"s": "a</tool_call>b"}}'
         "</tool_call>",
         [("f", '{"s": "a</tool_call>b"}', True)],
