@@ -31,8 +31,18 @@ _HARMONY_HEADER: Final = re.compile(
 _HARMONY_END: Final = re.compile(
     r"<\|(?:end|call|return)\|>|(?=<\|(?:start|channel|message)\|>)"
 )
-# What may stand before a harmony header on its line.
-_HEADER_LEAD: Final = re.compile(r"(?:\A|[\r\n]|\|>[A-Za-z]{0,20})[ \t]*\Z")
+# A conversation opens the reply or a line; each next message follows the
+# last one's end, perhaps after spaces and a repeated ``<|start|>assistant``.
+_HARMONY_GAP: Final = re.compile(r"\s*+(?:<\|start\|>[A-Za-z]{0,20}\s*+)*+")
+_GAP_LIMIT: Final = 64
+# A JSON body (a tool call's arguments, a JSON answer) ends at a terminator
+# outside its strings: a token quoted inside the JSON is data.
+_JSON_BODY: Final = re.compile(r"\s*+[\[{]")
+_JSON_BODY_RUN: Final = re.compile(
+    r'(?:[^"<]++|"(?:[^"\\]++|\\.)*+"?'
+    r"|<(?!\|(?:end|call|return|start|channel|message)\|>))*+",
+    re.DOTALL,
+)
 _RECIPIENT: Final = re.compile(r"\bto=([^\s<]+)")
 _REASONING_CHANNELS: Final = frozenset({"analysis", "commentary"})
 
@@ -69,9 +79,9 @@ def harmony_messages(text: str) -> list[HarmonyMessage]:
         text: The model's reply.
 
     Returns:
-        One entry per ``<|message|>`` header that opens the reply, a line, or
-        follows another token (a header elsewhere, as inside a JSON string, is
-        text); empty when the reply has none.
+        One entry per message of a conversation: the first header opens the
+        reply or a line, each next one follows the last message (a header
+        elsewhere, as inside a JSON string, is text). Empty when there is none.
 
     Example:
         >>> [m.channel for m in harmony_messages(
@@ -84,8 +94,9 @@ def harmony_messages(text: str) -> list[HarmonyMessage]:
     found: list[HarmonyMessage] = []
     pos = 0
     while (header := _HARMONY_HEADER.search(text, pos)) is not None:
-        follows = found and header.start() == found[-1].end
-        if not follows and not _opens_harmony(text, header.start()):
+        if not _follows(text, found, header.start()) and not _opens_harmony(
+            text, header.start()
+        ):
             pos = header.end()  # quoted, or inside a JSON string: text
             continue
         channel_text = header.group("channel") or ""
@@ -93,7 +104,12 @@ def harmony_messages(text: str) -> list[HarmonyMessage]:
         channel = words[0] if words else ""
         head = " ".join(g or "" for g in header.group("role", "channel", "constrain"))
         recipient = _RECIPIENT.search(head)
-        stop = _HARMONY_END.search(text, header.end())
+        body_start = header.end()
+        if _JSON_BODY.match(text, body_start, body_start + _GAP_LIMIT) is not None:
+            run = _JSON_BODY_RUN.match(text, body_start)
+            stop = _HARMONY_END.match(text, run.end() if run else body_start)
+        else:
+            stop = _HARMONY_END.search(text, body_start)
         if stop is None:
             body_end = end = len(text)
         else:
@@ -101,7 +117,7 @@ def harmony_messages(text: str) -> list[HarmonyMessage]:
         found.append(
             HarmonyMessage(
                 start=header.start(),
-                body_start=header.end(),
+                body_start=body_start,
                 body_end=body_end,
                 end=end,
                 channel=channel,
@@ -113,15 +129,19 @@ def harmony_messages(text: str) -> list[HarmonyMessage]:
     return found
 
 
-def _opens_harmony(text: str, index: int) -> bool:
-    """Whether a header at ``index`` opens the reply or a line, or follows a token.
+def _follows(text: str, found: list[HarmonyMessage], index: int) -> bool:
+    """Whether a header at ``index`` continues the conversation read so far."""
+    if not found or index - found[-1].end > _GAP_LIMIT:
+        return False
+    return _HARMONY_GAP.fullmatch(text, found[-1].end, index) is not None
 
-    A role may stand between (a repeated ``<|start|>assistant``).
+
+def _opens_harmony(text: str, index: int) -> bool:
+    """Whether a header at ``index`` opens the reply or a line (spaces before it).
+
+    Reasoning blanked before it counts as spaces.
     """
-    start = max(0, index - 32)
-    # A sentinel stops ``\A`` from matching where the window, not the reply, starts.
-    before = text[start:index] if start == 0 else "x" + text[start:index]
-    return _HEADER_LEAD.search(before) is not None
+    return _opens_line(text, index, 0)
 
 
 def harmony_hidden(messages: list[HarmonyMessage]) -> list[tuple[int, int]]:

@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+import orjson
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_complexity import N, assert_linear, counting
 
 from langchain_jsonrecover._markup import MarkupCall, find_tool_calls, prepare_reply
@@ -510,6 +513,11 @@ def test_xml_calls_are_read(reply: str, expected: list[tuple[str, str, bool]]) -
     assert prepare_reply(reply).text.strip() == ""
 
 
+def test_harmony_after_long_reasoning() -> None:
+    reply = "<think>" + "x" * 100 + '</think><|channel|>final<|message|>{"a": 1}'
+    assert prepare_reply(reply).text.strip() == '{"a": 1}'
+
+
 def test_harmony_final_wins_but_the_call_is_still_reported() -> None:
     reply = (
         "<|start|>assistant<|channel|>commentary to=functions.f json"
@@ -519,3 +527,65 @@ def test_harmony_final_wins_but_the_call_is_still_reported() -> None:
     prepared = prepare_reply(reply)
     assert prepared.text.strip() == '{"a": 1}'
     assert [(c.name, c.arguments) for c in prepared.tool_calls] == [("f", '{"q": 1}')]
+
+
+# --- properties -------------------------------------------------------------------
+
+TOKENS = [
+    "<tool_call>",
+    "</tool_call>",
+    "[TOOL_CALLS]",
+    "[ARGS]",
+    "<|im_end|>",
+    "<|python_tag|>",
+    "<|channel|>final<|message|>",
+    "<arg_key>",
+    "<function=f>",
+    "</s>",
+    ds("tool call begin"),
+    '"',
+    "\\",
+    "{",
+    "]",
+]
+markup_text = st.lists(
+    st.one_of(st.sampled_from(TOKENS), st.text(max_size=5)), max_size=8
+).map("".join)
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | markup_text,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(markup_text, inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+PROPERTY = settings(max_examples=200, deadline=None, derandomize=True)
+
+
+@PROPERTY
+@given(value=st.dictionaries(markup_text, json_values, min_size=1, max_size=4))
+def test_markup_inside_json_strings_is_never_touched(value: dict[str, object]) -> None:
+    reply = orjson.dumps(value).decode() + "<|im_end|>"
+    prepared = prepare_reply(reply)
+    assert orjson.loads(prepared.text) == value
+    assert find_tool_calls(reply) == []
+
+
+@PROPERTY
+@given(arguments=st.dictionaries(markup_text, json_values, max_size=4))
+def test_arguments_come_back_from_each_json_form(arguments: dict[str, object]) -> None:
+    text = orjson.dumps(arguments).decode()
+    envelope = orjson.dumps({"name": "f", "arguments": arguments}).decode()
+    replies = [
+        f"[TOOL_CALLS]f[ARGS]{text}",
+        f"<tool_call>\n{envelope}\n</tool_call>",
+        f"<|python_tag|>{envelope}<|eom_id|>",
+        f"{ds('tool call begin')}f{ds('tool sep')}{text}{ds('tool call end')}",
+        f"<|channel|>commentary to=functions.f <|message|>{text}<|call|>",
+    ]
+    for reply in replies:
+        (call,) = find_tool_calls(reply)
+        assert (call.name, orjson.loads(call.arguments), call.closed) == (
+            "f",
+            arguments,
+            True,
+        )
