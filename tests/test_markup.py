@@ -558,7 +558,7 @@ json_values = st.recursive(
     ),
     max_leaves=12,
 )
-PROPERTY = settings(max_examples=200, deadline=None, derandomize=True)
+PROPERTY = settings(max_examples=80, deadline=None, derandomize=True)
 
 
 @PROPERTY
