@@ -62,6 +62,7 @@ _OPENERS: Final = {
     "cohere": r"<\|START_ACTION\|>",
     "invoke": r"<invoke name=",
     "function_call": r"<function_?call>",
+    "arg_key": r"<arg_key>",
 }
 # The rest of the tool-call markup: blanked where it stands.
 _MARKUP_TOKENS: Final = (
@@ -170,6 +171,7 @@ _TO_TOKEN: Final = re.compile(
     re.DOTALL,
 )
 _WINDOW: Final = 512
+_NAME_LIMIT: Final = 100
 _TRAILING: Final = "unexpected content after document"
 _SPACE: Final = re.compile(r"\s*+")
 _NON_SPACE: Final = re.compile(r"\S")
@@ -664,29 +666,99 @@ def _read_glm(text: _Text, start: int, after: int) -> _Found | None:
     if head is None:
         return None
     name = head.group(1)
-    pos = head.end()
-    whole = (start, len(text))
+    read = _glm_pairs(text, head.end())
+    if read.cut_at_end:
+        return _key_value_call(
+            name, read.pairs, read.cut, (start, len(text)), closed=False
+        )
+    close = _head(_CLOSERS["tool_call"], text, read.end)
+    if close is not None:
+        return _key_value_call(
+            name, read.pairs, None, (start, close.end()), closed=True
+        )
+    at_end = _skip_space(text, read.end) >= len(text)
+    if not read.pairs and not at_end:
+        return None  # ``<tool_call>`` then prose: not a call
+    span = (start, read.end)
+    return _key_value_call(name, read.pairs, None, span, closed=not at_end)
+
+
+def _read_arg_key(text: _Text, start: int, after: int) -> _Found | None:
+    """A GLM call whose ``<tool_call>`` the serving layer dropped: ``name<arg_key>…``.
+
+    The name is the word just before the first ``<arg_key>``, at the start
+    of the reply or of a line; without one the call names no tool.
+    """
+    del after
+    name_start = start
+    while (
+        name_start > 0
+        and start - name_start < _NAME_LIMIT
+        and _is_name_char(text[name_start - 1])
+    ):
+        name_start -= 1
+    if not _starts_line(text, name_start):
+        name_start = start
+    name = text[name_start:start]
+    read = _glm_pairs(text, start)
+    if read.cut_at_end:
+        span = (name_start, len(text))
+        return _key_value_call(name, read.pairs, read.cut, span, closed=False)
+    if not read.pairs:
+        return None
+    close = _head(_CLOSERS["tool_call"], text, read.end)
+    end = read.end if close is None else close.end()
+    return _key_value_call(name, read.pairs, None, (name_start, end), closed=True)
+
+
+def _is_name_char(char: str) -> bool:
+    return char.isalnum() or char in "_.-"
+
+
+def _starts_line(text: str, index: int) -> bool:
+    """Whether only spaces stand between ``index`` and its line's start."""
+    i = index - 1
+    while i >= 0 and index - i < _NAME_LIMIT and text[i] in " \t":
+        i -= 1
+    return i < 0 or text[i] in "\r\n>"
+
+
+@dataclass(frozen=True, slots=True)
+class _Pairs:
+    pairs: list[tuple[str, str]]
+    end: int
+    """Where reading stopped (after the last pair)."""
+    cut_at_end: bool = False
+    """The reply ended inside a pair."""
+    cut: tuple[str, str] | None = None
+    """A key whose value the reply ended inside, and that value so far."""
+
+
+def _glm_pairs(text: str, pos: int) -> _Pairs:
+    """Read ``<arg_key>k</arg_key><arg_value>v</arg_value>`` pairs from ``pos``.
+
+    A missing ``<arg_value>`` is tolerated when ``</arg_value>`` ends the
+    value: it then starts just after ``</arg_key>``.
+    """
     pairs: list[tuple[str, str]] = []
     while (key := _head(_GLM_KEY, text, pos)) is not None:
         key_end = text.find("</arg_key>", key.end())
         if key_end < 0:
-            return _key_value_call(name, pairs, None, whole, closed=False)
-        value = _head(_GLM_VALUE, text, key_end + len("</arg_key>"))
-        if value is None:
-            return _key_value_call(name, pairs, None, whole, closed=False)
-        value_end = text.find("</arg_value>", value.end())
+            return _Pairs(pairs, len(text), cut_at_end=True)
+        after_key = key_end + len("</arg_key>")
+        value = _head(_GLM_VALUE, text, after_key)
+        value_start = after_key if value is None else value.end()
+        value_end = text.find("</arg_value>", value_start)
         if value_end < 0:
-            cut = (text[key.end() : key_end], text[value.end() :])
-            return _key_value_call(name, pairs, cut, whole, closed=False)
-        pairs.append((text[key.end() : key_end], text[value.end() : value_end]))
+            cut = (
+                None
+                if value is None
+                else (text[key.end() : key_end], text[value_start:])
+            )
+            return _Pairs(pairs, len(text), cut_at_end=True, cut=cut)
+        pairs.append((text[key.end() : key_end], text[value_start:value_end]))
         pos = value_end + len("</arg_value>")
-    close = _head(_CLOSERS["tool_call"], text, pos)
-    if close is not None:
-        return _key_value_call(name, pairs, None, (start, close.end()), closed=True)
-    at_end = _skip_space(text, pos) >= len(text)
-    if not pairs and not at_end:
-        return None  # ``<tool_call>`` then prose: not a call
-    return _key_value_call(name, pairs, None, (start, pos), closed=not at_end)
+    return _Pairs(pairs, pos)
 
 
 def _key_value_call(
@@ -931,6 +1003,7 @@ _READERS: Final = {
     "cohere": _read_cohere,
     "invoke": _read_invoke,
     "function_call": _read_function_call,
+    "arg_key": _read_arg_key,
 }
 
 

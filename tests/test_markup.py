@@ -116,6 +116,22 @@ CALLS = [
         id="glm_cut_value_left_open",
     ),
     pytest.param(
+        "read<arg_key>filePath</arg_key><arg_value>/srv/README.md</arg_value>",
+        [("read", '{"filePath": "/srv/README.md"}', True)],
+        id="glm_without_its_opening_tag",
+    ),
+    pytest.param(
+        "<tool_call>search<arg_key>query</arg_key>days of leave</arg_value>"
+        "</tool_call>",
+        [("search", '{"query": "days of leave"}', True)],
+        id="glm_value_without_its_opening_tag",
+    ),
+    pytest.param(
+        "I will read it.\nread<arg_key>path</arg_key><arg_value>/a</arg_value>",
+        [("read", '{"path": "/a"}', True)],
+        id="glm_without_opening_tag_after_prose",
+    ),
+    pytest.param(
         "<tool_call>list_files</tool_call>",
         [("list_files", "{}", True)],
         id="glm_no_arguments",
@@ -441,6 +457,10 @@ HOSTILE = [
     pytest.param(lambda n: '{"' + '\\"' * (n // 2) + "<|im_end|>", id="escaped_quotes"),
     pytest.param(lambda n: "<|python_tag|>{}; " * (n // 18), id="python_tag_calls"),
     pytest.param(lambda n: "<b>" * (n // 3), id="html_tags"),
+    pytest.param(lambda n: "x <arg_key>" * (n // 11), id="arg_keys_never_closed"),
+    pytest.param(
+        lambda n: "f<arg_key>k</arg_key>v\n" * (n // 23), id="glm_values_never_closed"
+    ),
     pytest.param(
         lambda n: '<invoke name="f"><parameter name="a">' * (n // 38),
         id="invoke_unclosed",
