@@ -15,6 +15,7 @@ import multiprocessing
 import os
 import stat
 import sys
+import threading
 import time
 from collections import Counter, deque
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -43,6 +44,7 @@ __all__ = [
     "Tally",
     "WriteFailedError",
     "load_schema",
+    "pool_context",
     "run_batch",
 ]
 
@@ -397,11 +399,7 @@ def _run_pool(
     field_path: str | None,
     jobs: int,
 ) -> None:
-    # forkserver: workers fork from a clean single-threaded server that has
-    # imported this package once (fork from a threaded parent can deadlock;
-    # spawn would import LangChain again in every worker).
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["langchain_jsonrecover.batch"])
+    context = pool_context()
     pending: deque[tuple[Future[tuple[bytes, Tally]], int]] = deque()
     with ProcessPoolExecutor(
         max_workers=jobs,
@@ -423,6 +421,27 @@ def _run_pool(
         except BaseException:
             pool.shutdown(wait=True, cancel_futures=True)
             raise
+
+
+def pool_context() -> multiprocessing.context.BaseContext:
+    """How to start the worker processes.
+
+    ``fork`` on Linux when this process runs a single thread: workers start
+    in milliseconds with the package already imported, and forking is safe
+    with no other thread. Otherwise ``forkserver`` (workers fork from a clean
+    server that imported this package once; forking a threaded process can
+    deadlock), else ``spawn``; both re-import the main module in each worker,
+    so a script that runs ``batch`` with jobs needs the ``if __name__ ==
+    "__main__":`` guard, as any ``multiprocessing`` program does.
+    """
+    methods = multiprocessing.get_all_start_methods()
+    if sys.platform == "linux" and "fork" in methods and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    if "forkserver" in methods:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["langchain_jsonrecover.batch"])
+        return context
+    return multiprocessing.get_context("spawn")
 
 
 def input_size(stream: BinaryIO) -> int | None:

@@ -10,13 +10,14 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 import orjson
 import pytest
 
-from langchain_jsonrecover.batch import CHUNK_LINES
+from langchain_jsonrecover.batch import CHUNK_LINES, pool_context
 from langchain_jsonrecover.cli import main
 from langchain_jsonrecover.records import recover_line
 
@@ -467,3 +468,25 @@ def test_full_device_exits_1_with_one_line(log: Path, argv: list[str]) -> None:
     assert err[-1] == f"jsonrecover: cannot write {target}: No space left on device"
     assert "Traceback" not in done.stderr.decode()
     assert not any(line.startswith("Exception ignored") for line in err)
+
+
+def test_workers_fork_when_single_threaded_else_forkserver(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write_log(tmp_path / "many.jsonl", many_replies(CHUNK_LINES * 4))
+    if threading.active_count() == 1 and sys.platform == "linux":
+        assert pool_context().get_start_method() == "fork"
+    assert main(["batch", str(path), "--jobs", "2"]) == 0
+    quiet = capsys.readouterr().out
+    # With another thread alive, forking is unsafe: the forkserver starts them.
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert pool_context().get_start_method() == "forkserver"
+        assert main(["batch", str(path), "--jobs", "2"]) == 0
+    finally:
+        stop.set()
+        thread.join()
+    assert capsys.readouterr().out == quiet
+    assert len(rows_of(quiet)) == CHUNK_LINES * 4
