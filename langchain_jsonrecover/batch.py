@@ -302,10 +302,17 @@ class _Run:
     tally: Tally = field(default_factory=Tally)
     done_bytes: int = 0
     malformed_said: int = 0
+    rows_on_terminal: bool = False
+    """Rows and progress share a terminal: erase the progress line first."""
 
     def deliver(self, out: bytes, tally: Tally, size: int) -> None:
         try:
+            if self.rows_on_terminal:
+                self.progress.clear()
+                self.write.flush()
             self.write.write(out)
+            if self.rows_on_terminal:
+                self.write.flush()
         except BrokenPipeError:
             raise
         except OSError as exc:
@@ -376,6 +383,7 @@ def run_batch(
     if parser is None:
         parser = spec.build()  # a usage error surfaces before any work
     run = _Run(sink, target, Progress(err, total_bytes), err)
+    run.rows_on_terminal = run.progress.enabled and _is_terminal(sink)
     start = time.perf_counter()
     chunks = read_chunks(source, source_name)
     if jobs == 1:
@@ -442,6 +450,13 @@ def pool_context() -> multiprocessing.context.BaseContext:
         context.set_forkserver_preload(["langchain_jsonrecover.batch"])
         return context
     return multiprocessing.get_context("spawn")
+
+
+def _is_terminal(stream: BinaryIO) -> bool:
+    try:
+        return stream.isatty()
+    except (OSError, ValueError):
+        return False
 
 
 def input_size(stream: BinaryIO) -> int | None:

@@ -8,6 +8,7 @@ pipe, a full device).
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
 import threading
@@ -490,3 +491,55 @@ def test_workers_fork_when_single_threaded_else_forkserver(
         thread.join()
     assert capsys.readouterr().out == quiet
     assert len(rows_of(quiet)) == CHUNK_LINES * 4
+
+
+class TerminalBytes(io.BytesIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_rows_on_the_same_terminal_never_share_the_progress_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # stdout and stderr on one terminal: one screen, in order of writing.
+    screen = TerminalBytes()
+
+    class Screen(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+        def write(self, text: str) -> int:
+            screen.write(text.encode())
+            return len(text)
+
+    path = write_log(tmp_path / "many.jsonl", many_replies(CHUNK_LINES * 3))
+    monkeypatch.setattr("langchain_jsonrecover.batch.PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr(sys, "stderr", Screen())
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(screen))
+    assert main(["batch", str(path)]) == 0
+    shown = screen.getvalue().decode()
+    assert "lines/s\x1b[K" in shown  # the progress was drawn
+    lines = [render(line) for line in shown.split("\n")]
+    rows = [line for line in lines if '{"line":' in line]
+    assert len(rows) == CHUNK_LINES * 3
+    for row in rows:
+        orjson.loads(row)  # a whole row, nothing of the progress line on it
+
+
+def render(line: str) -> str:
+    """What a terminal shows for one line: \\r goes back, ESC[K erases."""
+    shown: list[str] = []
+    column = 0
+    for piece in re.split(r"(\r|\x1b\[K)", line):
+        if piece == "\r":
+            column = 0
+        elif piece == "\x1b[K":
+            del shown[column:]
+        else:
+            for char in piece:
+                if column < len(shown):
+                    shown[column] = char
+                else:
+                    shown.append(char)
+                column += 1
+    return "".join(shown)
