@@ -49,7 +49,6 @@ from langchain_jsonrecover.batch import (
     ReadFailedError,
     WriteFailedError,
     input_size,
-    load_schema,
     run_batch,
 )
 from langchain_jsonrecover.demo import run_demo
@@ -61,7 +60,7 @@ if TYPE_CHECKING:
     from langchain_jsonrecover.records import Parser
 
 
-__all__ = ["load_schema", "main"]
+__all__ = ["main"]
 
 _COMMANDS = ("extract", "batch", "demo")
 _TOP_LEVEL = frozenset({*_COMMANDS, "-h", "--help", "--version"})
