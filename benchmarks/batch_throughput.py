@@ -15,7 +15,9 @@ What it measures
       written with ``to_textfiles``, on a ``distributed.LocalCluster`` of 2
       worker processes started before the timing (a cluster is long-lived).
 
-    Wall-clock time (processes run in parallel), the median of ``--repeat``
+    First, CPU time per line in this process (``time.process_time``, which
+    other programs' load barely moves), overall and per shape. Then
+    wall-clock time (processes run in parallel), the median of ``--repeat``
     rounds, the three modes interleaved within each round so that load from
     other programs hits them alike. The load average is printed before and
     after: on a shared machine, parallel speed-ups shrink with it.
@@ -46,7 +48,7 @@ import orjson
 import langchain_jsonrecover
 from langchain_jsonrecover import TruncationRecoveringOutputParser, recover_record
 from langchain_jsonrecover.cli import main
-from langchain_jsonrecover.records import dump_json
+from langchain_jsonrecover.records import dump_json, recover_line
 
 PARSER = TruncationRecoveringOutputParser(repair=True)
 WORDS = ["the", "of", "and", "report", "city", "value", "score", "note", "item", "data"]
@@ -138,6 +140,35 @@ def _time_cli_here(jobs: str, log: str, out: str) -> None:
     print(seconds)
 
 
+SHAPES = [
+    "prose around JSON",
+    "fenced, pretty",
+    "cut at 70 %, metadata says length",
+    "prose, no JSON",
+    "reasoning block, then JSON",
+    "Python literals, single quotes",
+    "content blocks",
+    "record without a reply",
+    "unclosed fence cut halfway",
+    "clean JSON",
+]
+
+
+def cpu_per_line(log: Path) -> tuple[float, dict[int, float]]:
+    """CPU seconds per line in this process: overall, and per shape (i % 10)."""
+    lines = log.read_bytes().splitlines()
+    start = time.process_time()
+    for number, data in enumerate(lines, 1):
+        recover_line(data, PARSER, line=number)
+    overall = (time.process_time() - start) / len(lines)
+    per_shape: dict[int, list[float]] = {}
+    for i, data in enumerate(lines):
+        start = time.process_time()
+        recover_line(data, PARSER, line=i + 1)
+        per_shape.setdefault(i % 10, []).append(time.process_time() - start)
+    return overall, {k: statistics.mean(v) for k, v in sorted(per_shape.items())}
+
+
 def _row_text(row: dict[str, Any]) -> str:
     return dump_json(row).decode()
 
@@ -174,6 +205,7 @@ def main_bench() -> None:
         folder = Path(tmp)
         log = folder / "log.jsonl"
         size = make_log(log, args.lines)
+        cpu, cpu_shapes = cpu_per_line(log)
         load_before = os.getloadavg()
         times: dict[str, list[float]] = {
             "1 process": [],
@@ -224,6 +256,13 @@ def main_bench() -> None:
             print(
                 f"{mode:>16}: {seconds:6.2f} s  {rate:8,.0f} lines/s  {base / seconds:.2f}x"
             )
+    print()
+    print(
+        f"CPU time per line, one process: {cpu * 1e6:.0f} us "
+        f"(about {1 / cpu:,.0f} lines per CPU-second); by shape:"
+    )
+    for shape, per_line in cpu_shapes.items():
+        print(f"- {SHAPES[shape]}: {per_line * 1e6:.0f} us")
 
 
 if __name__ == "__main__":

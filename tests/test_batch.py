@@ -18,6 +18,7 @@ from typing import Any
 import orjson
 import pytest
 
+from langchain_jsonrecover import TruncationRecoveringOutputParser
 from langchain_jsonrecover.batch import CHUNK_LINES, pool_context
 from langchain_jsonrecover.cli import main
 from langchain_jsonrecover.records import recover_line
@@ -543,3 +544,32 @@ def render(line: str) -> str:
                     shown.append(char)
                 column += 1
     return "".join(shown)
+
+
+def test_program_end_to_end_from_standard_input_with_jobs() -> None:
+    n = CHUNK_LINES * 5 + 3
+    log = b"".join(line + b"\n" for line in many_replies(n))
+    done = subprocess.run(  # noqa: S603 - our own script
+        [str(SCRIPT), "batch", "-", "--jobs", "2", "--truncated"],
+        input=log,
+        capture_output=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0
+    rows = rows_of(done.stdout)
+    assert [r["line"] for r in rows] == list(range(1, n + 1))
+    assert rows == [
+        recover_line(line, TruncationRecoveringOutputParser(), line=number)
+        for number, line in enumerate(many_replies(n), 1)
+    ]
+    recovered = sum(1 for i in range(n) if i % 5 < 3)
+    err = done.stderr.decode()
+    assert summary_of(err)[:3] == [
+        f"jsonrecover: {n:,} lines: {recovered:,} recovered, {n - recovered:,} failed",
+        f"  failed: MalformedLine {n // 5:,}, NoJsonFoundError {n // 5:,}",
+        (
+            f"  repairs: fence_stripped {n // 5 + 1:,}, prose_trimmed {n // 5 + 1:,}, "
+            f"truncation_closed {n // 5 + 1:,}"
+        ),
+    ]
