@@ -573,3 +573,14 @@ def test_program_end_to_end_from_standard_input_with_jobs() -> None:
             f"truncation_closed {n // 5 + 1:,}"
         ),
     ]
+
+
+def test_interrupt_exits_130_with_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, log: Path
+) -> None:
+    def interrupted(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("langchain_jsonrecover.batch.recover_chunk", interrupted)
+    assert main(["batch", str(log)]) == 130
+    assert capsys.readouterr() == ("", "jsonrecover: interrupted\n")
