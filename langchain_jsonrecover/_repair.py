@@ -41,6 +41,8 @@ _SCALAR: Final = f"(?:{_STR}|{_NUM}|true|false|null)"
 # A quoted key's opening quote and body, on one line, without its closing quote.
 _DQ_OPEN: Final = r'"(?:[^"\\\n]++|\\.)*+'
 _SQ_OPEN: Final = r"'(?:[^'\\\n]++|\\.)*+"
+# A key in typographic quotes (either closing quote), whole.
+_TYPO_KEY: Final = r'[“"][^"“”\\\n]*+[”"]'
 _KEY_BODY: Final = f'{_DQ_OPEN}"'
 # What must follow a value the hot path takes: its container's own closing
 # bracket, or a comma and then a quoted key (in an object) or an item (in an
@@ -90,16 +92,17 @@ _OPEN_ARRAYS: Final = re.compile(r"\[(?:[ \t\r\n]*+\[)*+")
 _LOOK_GAP: Final = re.compile(r"(?:[ \t\r\n]++|\\[nrt])*+")
 _COMMA_AHEAD: Final = re.compile(r"(?:(?:[ \t\r\n]++|\\[nrt])*+,)?")
 _DQ_BODY: Final = re.compile(
-    r'(?:[^"\\\x00-\x1f]++|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*+'
+    r'(?:[^"“”\\\x00-\x1f]++|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*+'
 )
 _SQ_BODY: Final = re.compile(
     r"""(?:[^'"\\\x00-\x1f]++|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*+"""
 )
+_COLON_NEXT: Final = re.compile(r"(?:[ \t\r\n]*+:)?")
 _HEX: Final = re.compile(r"[0-9a-fA-F]{0,3}")
 # In a string of literal backslashes: the body up to any backslash, and the
 # escapes that keep their meaning there (a control escape only before what
 # is not a letter: ``\n\n`` and ``\n.`` are line breaks, ``\new`` is not).
-_DQ_LITERAL_BODY: Final = re.compile(r'[^"\\\x00-\x1f]*+')
+_DQ_LITERAL_BODY: Final = re.compile(r'[^"“”\\\x00-\x1f]*+')
 _SQ_LITERAL_BODY: Final = re.compile(r"""[^'"\\\x00-\x1f]*+""")
 _KEPT_ESCAPE: Final = re.compile(
     r'(?:\\["\\/]|\\u[0-9a-fA-F]{4}|\\[bfnrt](?![A-Za-z]))?'
@@ -116,12 +119,12 @@ _LITERAL: Final = re.compile(r"(?:(true|false|null)|(True|False|None))(?![\w$])|
 # A key and its colon: quoted either way, or a bare word. A bare number is
 # refused as a key, but it still shows where the string before it ends.
 _KEY_AHEAD: Final = re.compile(
-    rf"(?:(?:{_DQ_OPEN}\"|{_SQ_OPEN}'|[\w$][\w$.-]*+){_W}:)?"
+    rf"(?:(?:{_DQ_OPEN}\"|{_SQ_OPEN}'|{_TYPO_KEY}|[\w$][\w$.-]*+){_W}:)?"
 )
 # The same, or the start of one that the text's end cuts off.
 _KEY_OR_CUT: Final = re.compile(
     rf"(?:{_DQ_OPEN}(?:\"{_W}(?::|\Z)|\Z)|{_SQ_OPEN}(?:'{_W}(?::|\Z)|\Z)"
-    rf"|[\w$][\w$.-]*+{_W}(?::|\Z))?"
+    rf"|{_TYPO_KEY}{_W}:|[\w$][\w$.-]*+{_W}(?::|\Z))?"
 )
 # A whole string, followed by what may follow an item.
 _NEXT_STRING: Final = re.compile(rf"(?:{_KEY_BODY}(?=[ \t\r\n]*+(?:[,\]}}\"]|\Z)))?")
@@ -158,6 +161,10 @@ _CONTROL_ESCAPES: Final = {
     "\b": "\\b",
     "\f": "\\f",
 }
+_QUOTE_REPAIR: Final = {
+    "'": "single_quotes_replaced",
+    "“": "typographic_quotes_replaced",
+}
 _PYTHON: Final = {"True": "true", "False": "false", "None": "null"}
 _PREFIXES: Final = frozenset(
     name[:i]
@@ -166,7 +173,7 @@ _PREFIXES: Final = frozenset(
 )
 _CLOSER: Final = {"{": "}", "[": "]"}
 _OPENER: Final = {"}": "{", "]": "["}
-_VALUE_START: Final = frozenset("\"'{[-0123456789")
+_VALUE_START: Final = frozenset("\"'“{[-0123456789")
 _NUMBER_START: Final = frozenset("-0123456789")
 
 # Parser states.
@@ -370,7 +377,7 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
         if end > pos:
             out.append(text[pos:end])
             pos = end
-        if pos < n and text[pos] in "/#\\":
+        if pos < n and text[pos] in "/#\\\xa0":
             pos = _gap(text, pos, out, repairs, comments=state != _MEMBER)
         if pos >= n:
             return "".join(out), True, n
@@ -398,9 +405,9 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
                 return None
 
         elif state <= _KEY:
-            if char in "\"'":
-                if char == "'":
-                    repairs["single_quotes_replaced"] = None
+            if char in "\"'“":
+                if char in _QUOTE_REPAIR:
+                    repairs[_QUOTE_REPAIR[char]] = None
                 pos = _string(text, pos, _IN_KEY, "", out, repairs)
                 if pos < 0:
                     return "".join(out), True, n
@@ -467,7 +474,7 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
             opened[char] += 1
             pos += 1
             state = _KEY_FIRST
-        elif char in "\"'":
+        elif char in "\"'“":
             if (
                 state == _ITEM
                 and len(stack) > 1
@@ -483,8 +490,8 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
                 repairs["bracket_fixed_guessed"] = None
                 state = _KEY
                 continue
-            if char == "'":
-                repairs["single_quotes_replaced"] = None
+            if char in _QUOTE_REPAIR:
+                repairs[_QUOTE_REPAIR[char]] = None
             where = _IN_OBJECT if state == _MEMBER else _IN_ARRAY
             parent = stack[-2] if len(stack) > 1 else ""
             other = opened["[" if where == _IN_OBJECT else "{"] > 0
@@ -572,6 +579,10 @@ def _gap(
         elif char == "\\" and nxt in {"n", "r", "t"}:
             pos += 2
             repairs["literal_newlines_removed"] = None
+        elif char == "\xa0":
+            # A no-break space between tokens: a space to a reader, not to JSON.
+            pos += 1
+            repairs["no_break_space_removed"] = None
         else:
             return pos
 
@@ -601,10 +612,13 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
     """
     n = len(text)
     quote = text[pos]
-    body = _DQ_BODY if quote == '"' else _SQ_BODY
+    body = _SQ_BODY if quote == "'" else _DQ_BODY
     guessed = False
     inner = 0
     literal = False
+    # A typographic opening quote met inside a straight-quoted string: its
+    # typographic quotes are text, and none of them closes it.
+    typographic_text = False
     out.append('"')
     pos += 1
     first_piece, body_start = len(out), pos
@@ -616,7 +630,19 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
         if pos >= n:
             break
         char = text[pos]
-        if char == quote:
+        if char in "“”" and quote != "'":
+            pos += 1
+            if (
+                char == "”"
+                and not typographic_text
+                and _typographic_closes(text, pos, where, parent, ahead, other_open)
+            ):
+                out.append('"')
+                repairs["typographic_quotes_replaced"] = None
+                return pos
+            typographic_text = typographic_text or (char == "“" and quote == '"')
+            out.append(char)
+        elif char == quote:
             pos += 1
             # Inner quotes come in pairs (``"He said "hi" to me"``): a quote
             # after an odd number of them is one more inner quote, whatever
@@ -633,9 +659,14 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
             repairs["inner_quote_escaped_guessed"] = None
             guessed = True
             inner += 1
-        elif char == '"':  # in a single-quoted string
-            out.append('\\"')
+        elif char == '"':  # in a single- or typographic-quoted string
             pos += 1
+            if quote == "“" and _typographic_closes(
+                text, pos, where, parent, ahead, other_open
+            ):
+                out.append('"')
+                return pos
+            out.append('\\"')
         elif char == "\\":
             nxt = text[pos + 1 : pos + 2]
             if not nxt or (nxt == "u" and _end(_HEX, text, pos + 2) >= n):
@@ -657,7 +688,7 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
                 # literal. Written again from its start, at most once.
                 del out[first_piece:]
                 pos, literal, inner, guessed = body_start, True, 0, False
-                body = _DQ_LITERAL_BODY if quote == '"' else _SQ_LITERAL_BODY
+                body = _SQ_LITERAL_BODY if quote == "'" else _DQ_LITERAL_BODY
                 repairs["literal_backslashes_guessed"] = None
         else:
             out.append(_CONTROL_ESCAPES.get(char) or f"\\u{ord(char):04x}")
@@ -666,6 +697,23 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
     if guessed:
         return _WRONG
     return _CUT
+
+
+def _typographic_closes(  # noqa: PLR0917 - _string's own state
+    text: str,
+    pos: int,
+    where: int,
+    parent: str,
+    ahead: _Ahead | None,
+    other_open: bool,  # noqa: FBT001
+) -> bool:
+    """Whether a quote of a typographic pair, just before ``pos``, closes its string.
+
+    A key's when a colon follows; a value's by the quote rule.
+    """
+    if ahead is None:
+        return _end(_COLON_NEXT, text, pos) > pos
+    return ahead.closes(pos, where, parent, other_open)
 
 
 def _beside_structure(text: str, quote: int) -> bool:
@@ -766,7 +814,7 @@ class _Ahead:
         new_line = "\n" in gap or "\\n" in gap
         if in_object:
             # The next key: quoted, or on a new line.
-            keyed = char in "\"'" or new_line
+            keyed = char in "\"'“" or new_line
             return keyed and _end(_KEY_AHEAD, text, ahead) > ahead
         if ahead == pos:
             return False

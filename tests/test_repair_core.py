@@ -377,7 +377,6 @@ REFUSED: list[tuple[str, str]] = [
     ("hash_where_value_due", '{"c": #fff}'),
     ("guessed_quote_runs_into_the_end", '{"b": "xxxxx" true}'),
     ("guessed_quote_then_bare_member", '{"a": "v", ["x"] }'),
-    ("curly_quotes_as_delimiters", '{"a": “b”}'),
 ]
 
 
