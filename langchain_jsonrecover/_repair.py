@@ -705,7 +705,7 @@ def _typographic_closes(  # noqa: PLR0917 - _string's own state
     where: int,
     parent: str,
     ahead: _Ahead | None,
-    other_open: bool,  # noqa: FBT001
+    other_open: bool,
 ) -> bool:
     """Whether a quote of a typographic pair, just before ``pos``, closes its string.
 
