@@ -43,6 +43,8 @@ _DQ_OPEN: Final = r'"(?:[^"\\\n]++|\\.)*+'
 _SQ_OPEN: Final = r"'(?:[^'\\\n]++|\\.)*+"
 # A key in typographic quotes (either closing quote), whole.
 _TYPO_KEY: Final = r'[“"][^"“”\\\n]*+[”"]'
+# A key whose quotes are escaped once too often, whole.
+_ESCAPED_KEY: Final = r'\\"[^"\\\n]*+\\"'
 _KEY_BODY: Final = f'{_DQ_OPEN}"'
 # What must follow a value the hot path takes: its container's own closing
 # bracket, or a comma and then a quoted key (in an object) or an item (in an
@@ -98,6 +100,8 @@ _SQ_BODY: Final = re.compile(
     r"""(?:[^'"\\\x00-\x1f]++|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*+"""
 )
 _COLON_NEXT: Final = re.compile(r"(?:[ \t\r\n]*+:)?")
+_UNQUOTED_BODY: Final = re.compile(r'[^"{\[:\\]*+')
+_ESCAPED_STRING: Final = re.compile(r'\\"([^"\\\x00-\x1f]*+)\\"')
 _HEX: Final = re.compile(r"[0-9a-fA-F]{0,3}")
 # In a string of literal backslashes: the body up to any backslash, and the
 # escapes that keep their meaning there (a control escape only before what
@@ -119,12 +123,12 @@ _LITERAL: Final = re.compile(r"(?:(true|false|null)|(True|False|None))(?![\w$])|
 # A key and its colon: quoted either way, or a bare word. A bare number is
 # refused as a key, but it still shows where the string before it ends.
 _KEY_AHEAD: Final = re.compile(
-    rf"(?:(?:{_DQ_OPEN}\"|{_SQ_OPEN}'|{_TYPO_KEY}|[\w$][\w$.-]*+){_W}:)?"
+    rf"(?:(?:{_DQ_OPEN}\"|{_SQ_OPEN}'|{_TYPO_KEY}|{_ESCAPED_KEY}|[\w$][\w$.-]*+){_W}:)?"
 )
 # The same, or the start of one that the text's end cuts off.
 _KEY_OR_CUT: Final = re.compile(
     rf"(?:{_DQ_OPEN}(?:\"{_W}(?::|\Z)|\Z)|{_SQ_OPEN}(?:'{_W}(?::|\Z)|\Z)"
-    rf"|{_TYPO_KEY}{_W}:|[\w$][\w$.-]*+{_W}(?::|\Z))?"
+    rf"|(?:{_TYPO_KEY}|{_ESCAPED_KEY}){_W}:|[\w$][\w$.-]*+{_W}(?::|\Z))?"
 )
 # A whole string, followed by what may follow an item.
 _NEXT_STRING: Final = re.compile(rf"(?:{_KEY_BODY}(?=[ \t\r\n]*+(?:[,\]}}\"]|\Z)))?")
@@ -412,6 +416,12 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
                 if pos < 0:
                     return "".join(out), True, n
                 state = _COLON
+            elif text.startswith('\\"', pos):
+                pos = _escaped_string(text, pos, _IN_KEY, stack, opened, out, None)
+                if pos < 0:
+                    return None
+                repairs["escaped_quotes_replaced"] = None
+                state = _COLON
             elif char in "}]":
                 if state == _KEY:
                     out[comma_at] = ""
@@ -474,6 +484,20 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
             opened[char] += 1
             pos += 1
             state = _KEY_FIRST
+        elif text.startswith(('"""', "'''"), pos):
+            where = _IN_OBJECT if state == _MEMBER else _IN_ARRAY
+            pos = _triple_quoted(text, pos, where, stack, opened, out, ahead)
+            if pos < 0:
+                return None
+            repairs["triple_quotes_replaced"] = None
+            state = _AFTER
+        elif text.startswith('\\"', pos):
+            where = _IN_OBJECT if state == _MEMBER else _IN_ARRAY
+            pos = _escaped_string(text, pos, where, stack, opened, out, ahead)
+            if pos < 0:
+                return None
+            repairs["escaped_quotes_replaced"] = None
+            state = _AFTER
         elif char in "\"'“":
             if (
                 state == _ITEM
@@ -539,8 +563,16 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
             found = _LITERAL.match(text, pos)
             if found is None or found.end() == pos:
                 end = _end(_WORD, text, pos)
-                cut = end >= n and text[pos:end] in _PREFIXES
-                return ("".join(out), True, n) if cut else None
+                if end >= n and text[pos:end] in _PREFIXES:
+                    return "".join(out), True, n
+                end = _opening_quote_lost(text, pos) if state == _MEMBER else -1
+                if end < 0:
+                    return None
+                out.append(orjson.dumps(text[pos : end - 1]).decode())
+                repairs["opening_quote_guessed"] = None
+                pos = end
+                state = _AFTER
+                continue
             if found.group(2) is not None:
                 out.append(_PYTHON[found.group(2)])
                 repairs["python_literal_replaced"] = None
@@ -699,6 +731,93 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
     return _CUT
 
 
+def _opening_quote_lost(text: str, pos: int) -> int:
+    r"""Where a member's value that lost only its opening quote ends, or ``-1``.
+
+    The value starts at ``pos``, where no value can start, and runs to the
+    next quote, past no ``{``, ``[`` or ``:`` (nor a backslash, whose meaning
+    would be a guess); that quote is followed by ``,`` or ``}`` and then a
+    key or the end of the text: ``"note": Sent today.", "id": 4``.
+    """
+    quote = _end(_UNQUOTED_BODY, text, pos)
+    if quote >= len(text) or text[quote] != '"':
+        return -1
+    after = _end(_SPACE, text, quote + 1)
+    if after >= len(text) or text[after] not in ",}":
+        return -1
+    nxt = _end(_SPACE, text, after + 1)
+    if nxt < len(text) and _end(_KEY_AHEAD, text, nxt) == nxt:
+        return -1
+    return quote + 1
+
+
+def _triple_quoted(  # noqa: PLR0917 - the pass's own state
+    text: str,
+    pos: int,
+    where: int,
+    stack: list[str],
+    opened: dict[str, int],
+    out: list[str],
+    ahead: _Ahead,
+) -> int:
+    r"""Write a Python triple-quoted string at ``pos`` as JSON; return its end.
+
+    Its text is kept as written (line breaks escaped); ``-1`` when it does not
+    close, holds a backslash (an escape's meaning would be a guess), or its
+    closing quotes are not followed by what may follow a value.
+    """
+    delimiter = text[pos : pos + 3]
+    close = text.find(delimiter, pos + 3)
+    if close < 0 or "\\" in text[pos + 3 : close]:
+        return -1
+    end = close + 3
+    if not _value_closes(end, where, stack, opened, ahead):
+        return -1
+    out.append(orjson.dumps(text[pos + 3 : close]).decode())
+    return end
+
+
+def _escaped_string(  # noqa: PLR0917 - the pass's own state
+    text: str,
+    pos: int,
+    where: int,
+    stack: list[str],
+    opened: dict[str, int],
+    out: list[str],
+    ahead: _Ahead | None,
+) -> int:
+    r"""Write a string quoted ``\"…\"`` at ``pos`` as JSON; return its end.
+
+    A key or value escaped once too often among plain JSON
+    (``{"query": \"rain\"}``); ``-1`` unless it holds no quote or backslash
+    and is followed by what may follow it (a colon after a key).
+    """
+    found = _ESCAPED_STRING.match(text, pos)
+    if found is None:
+        return -1
+    end = found.end()
+    if ahead is None:
+        if _end(_COLON_NEXT, text, end) == end:
+            return -1
+    elif not _value_closes(end, where, stack, opened, ahead):
+        return -1
+    out.append(f'"{found.group(1)}"')
+    return end
+
+
+def _value_closes(
+    end: int,
+    where: int,
+    stack: list[str],
+    opened: dict[str, int],
+    ahead: _Ahead,
+) -> bool:
+    """Whether a value ending at ``end`` is followed by what may follow it."""
+    parent = stack[-2] if len(stack) > 1 else ""
+    other = opened["[" if where == _IN_OBJECT else "{"] > 0
+    return ahead.closes(end, where, parent, other)
+
+
 def _typographic_closes(  # noqa: PLR0917 - _string's own state
     text: str,
     pos: int,
@@ -855,7 +974,11 @@ def _next_ahead(text: str, pos: int, *, in_object: bool) -> bool:
 
 def _item_ahead(text: str, pos: int) -> bool:
     """Whether an array item starts at ``pos``."""
-    return text[pos] in _VALUE_START or _end(_LITERAL, text, pos) > pos
+    return (
+        text[pos] in _VALUE_START
+        or _end(_LITERAL, text, pos) > pos
+        or text.startswith('\\"', pos)
+    )
 
 
 def _next_without_comma(

@@ -61,6 +61,57 @@ REPAIRED: list[tuple[str, str, Any, tuple[str, ...]]] = [
         {"a": [1, 2]},
         ("no_break_space_removed",),
     ),
+    # A value that lost only its opening quote.
+    (
+        "value_missing_its_opening_quote_then_a_key",
+        '{"id": 4, "note": Sent to the printer today.", "ok": true}',
+        {"id": 4, "note": "Sent to the printer today.", "ok": True},
+        ("opening_quote_guessed",),
+    ),
+    (
+        "value_missing_its_opening_quote_at_the_end",
+        '{"note": Back on Monday, after the audit."}',
+        {"note": "Back on Monday, after the audit."},
+        ("opening_quote_guessed",),
+    ),
+    (
+        "value_missing_its_opening_quote_across_lines",
+        '[\n  {\n    "title": Draft two",\n    "pages": 9\n  }\n]',
+        [{"title": "Draft two", "pages": 9}],
+        ("opening_quote_guessed",),
+    ),
+    # Python triple-quoted strings.
+    (
+        "triple_quoted_value",
+        '{"doc": """First line.\nSays "hi".\n""", "n": 1}',
+        {"doc": 'First line.\nSays "hi".\n', "n": 1},
+        ("triple_quotes_replaced",),
+    ),
+    (
+        "triple_single_quoted_item",
+        "['''a\nb''', 2]",
+        ["a\nb", 2],
+        ("triple_quotes_replaced",),
+    ),
+    # Quotes escaped once too often among plain JSON.
+    (
+        "over_escaped_value",
+        '{"query": \\"rain in Bergen\\"}',
+        {"query": "rain in Bergen"},
+        ("escaped_quotes_replaced",),
+    ),
+    (
+        "over_escaped_key_and_value",
+        '{"a": 1, \\"b\\": \\"two\\"}',
+        {"a": 1, "b": "two"},
+        ("escaped_quotes_replaced",),
+    ),
+    (
+        "over_escaped_item",
+        '["x", \\"y\\"]',
+        ["x", "y"],
+        ("escaped_quotes_replaced",),
+    ),
 ]
 
 
@@ -78,6 +129,16 @@ def test_repair(text: str, expected: Any, repairs: tuple[str, ...]) -> None:
 
 REFUSED: list[tuple[str, str]] = [
     ("unquoted_value", "{status: ok}"),
+    ("unquoted_value_then_a_quoted_key", '{"status": ok, "code": "7"}'),
+    ("unquoted_value_before_an_object", '{"a": see below {"b": "c"}, "d": 1}'),
+    ("unquoted_value_holding_a_colon", '{"a": at 10:30", "b": 1}'),
+    ("unquoted_value_quote_then_prose", '{"a": yes" and more, "b": 1}'),
+    ("unquoted_value_with_a_backslash", '{"a": C\\temp", "b": 1}'),
+    ("triple_quote_never_closed", '{"doc": """open'),
+    ("triple_quote_with_escapes", '{"doc": """a\\nb""", "n": 1}'),
+    ("triple_quote_then_garbage", '{"doc": """a""" b, "n": 1}'),
+    ("over_escaped_value_never_closed", '{"q": \\"rain}'),
+    ("over_escaped_key_without_colon", '{\\"q\\" 1}'),
     ("ellipsis_placeholder_in_an_array", '{"ids": [1, 2, ...]}'),
     ("unicode_ellipsis_placeholder", '["a", "b", …]'),
 ]
