@@ -22,6 +22,7 @@ bounded look ahead.
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from typing import Final
@@ -135,6 +136,11 @@ _NEXT_STRING: Final = re.compile(rf"(?:{_KEY_BODY}(?=[ \t\r\n]*+(?:[,\]}}\"]|\Z)
 # ``{\"`` (after more brackets, spaces or literal ``\n``): string-escaped JSON.
 _ESCAPED_START: Final = re.compile(r'[\[{](?:[ \t\r\n\[{]|\\[nrt])*+\\"')
 _ESCAPED_WINDOW: Final = 256
+# ``{ &quot;`` (after more brackets or spaces): quotes written as HTML entities.
+_ENTITY_START: Final = re.compile(r"[\[{][ \t\r\n\[{]*+&quot;")
+# ``{{`` (after ``[`` and spaces): braces doubled by a prompt template.
+_DOUBLED_START: Final = re.compile(r"(?:\[[ \t\r\n]*+)*+\{\{")
+_BETWEEN_BRACES: Final = re.compile(r'[^"{}\[\]]++')
 # An open container's start in the output (piece, offset in it), and whether a
 # container inside it has closed.
 _Mark = list[int | bool]
@@ -223,7 +229,7 @@ class Repaired:
     """Offset in the input just after the value (its length when truncated)."""
 
 
-def repair(text: str) -> Repaired | None:
+def repair(text: str, *, entities: bool = False) -> Repaired | None:
     r"""Repair one candidate's text, which starts at its ``{`` or ``[``.
 
     The first top-level value is rewritten; whatever follows it is ignored.
@@ -281,8 +287,23 @@ def repair(text: str) -> Repaired | None:
     top-level value and a comma follows. An array still open when its
     object's next ``"key":`` comes is closed before it.
 
+    Three repairs read the candidate as a whole before the pass:
+
+    - ``html_entities_replaced`` (only with ``entities``, for a candidate in
+      a fence): ``{ &quot;a&quot;: 1 }``, when its first quote is
+      ``&quot;``; entities are replaced up to the first bare quote;
+    - ``template_braces_undoubled``: ``{{"a": 1}}``, a prompt template's
+      doubled braces, when every brace outside strings is doubled;
+    - ``false_start_dropped``: the model restarted the value inside itself
+      (``{"{"a": 1}``, ``{"a": "x",{"a": "x", "b": 2}``): when the pass
+      refuses the text, the restarted object is the answer if it is
+      complete, the text before it (less a trailing comma) is a prefix of
+      it, and nothing after it says the outer value goes on.
+
     Args:
         text: The candidate, from its opening bracket (prose may follow).
+        entities: Whether HTML entities may stand for quotes (the candidate
+            is in a fence, where a page may have escaped the reply).
 
     Returns:
         The rewritten text, or ``None`` when nothing needed repair or when
@@ -304,7 +325,31 @@ def repair(text: str) -> Repaired | None:
     if unescaped:
         text = _unescape(text)
         repairs["json_unescaped"] = None
+    elif entities and _ENTITY_START.match(text, 0, _ESCAPED_WINDOW) is not None:
+        quote = text.find('"')
+        text = html.unescape(text if quote < 0 else text[:quote])
+        repairs["html_entities_replaced"] = None
+        unescaped = True
+    elif _DOUBLED_START.match(text, 0, _ESCAPED_WINDOW) is not None:
+        undoubled = _undouble(text)
+        if undoubled is not None:
+            single, length = undoubled
+            fixed = repair(single)
+            if fixed is None:
+                found = _rewrite(single, repairs)
+                if found is None or found[1]:
+                    return None
+                single = found[0]
+            elif fixed.truncated:
+                return None
+            else:
+                single = fixed.text
+                repairs.update(dict.fromkeys(fixed.repairs))
+            repairs = {"template_braces_undoubled": None, **repairs}
+            return Repaired(single, tuple(repairs), truncated=False, end=length)
     rewritten = _rewrite(text, repairs)
+    if rewritten is None and not unescaped:
+        return _restarted(text)
     if rewritten is None or not repairs:
         return None
     out, truncated, end = rewritten
@@ -312,6 +357,75 @@ def repair(text: str) -> Repaired | None:
     return Repaired(
         out, tuple(repairs), truncated=truncated, end=length if unescaped else end
     )
+
+
+def _undouble(text: str) -> tuple[str, int] | None:
+    """The value with a template's doubled braces made single, and its end.
+
+    ``None`` unless every brace outside strings, up to where the value
+    closes, is doubled; one linear scan.
+    """
+    pieces: list[str] = []
+    braces = brackets = 0
+    pos, n = 0, len(text)
+    while pos < n:
+        char = text[pos]
+        if char == '"':
+            end = _end(_OUTER_BODY, text, pos + 1)
+            if end >= n:
+                return None
+            pieces.append(text[pos : end + 1])
+            pos = end + 1
+            continue
+        if char in "{}":
+            if text[pos + 1 : pos + 2] != char:
+                return None
+            pieces.append(char)
+            pos += 2
+            braces += 1 if char == "{" else -1
+        elif char in "[]":
+            pieces.append(char)
+            pos += 1
+            brackets += 1 if char == "[" else -1
+        else:
+            end = _end(_BETWEEN_BRACES, text, pos)
+            pieces.append(text[pos:end])
+            pos = end
+            continue
+        if braces < 0 or brackets < 0:
+            return None
+        if braces == brackets == 0:
+            return "".join(pieces), pos
+    return None
+
+
+def _restarted(text: str) -> Repaired | None:
+    """The object the model restarted inside a refused one, when that is sure.
+
+    See ``false_start_dropped`` in :func:`repair`. Only restarts within the
+    first characters are looked for, and only the first that the false start
+    is a prefix of is read, so the cost stays linear.
+    """
+    pos = 0
+    while True:
+        pos = text.find("{", pos + 1, _ESCAPED_WINDOW)
+        if pos < 0:
+            return None
+        start = text[:pos].rstrip(" \t\r\n,")
+        if len(start) > 1 and text.startswith(start, pos):
+            break
+    repairs: dict[str, None] = {"false_start_dropped": None}
+    found = _rewrite(text[pos:], repairs)
+    if found is None or found[1]:
+        return None
+    end = pos + found[2]
+    after = _end(_SPACE, text, end)
+    if text.startswith("}", after):
+        end = after + 1
+        after = _end(_SPACE, text, end)
+    if after < len(text) and text[after] in ",:\"'}]":
+        return None
+    return Repaired(found[0], tuple(repairs), truncated=False, end=end)
 
 
 def _end(pattern: re.Pattern[str], text: str, pos: int) -> int:

@@ -112,6 +112,54 @@ REPAIRED: list[tuple[str, str, Any, tuple[str, ...]]] = [
         ["x", "y"],
         ("escaped_quotes_replaced",),
     ),
+    # Braces doubled by a prompt template.
+    (
+        "template_braces_doubled",
+        '{{"unit": "kg", "sizes": [{{"w": 2}}]}}',
+        {"unit": "kg", "sizes": [{"w": 2}]},
+        ("template_braces_undoubled",),
+    ),
+    (
+        "template_braces_in_an_array_with_more_repairs",
+        "[{{'a': True}}, {{'b': None}}]",
+        [{"a": True}, {"b": None}],
+        (
+            "template_braces_undoubled",
+            "single_quotes_replaced",
+            "python_literal_replaced",
+        ),
+    ),
+    (
+        "template_braces_around_braces_in_strings",
+        '{{"fmt": "{x}", "n": 1}} then prose',
+        {"fmt": "{x}", "n": 1},
+        ("template_braces_undoubled",),
+    ),
+    # A false start: the object restarted inside itself.
+    (
+        "false_start_at_a_key",
+        '{"{"plot": "A storm", "year": 1921}',
+        {"plot": "A storm", "year": 1921},
+        ("false_start_dropped",),
+    ),
+    (
+        "false_start_in_a_value",
+        '{"town": "{"town": "Bree"}',
+        {"town": "Bree"},
+        ("false_start_dropped",),
+    ),
+    (
+        "false_start_cut_inside_a_value",
+        '{"town":"Bre{"town":"Bree"}',
+        {"town": "Bree"},
+        ("false_start_dropped",),
+    ),
+    (
+        "false_start_after_a_member",
+        '{"tool": "find",{"tool": "find", "args": {"q": "owl"}}}',
+        {"tool": "find", "args": {"q": "owl"}},
+        ("false_start_dropped",),
+    ),
 ]
 
 
@@ -139,6 +187,12 @@ REFUSED: list[tuple[str, str]] = [
     ("triple_quote_then_garbage", '{"doc": """a""" b, "n": 1}'),
     ("over_escaped_value_never_closed", '{"q": \\"rain}'),
     ("over_escaped_key_without_colon", '{\\"q\\" 1}'),
+    ("template_brace_single_somewhere", '{{"a": {"b": 1}}}'),
+    ("template_braces_unbalanced", '{{"a": 1}'),
+    ("false_start_not_a_prefix", '{"a": "{"b": 1}'),
+    ("false_start_then_more_members", '{"a": "{"a": 1}, "b": 2}'),
+    ("false_start_restart_incomplete", '{"{"a": 1'),
+    ("false_start_without_members", '{ {"a": 1}'),
     ("ellipsis_placeholder_in_an_array", '{"ids": [1, 2, ...]}'),
     ("unicode_ellipsis_placeholder", '["a", "b", …]'),
 ]
@@ -147,3 +201,41 @@ REFUSED: list[tuple[str, str]] = [
 @pytest.mark.parametrize("text", [pytest.param(t, id=i) for i, t in REFUSED])
 def test_refusal(text: str) -> None:
     assert repair(text) is None
+
+
+ENTITIES: list[tuple[str, str, Any]] = [
+    (
+        "quotes_as_entities",
+        "{ &quot;url&quot;: &quot;https://a.test/v1&quot;, &quot;ms&quot;: 500 }",
+        {"url": "https://a.test/v1", "ms": 500},
+    ),
+    (
+        "entities_in_an_array_of_objects",
+        "[{&quot;k&quot;: &quot;a &amp; b&quot;}]",
+        [{"k": "a & b"}],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"), [pytest.param(*row[1:], id=row[0]) for row in ENTITIES]
+)
+def test_html_entities_in_a_fence(text: str, expected: Any) -> None:
+    result = repair(text, entities=True)
+    assert result is not None
+    assert orjson.loads(result.text) == expected
+    assert result.repairs == ("html_entities_replaced",)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(ENTITIES[0][1], id="not_in_a_fence"),
+        pytest.param('{"a": "&quot;x&quot;", b: 1}', id="entity_inside_a_string"),
+    ],
+)
+def test_html_entities_outside_a_fence_or_a_string_stay(text: str) -> None:
+    result = repair(text)
+    assert result is None or "html_entities_replaced" not in result.repairs
+    if result is not None:
+        assert "&quot;" in orjson.loads(result.text)["a"]
