@@ -1219,8 +1219,19 @@ def _close(  # noqa: PLR0917 - the pass's own state, passed whole
         # Either the bracket is the wrong kind for ``top`` and the text goes
         # on inside ``below``, or ``top``'s closer is missing and the bracket
         # closes ``below``: what follows the bracket decides.
+        nxt = _end(_SPACE, text, pos + 1)
+        if text.startswith(_CLOSER[top], nxt):
+            # ``}]`` for ``]}``: two closers swapped, both used.
+            out.append(_CLOSER[top])
+            _pop(stack, marks, opened)
+            out.append(char)
+            _pop(stack, marks, opened)
+            repairs["bracket_fixed_guessed"] = None
+            return nxt + 1
         comma = _end(_COMMA_AHEAD, text, pos + 1)
-        wrong_kind = False
+        # ``]]`` for ``}]``: the next bracket closes ``below``, so this one
+        # is the wrong kind (read as a lost closer, that one would be stray).
+        wrong_kind = text.startswith(char, nxt)
         if comma > pos + 1:
             ahead = _end(_LOOK_GAP, text, comma)
             if ahead < len(text):

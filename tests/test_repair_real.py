@@ -160,6 +160,38 @@ REPAIRED: list[tuple[str, str, Any, tuple[str, ...]]] = [
         {"tool": "find", "args": {"q": "owl"}},
         ("false_start_dropped",),
     ),
+    # Closers where the structure shows the intent.
+    (
+        "array_closed_with_a_brace_then_the_object",
+        '{"tags": ["red", "blue", "green" }}',
+        {"tags": ["red", "blue", "green"]},
+        ("bracket_fixed_guessed",),
+    ),
+    (
+        "array_closed_with_a_brace_inside_an_object",
+        '{"a": {"b": [1, 2 }}, "c": 3}',
+        {"a": {"b": [1, 2]}, "c": 3},
+        ("bracket_fixed_guessed",),
+    ),
+    (
+        "two_closers_swapped",
+        '{"days": [{"d": 1}}], "n": 1}',
+        {"days": [{"d": 1}], "n": 1},
+        ("bracket_fixed_guessed",),
+    ),
+    (
+        "two_closers_swapped_the_other_way",
+        '[{"a": 1]}',
+        [{"a": 1}],
+        ("bracket_fixed_guessed",),
+    ),
+    # A missing comma between a string and the next key, across lines.
+    (
+        "missing_comma_between_a_string_and_a_key_across_lines",
+        '{\n  "name": "Ada"\n  "born": 1815\n}',
+        {"name": "Ada", "born": 1815},
+        ("comma_inserted",),
+    ),
 ]
 
 
