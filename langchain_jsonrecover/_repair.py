@@ -1187,6 +1187,21 @@ def _may_close(
     return ahead >= len(text) or text[ahead] in ",]}"
 
 
+def _swap_fits(text: str, pos: int, stack: list[str]) -> bool:
+    """Whether the text at ``pos`` may follow two swapped closers.
+
+    What follows must close or go on in the container below both (``,``, a
+    closer or the end), or, when they close the top-level value, anything
+    but a comma (``{"a": [{"b": 1}}], "c": 2}`` has a stray ``}``, not a swap).
+    """
+    ahead = _end(_LOOK_GAP, text, pos)
+    if ahead >= len(text):
+        return True
+    if len(stack) == 2:  # the two closers close the top-level value
+        return text[ahead] != ","
+    return text[ahead] in ",}]"
+
+
 def _close(  # noqa: PLR0917 - the pass's own state, passed whole
     text: str,
     pos: int,
@@ -1220,7 +1235,7 @@ def _close(  # noqa: PLR0917 - the pass's own state, passed whole
         # on inside ``below``, or ``top``'s closer is missing and the bracket
         # closes ``below``: what follows the bracket decides.
         nxt = _end(_SPACE, text, pos + 1)
-        if text.startswith(_CLOSER[top], nxt):
+        if text.startswith(_CLOSER[top], nxt) and _swap_fits(text, nxt + 1, stack):
             # ``}]`` for ``]}``: two closers swapped, both used.
             out.append(_CLOSER[top])
             _pop(stack, marks, opened)

@@ -175,8 +175,8 @@ REPAIRED: list[tuple[str, str, Any, tuple[str, ...]]] = [
     ),
     (
         "two_closers_swapped",
-        '{"days": [{"d": 1}}], "n": 1}',
-        {"days": [{"d": 1}], "n": 1},
+        '[{"visit": {"rooms": [{"n": 1}}]}, {"ok": true}]',
+        [{"visit": {"rooms": [{"n": 1}]}}, {"ok": True}],
         ("bracket_fixed_guessed",),
     ),
     (
@@ -225,6 +225,7 @@ REFUSED: list[tuple[str, str]] = [
     ("false_start_then_more_members", '{"a": "{"a": 1}, "b": 2}'),
     ("false_start_restart_incomplete", '{"{"a": 1'),
     ("false_start_without_members", '{ {"a": 1}'),
+    ("stray_closer_is_no_swap", '{"days": [{"d": 1}}], "n": 1}'),
     ("ellipsis_placeholder_in_an_array", '{"ids": [1, 2, ...]}'),
     ("unicode_ellipsis_placeholder", '["a", "b", …]'),
 ]
