@@ -457,6 +457,9 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
     state = _KEY_FIRST if text[0] == "{" else _ITEM_FIRST
     pos = 1
     comma_at = -1  # the piece holding the comma before a pending key or item
+    # Depths of open containers written in backticks (``"a": `{...}` ``),
+    # whose closing backtick is due when they close.
+    ticks: list[int] = []
     ahead = _Ahead(text)
     while True:
         # The hot path: a match or two take a run of strict JSON.
@@ -502,7 +505,12 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
         char = text[pos]
 
         if state == _AFTER:
-            if char == ",":
+            if ticks and len(stack) < ticks[-1]:
+                if char != "`":
+                    return None
+                ticks.pop()
+                pos += 1
+            elif char == ",":
                 comma_at = len(out)
                 out.append(",")
                 pos += 1
@@ -577,6 +585,11 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
             state = _MEMBER
 
         # A value is due: a member's, or an array item.
+        elif char == "`" and text.startswith(("`{", "`["), pos):
+            # A container as markdown inline code: the backticks go.
+            ticks.append(len(stack) + 1)
+            pos += 1
+            repairs["backticks_removed"] = None
         elif char == "[":
             # A run of ``[`` at once: deep nesting costs no step per level.
             end = _end(_OPEN_ARRAYS, text, pos)

@@ -185,6 +185,25 @@ REPAIRED: list[tuple[str, str, Any, tuple[str, ...]]] = [
         [{"a": 1}],
         ("bracket_fixed_guessed",),
     ),
+    # A container written as markdown inline code.
+    (
+        "object_value_in_backticks",
+        '{"action": "plot",\n "input": `{\n  "x": 1\n}`\n}',
+        {"action": "plot", "input": {"x": 1}},
+        ("backticks_removed",),
+    ),
+    (
+        "array_and_object_values_in_backticks",
+        '{"a": `[1, 2]`, "b": `{"c": [3]}`}',
+        {"a": [1, 2], "b": {"c": [3]}},
+        ("backticks_removed",),
+    ),
+    (
+        "item_in_backticks",
+        '[`{"b": 1}`, 2]',
+        [{"b": 1}, 2],
+        ("backticks_removed",),
+    ),
     # A missing comma between a string and the next key, across lines.
     (
         "missing_comma_between_a_string_and_a_key_across_lines",
@@ -226,6 +245,8 @@ REFUSED: list[tuple[str, str]] = [
     ("false_start_restart_incomplete", '{"{"a": 1'),
     ("false_start_without_members", '{ {"a": 1}'),
     ("stray_closer_is_no_swap", '{"days": [{"d": 1}}], "n": 1}'),
+    ("backtick_never_closed", '{"a": `{"b": 1}, "c": 2}'),
+    ("backtick_around_a_word", '{"a": `yes`}'),
     ("ellipsis_placeholder_in_an_array", '{"ids": [1, 2, ...]}'),
     ("unicode_ellipsis_placeholder", '["a", "b", …]'),
 ]
