@@ -530,6 +530,14 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
             else:
                 return None
 
+        elif char == "," and state in {_KEY_FIRST, _ITEM_FIRST}:
+            # ``[\n,{...}]``: a comma before the first key or item, with
+            # one after it (``{,}`` and ``[,,1]`` stay refused).
+            after = _end(_LOOK_GAP, text, pos + 1)
+            if after >= n or not _next_ahead(text, after, in_object=in_object):
+                return None
+            repairs["leading_comma_removed"] = None
+            pos += 1
         elif state <= _KEY:
             if char in "\"'“":
                 if char in _QUOTE_REPAIR:

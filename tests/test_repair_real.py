@@ -204,6 +204,19 @@ REPAIRED: list[tuple[str, str, Any, tuple[str, ...]]] = [
         [{"b": 1}, 2],
         ("backticks_removed",),
     ),
+    # A comma before the first key or item.
+    (
+        "comma_before_the_first_item",
+        '{"steps": [\n,{\n"do": "wait"\n}]}',
+        {"steps": [{"do": "wait"}]},
+        ("leading_comma_removed",),
+    ),
+    (
+        "comma_before_the_first_key",
+        '{, "a": 1}',
+        {"a": 1},
+        ("leading_comma_removed",),
+    ),
     # A missing comma between a string and the next key, across lines.
     (
         "missing_comma_between_a_string_and_a_key_across_lines",
@@ -247,6 +260,9 @@ REFUSED: list[tuple[str, str]] = [
     ("stray_closer_is_no_swap", '{"days": [{"d": 1}}], "n": 1}'),
     ("backtick_never_closed", '{"a": `{"b": 1}, "c": 2}'),
     ("backtick_around_a_word", '{"a": `yes`}'),
+    ("comma_alone_in_an_object", "{,}"),
+    ("comma_alone_in_an_array", "[,]"),
+    ("two_commas_before_the_first_item", "[,,1]"),
     ("ellipsis_placeholder_in_an_array", '{"ids": [1, 2, ...]}'),
     ("unicode_ellipsis_placeholder", '["a", "b", …]'),
 ]
