@@ -253,8 +253,23 @@ def repair(text: str, *, entities: bool = False) -> Repaired | None:
       and is unescaped (up to the first bare quote) before the rest;
     - ``literal_newlines_removed``: ``\n``, ``\r``, ``\t`` written as two
       characters between tokens.
+    - ``no_break_space_removed``: U+00A0 between tokens;
+    - ``typographic_quotes_replaced``: ``{“a”: “b”}``; a ``”`` closes a
+      straight-quoted string too (``"b”, "c": 1``) where the quote rule
+      below would close it, unless a ``“`` came first in that string;
+    - ``triple_quotes_replaced``: a Python triple-quoted string (three
+      ``"`` or three ``'`` each side, no backslash inside), followed by what
+      may follow a value;
+    - ``escaped_quotes_replaced``: ``{"q": \"rain\"}``, a key or value
+      escaped once too often among plain JSON;
+    - ``backticks_removed``: a container as inline code, ``"a": `{…}```;
+    - ``leading_comma_removed``: ``[,{…}]``, with a key or item after it;
+    - ``opening_quote_guessed``: ``"note": Sent today.", "id": 4``, when the
+      text up to the next quote holds no ``"{[:`` or backslash and that
+      quote is followed by ``,`` or ``}`` and then a key or the end.
 
-    Two repairs choose between readings, and say so in their names.
+    Some repairs choose between readings, and say so in their names:
+    ``opening_quote_guessed`` above, and these two.
 
     ``inner_quote_escaped_guessed``: a quote met inside a string value is
     its closing quote when what follows it (past spaces) may follow the

@@ -806,6 +806,21 @@ HOSTILE: list[tuple[str, Callable[[int], str], bool | None]] = [
         None,
     ),
     ("python_literals", lambda n: "[" + "True, " * n + "]", False),
+    # Issue 11's repairs.
+    ("typographic_closers_in_a_string", lambda n: '{"a": "' + "x” " * n, True),
+    ("typographic_pairs", lambda n: "[" + "“x”, " * n + "]", False),
+    (
+        "values_missing_opening_quotes",
+        lambda n: "{" + '"a": x", ' * n + '"b": 1}',
+        False,
+    ),
+    ("triple_quotes_unclosed", lambda n: "[" + '"""a""", ' * n + '"""', None),
+    ("doubled_braces", lambda n: "[" + '{{"a": 1}}, ' * n + "{{}}]", False),
+    ("nested_doubled_braces", lambda n: "{" * (2 * n) + "}" * (2 * n), None),
+    ("false_starts", lambda n: '{"a": "{' * n, None),
+    ("backticks", lambda n: "[" + "`[1]`, " * n + "1]", False),
+    ("leading_commas", lambda n: "[" + "[, 1], " * n + "1]", False),
+    ("over_escaped_items", lambda n: "[" + '\\"x\\", ' * n + "1]", False),
 ]
 
 
