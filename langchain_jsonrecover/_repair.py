@@ -798,9 +798,10 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
     guessed = False
     inner = 0
     literal = False
-    # A typographic opening quote met inside a straight-quoted string: its
-    # typographic quotes are text, and none of them closes it.
-    typographic_text = False
+    # Typographic quotes open inside the string (a ``“`` not yet closed by a
+    # ``”``): none closes the string then. In a straight-quoted string, once
+    # one is text (a ``“``, or a ``”`` that did not close it), all are.
+    nested = 0
     out.append('"')
     pos += 1
     first_piece, body_start = len(out), pos
@@ -816,13 +817,19 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
             pos += 1
             if (
                 char == "”"
-                and not typographic_text
+                and nested == 0
                 and _typographic_closes(text, pos, where, parent, ahead, other_open)
             ):
                 out.append('"')
                 repairs["typographic_quotes_replaced"] = None
                 return pos
-            typographic_text = typographic_text or (char == "“" and quote == '"')
+            # A ``”`` taken as text may have been the closer: a cut after it
+            # cannot be told from a wrong guess.
+            guessed = guessed or char == "”"
+            if quote == '"':
+                nested = 1
+            else:
+                nested = nested + 1 if char == "“" else max(nested - 1, 0)
             out.append(char)
         elif char == quote:
             pos += 1

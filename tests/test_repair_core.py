@@ -807,7 +807,7 @@ HOSTILE: list[tuple[str, Callable[[int], str], bool | None]] = [
     ),
     ("python_literals", lambda n: "[" + "True, " * n + "]", False),
     # Issue 11's repairs.
-    ("typographic_closers_in_a_string", lambda n: '{"a": "' + "x” " * n, True),
+    ("typographic_closers_in_a_string", lambda n: '{"a": "' + "x” " * n, None),
     ("typographic_pairs", lambda n: "[" + "“x”, " * n + "]", False),
     (
         "values_missing_opening_quotes",

@@ -56,6 +56,12 @@ REPAIRED: list[tuple[str, str, Any, tuple[str, ...]]] = [
         ("comma_inserted",),
     ),
     (
+        "typographic_pair_inside_a_typographic_string",
+        '{"say": “He said “hi” to me”, "n": 1}',
+        {"say": "He said “hi” to me", "n": 1},
+        TYPO,
+    ),
+    (
         "no_break_space_between_tokens",
         '{"a": [1, 2]\xa0}',
         {"a": [1, 2]},
@@ -260,6 +266,8 @@ REFUSED: list[tuple[str, str]] = [
     ("stray_closer_is_no_swap", '{"days": [{"d": 1}}], "n": 1}'),
     ("backtick_never_closed", '{"a": `{"b": 1}, "c": 2}'),
     ("backtick_around_a_word", '{"a": `yes`}'),
+    ("typographic_text_then_a_cut", '{"note": "Use ”a”, ok: 1'),
+    ("typographic_pair_inside_then_a_cut", '{"note": “He said “hi”, ok: 1'),
     ("comma_alone_in_an_object", "{,}"),
     ("comma_alone_in_an_array", "[,]"),
     ("two_commas_before_the_first_item", "[,,1]"),
