@@ -44,8 +44,6 @@ _DQ_OPEN: Final = r'"(?:[^"\\\n]++|\\.)*+'
 _SQ_OPEN: Final = r"'(?:[^'\\\n]++|\\.)*+"
 # A key in typographic quotes (either closing quote), whole.
 _TYPO_KEY: Final = r'[“"][^"“”\\\n]*+[”"]'
-# A key whose quotes are escaped once too often, whole.
-_ESCAPED_KEY: Final = r'\\"[^"\\\n]*+\\"'
 _KEY_BODY: Final = f'{_DQ_OPEN}"'
 # What must follow a value the hot path takes: its container's own closing
 # bracket, or a comma and then a quoted key (in an object) or an item (in an
@@ -124,12 +122,12 @@ _LITERAL: Final = re.compile(r"(?:(true|false|null)|(True|False|None))(?![\w$])|
 # A key and its colon: quoted either way, or a bare word. A bare number is
 # refused as a key, but it still shows where the string before it ends.
 _KEY_AHEAD: Final = re.compile(
-    rf"(?:(?:{_DQ_OPEN}\"|{_SQ_OPEN}'|{_TYPO_KEY}|{_ESCAPED_KEY}|[\w$][\w$.-]*+){_W}:)?"
+    rf"(?:(?:{_DQ_OPEN}\"|{_SQ_OPEN}'|{_TYPO_KEY}|[\w$][\w$.-]*+){_W}:)?"
 )
 # The same, or the start of one that the text's end cuts off.
 _KEY_OR_CUT: Final = re.compile(
     rf"(?:{_DQ_OPEN}(?:\"{_W}(?::|\Z)|\Z)|{_SQ_OPEN}(?:'{_W}(?::|\Z)|\Z)"
-    rf"|(?:{_TYPO_KEY}|{_ESCAPED_KEY}){_W}:|[\w$][\w$.-]*+{_W}(?::|\Z))?"
+    rf"|{_TYPO_KEY}{_W}:|[\w$][\w$.-]*+{_W}(?::|\Z))?"
 )
 # A whole string, followed by what may follow an item.
 _NEXT_STRING: Final = re.compile(rf"(?:{_KEY_BODY}(?=[ \t\r\n]*+(?:[,\]}}\"]|\Z)))?")
@@ -1150,11 +1148,7 @@ def _next_ahead(text: str, pos: int, *, in_object: bool) -> bool:
 
 def _item_ahead(text: str, pos: int) -> bool:
     """Whether an array item starts at ``pos``."""
-    return (
-        text[pos] in _VALUE_START
-        or _end(_LITERAL, text, pos) > pos
-        or text.startswith('\\"', pos)
-    )
+    return text[pos] in _VALUE_START or _end(_LITERAL, text, pos) > pos
 
 
 def _next_without_comma(

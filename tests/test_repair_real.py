@@ -114,8 +114,8 @@ REPAIRED: list[tuple[str, str, Any, tuple[str, ...]]] = [
     ),
     (
         "over_escaped_item",
-        '["x", \\"y\\"]',
-        ["x", "y"],
+        '[1, \\"y\\"]',
+        [1, "y"],
         ("escaped_quotes_replaced",),
     ),
     # Braces doubled by a prompt template.
@@ -263,6 +263,12 @@ REFUSED: list[tuple[str, str]] = [
     ("false_start_then_more_members", '{"a": "{"a": 1}, "b": 2}'),
     ("false_start_restart_incomplete", '{"{"a": 1'),
     ("false_start_without_members", '{ {"a": 1}'),
+    # An escaped key after a string is no sign that the string ended: in
+    # ``"was {\"a\": \"b\"", \"c\": 1}."`` the stray quote is inside it.
+    (
+        "escaped_key_after_a_quote_is_no_next_key",
+        '{"s": "x {\\"a\\"", \\"c\\": 1}.", "n": 1}',
+    ),
     ("stray_closer_is_no_swap", '{"days": [{"d": 1}}], "n": 1}'),
     ("backtick_never_closed", '{"a": `{"b": 1}, "c": 2}'),
     ("backtick_around_a_word", '{"a": `yes`}'),
