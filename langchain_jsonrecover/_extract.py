@@ -309,7 +309,9 @@ def _repaired(masked: str, tried: list[Candidate], scan: Scan) -> Iterator[Candi
         if limit - candidate.start > budget:
             return
         budget -= limit - candidate.start
-        fixed = repair_syntax(masked[candidate.start : limit])
+        fixed = repair_syntax(
+            masked[candidate.start : limit], entities=candidate.step == "fence"
+        )
         if fixed is None:
             continue
         end = candidate.start + fixed.end

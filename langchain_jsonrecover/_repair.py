@@ -22,6 +22,7 @@ bounded look ahead.
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from typing import Final
@@ -41,6 +42,8 @@ _SCALAR: Final = f"(?:{_STR}|{_NUM}|true|false|null)"
 # A quoted key's opening quote and body, on one line, without its closing quote.
 _DQ_OPEN: Final = r'"(?:[^"\\\n]++|\\.)*+'
 _SQ_OPEN: Final = r"'(?:[^'\\\n]++|\\.)*+"
+# A key in typographic quotes (either closing quote), whole.
+_TYPO_KEY: Final = r'[“"][^"“”\\\n]*+[”"]'
 _KEY_BODY: Final = f'{_DQ_OPEN}"'
 # What must follow a value the hot path takes: its container's own closing
 # bracket, or a comma and then a quoted key (in an object) or an item (in an
@@ -90,16 +93,19 @@ _OPEN_ARRAYS: Final = re.compile(r"\[(?:[ \t\r\n]*+\[)*+")
 _LOOK_GAP: Final = re.compile(r"(?:[ \t\r\n]++|\\[nrt])*+")
 _COMMA_AHEAD: Final = re.compile(r"(?:(?:[ \t\r\n]++|\\[nrt])*+,)?")
 _DQ_BODY: Final = re.compile(
-    r'(?:[^"\\\x00-\x1f]++|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*+'
+    r'(?:[^"“”\\\x00-\x1f]++|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*+'
 )
 _SQ_BODY: Final = re.compile(
     r"""(?:[^'"\\\x00-\x1f]++|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*+"""
 )
+_COLON_NEXT: Final = re.compile(r"(?:[ \t\r\n]*+:)?")
+_UNQUOTED_BODY: Final = re.compile(r'[^"{\[:\\]*+')
+_ESCAPED_STRING: Final = re.compile(r'\\"([^"\\\x00-\x1f]*+)\\"')
 _HEX: Final = re.compile(r"[0-9a-fA-F]{0,3}")
 # In a string of literal backslashes: the body up to any backslash, and the
 # escapes that keep their meaning there (a control escape only before what
 # is not a letter: ``\n\n`` and ``\n.`` are line breaks, ``\new`` is not).
-_DQ_LITERAL_BODY: Final = re.compile(r'[^"\\\x00-\x1f]*+')
+_DQ_LITERAL_BODY: Final = re.compile(r'[^"“”\\\x00-\x1f]*+')
 _SQ_LITERAL_BODY: Final = re.compile(r"""[^'"\\\x00-\x1f]*+""")
 _KEPT_ESCAPE: Final = re.compile(
     r'(?:\\["\\/]|\\u[0-9a-fA-F]{4}|\\[bfnrt](?![A-Za-z]))?'
@@ -116,18 +122,23 @@ _LITERAL: Final = re.compile(r"(?:(true|false|null)|(True|False|None))(?![\w$])|
 # A key and its colon: quoted either way, or a bare word. A bare number is
 # refused as a key, but it still shows where the string before it ends.
 _KEY_AHEAD: Final = re.compile(
-    rf"(?:(?:{_DQ_OPEN}\"|{_SQ_OPEN}'|[\w$][\w$.-]*+){_W}:)?"
+    rf"(?:(?:{_DQ_OPEN}\"|{_SQ_OPEN}'|{_TYPO_KEY}|[\w$][\w$.-]*+){_W}:)?"
 )
 # The same, or the start of one that the text's end cuts off.
 _KEY_OR_CUT: Final = re.compile(
     rf"(?:{_DQ_OPEN}(?:\"{_W}(?::|\Z)|\Z)|{_SQ_OPEN}(?:'{_W}(?::|\Z)|\Z)"
-    rf"|[\w$][\w$.-]*+{_W}(?::|\Z))?"
+    rf"|{_TYPO_KEY}{_W}:|[\w$][\w$.-]*+{_W}(?::|\Z))?"
 )
 # A whole string, followed by what may follow an item.
 _NEXT_STRING: Final = re.compile(rf"(?:{_KEY_BODY}(?=[ \t\r\n]*+(?:[,\]}}\"]|\Z)))?")
 # ``{\"`` (after more brackets, spaces or literal ``\n``): string-escaped JSON.
 _ESCAPED_START: Final = re.compile(r'[\[{](?:[ \t\r\n\[{]|\\[nrt])*+\\"')
 _ESCAPED_WINDOW: Final = 256
+# ``{ &quot;`` (after more brackets or spaces): quotes written as HTML entities.
+_ENTITY_START: Final = re.compile(r"[\[{][ \t\r\n\[{]*+&quot;")
+# ``{{`` (after ``[`` and spaces): braces doubled by a prompt template.
+_DOUBLED_START: Final = re.compile(r"(?:\[[ \t\r\n]*+)*+\{\{")
+_BETWEEN_BRACES: Final = re.compile(r'[^"{}\[\]]++')
 # An open container's start in the output (piece, offset in it), and whether a
 # container inside it has closed.
 _Mark = list[int | bool]
@@ -158,6 +169,10 @@ _CONTROL_ESCAPES: Final = {
     "\b": "\\b",
     "\f": "\\f",
 }
+_QUOTE_REPAIR: Final = {
+    "'": "single_quotes_replaced",
+    "“": "typographic_quotes_replaced",
+}
 _PYTHON: Final = {"True": "true", "False": "false", "None": "null"}
 _PREFIXES: Final = frozenset(
     name[:i]
@@ -166,7 +181,7 @@ _PREFIXES: Final = frozenset(
 )
 _CLOSER: Final = {"{": "}", "[": "]"}
 _OPENER: Final = {"}": "{", "]": "["}
-_VALUE_START: Final = frozenset("\"'{[-0123456789")
+_VALUE_START: Final = frozenset("\"'“{[-0123456789")
 _NUMBER_START: Final = frozenset("-0123456789")
 
 # Parser states.
@@ -212,7 +227,7 @@ class Repaired:
     """Offset in the input just after the value (its length when truncated)."""
 
 
-def repair(text: str) -> Repaired | None:
+def repair(text: str, *, entities: bool = False) -> Repaired | None:
     r"""Repair one candidate's text, which starts at its ``{`` or ``[``.
 
     The first top-level value is rewritten; whatever follows it is ignored.
@@ -236,8 +251,23 @@ def repair(text: str) -> Repaired | None:
       and is unescaped (up to the first bare quote) before the rest;
     - ``literal_newlines_removed``: ``\n``, ``\r``, ``\t`` written as two
       characters between tokens.
+    - ``no_break_space_removed``: U+00A0 between tokens;
+    - ``typographic_quotes_replaced``: ``{“a”: “b”}``; a ``”`` closes a
+      straight-quoted string too (``"b”, "c": 1``) where the quote rule
+      below would close it, unless a ``“`` came first in that string;
+    - ``triple_quotes_replaced``: a Python triple-quoted string (three
+      ``"`` or three ``'`` each side, no backslash inside), followed by what
+      may follow a value;
+    - ``escaped_quotes_replaced``: ``{"q": \"rain\"}``, a key or value
+      escaped once too often among plain JSON;
+    - ``backticks_removed``: a container as inline code, ``"a": `{…}```;
+    - ``leading_comma_removed``: ``[,{…}]``, with a key or item after it;
+    - ``opening_quote_guessed``: ``"note": Sent today.", "id": 4``, when the
+      text up to the next quote holds no ``"{[:`` or backslash and that
+      quote is followed by ``,`` or ``}`` and then a key or the end.
 
-    Two repairs choose between readings, and say so in their names.
+    Some repairs choose between readings, and say so in their names:
+    ``opening_quote_guessed`` above, and these two.
 
     ``inner_quote_escaped_guessed``: a quote met inside a string value is
     its closing quote when what follows it (past spaces) may follow the
@@ -270,8 +300,23 @@ def repair(text: str) -> Repaired | None:
     top-level value and a comma follows. An array still open when its
     object's next ``"key":`` comes is closed before it.
 
+    Three repairs read the candidate as a whole before the pass:
+
+    - ``html_entities_replaced`` (only with ``entities``, for a candidate in
+      a fence): ``{ &quot;a&quot;: 1 }``, when its first quote is
+      ``&quot;``; entities are replaced up to the first bare quote;
+    - ``template_braces_undoubled``: ``{{"a": 1}}``, a prompt template's
+      doubled braces, when every brace outside strings is doubled;
+    - ``false_start_dropped``: the model restarted the value inside itself
+      (``{"{"a": 1}``, ``{"a": "x",{"a": "x", "b": 2}``): when the pass
+      refuses the text, the restarted object is the answer if it is
+      complete, the text before it (less a trailing comma) is a prefix of
+      it, and nothing after it says the outer value goes on.
+
     Args:
         text: The candidate, from its opening bracket (prose may follow).
+        entities: Whether HTML entities may stand for quotes (the candidate
+            is in a fence, where a page may have escaped the reply).
 
     Returns:
         The rewritten text, or ``None`` when nothing needed repair or when
@@ -293,7 +338,31 @@ def repair(text: str) -> Repaired | None:
     if unescaped:
         text = _unescape(text)
         repairs["json_unescaped"] = None
+    elif entities and _ENTITY_START.match(text, 0, _ESCAPED_WINDOW) is not None:
+        quote = text.find('"')
+        text = html.unescape(text if quote < 0 else text[:quote])
+        repairs["html_entities_replaced"] = None
+        unescaped = True
+    elif _DOUBLED_START.match(text, 0, _ESCAPED_WINDOW) is not None:
+        undoubled = _undouble(text)
+        if undoubled is not None:
+            single, length = undoubled
+            fixed = repair(single)
+            if fixed is None:
+                found = _rewrite(single, repairs)
+                if found is None or found[1]:
+                    return None
+                single = found[0]
+            elif fixed.truncated:
+                return None
+            else:
+                single = fixed.text
+                repairs.update(dict.fromkeys(fixed.repairs))
+            repairs = {"template_braces_undoubled": None, **repairs}
+            return Repaired(single, tuple(repairs), truncated=False, end=length)
     rewritten = _rewrite(text, repairs)
+    if rewritten is None and not unescaped:
+        return _restarted(text)
     if rewritten is None or not repairs:
         return None
     out, truncated, end = rewritten
@@ -301,6 +370,75 @@ def repair(text: str) -> Repaired | None:
     return Repaired(
         out, tuple(repairs), truncated=truncated, end=length if unescaped else end
     )
+
+
+def _undouble(text: str) -> tuple[str, int] | None:
+    """The value with a template's doubled braces made single, and its end.
+
+    ``None`` unless every brace outside strings, up to where the value
+    closes, is doubled; one linear scan.
+    """
+    pieces: list[str] = []
+    braces = brackets = 0
+    pos, n = 0, len(text)
+    while pos < n:
+        char = text[pos]
+        if char == '"':
+            end = _end(_OUTER_BODY, text, pos + 1)
+            if end >= n:
+                return None
+            pieces.append(text[pos : end + 1])
+            pos = end + 1
+            continue
+        if char in "{}":
+            if text[pos + 1 : pos + 2] != char:
+                return None
+            pieces.append(char)
+            pos += 2
+            braces += 1 if char == "{" else -1
+        elif char in "[]":
+            pieces.append(char)
+            pos += 1
+            brackets += 1 if char == "[" else -1
+        else:
+            end = _end(_BETWEEN_BRACES, text, pos)
+            pieces.append(text[pos:end])
+            pos = end
+            continue
+        if braces < 0 or brackets < 0:
+            return None
+        if braces == brackets == 0:
+            return "".join(pieces), pos
+    return None
+
+
+def _restarted(text: str) -> Repaired | None:
+    """The object the model restarted inside a refused one, when that is sure.
+
+    See ``false_start_dropped`` in :func:`repair`. Only restarts within the
+    first characters are looked for, and only the first that the false start
+    is a prefix of is read, so the cost stays linear.
+    """
+    pos = 0
+    while True:
+        pos = text.find("{", pos + 1, _ESCAPED_WINDOW)
+        if pos < 0:
+            return None
+        start = text[:pos].rstrip(" \t\r\n,")
+        if len(start) > 1 and text.startswith(start, pos):
+            break
+    repairs: dict[str, None] = {"false_start_dropped": None}
+    found = _rewrite(text[pos:], repairs)
+    if found is None or found[1]:
+        return None
+    end = pos + found[2]
+    after = _end(_SPACE, text, end)
+    if text.startswith("}", after):
+        end = after + 1
+        after = _end(_SPACE, text, end)
+    if after < len(text) and text[after] in ",:\"'}]":
+        return None
+    return Repaired(found[0], tuple(repairs), truncated=False, end=end)
 
 
 def _end(pattern: re.Pattern[str], text: str, pos: int) -> int:
@@ -332,6 +470,9 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
     state = _KEY_FIRST if text[0] == "{" else _ITEM_FIRST
     pos = 1
     comma_at = -1  # the piece holding the comma before a pending key or item
+    # Depths of open containers written in backticks (``"a": `{...}` ``),
+    # whose closing backtick is due when they close.
+    ticks: list[int] = []
     ahead = _Ahead(text)
     while True:
         # The hot path: a match or two take a run of strict JSON.
@@ -370,14 +511,19 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
         if end > pos:
             out.append(text[pos:end])
             pos = end
-        if pos < n and text[pos] in "/#\\":
+        if pos < n and text[pos] in "/#\\\xa0":
             pos = _gap(text, pos, out, repairs, comments=state != _MEMBER)
         if pos >= n:
             return "".join(out), True, n
         char = text[pos]
 
         if state == _AFTER:
-            if char == ",":
+            if ticks and len(stack) < ticks[-1]:
+                if char != "`":
+                    return None
+                ticks.pop()
+                pos += 1
+            elif char == ",":
                 comma_at = len(out)
                 out.append(",")
                 pos += 1
@@ -397,13 +543,27 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
             else:
                 return None
 
+        elif char == "," and state in {_KEY_FIRST, _ITEM_FIRST}:
+            # ``[\n,{...}]``: a comma before the first key or item, with
+            # one after it (``{,}`` and ``[,,1]`` stay refused).
+            after = _end(_LOOK_GAP, text, pos + 1)
+            if after >= n or not _next_ahead(text, after, in_object=in_object):
+                return None
+            repairs["leading_comma_removed"] = None
+            pos += 1
         elif state <= _KEY:
-            if char in "\"'":
-                if char == "'":
-                    repairs["single_quotes_replaced"] = None
+            if char in "\"'“":
+                if char in _QUOTE_REPAIR:
+                    repairs[_QUOTE_REPAIR[char]] = None
                 pos = _string(text, pos, _IN_KEY, "", out, repairs)
                 if pos < 0:
                     return "".join(out), True, n
+                state = _COLON
+            elif text.startswith('\\"', pos):
+                pos = _escaped_string(text, pos, _IN_KEY, stack, opened, out, None)
+                if pos < 0:
+                    return None
+                repairs["escaped_quotes_replaced"] = None
                 state = _COLON
             elif char in "}]":
                 if state == _KEY:
@@ -446,6 +606,11 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
             state = _MEMBER
 
         # A value is due: a member's, or an array item.
+        elif char == "`" and text.startswith(("`{", "`["), pos):
+            # A container as markdown inline code: the backticks go.
+            ticks.append(len(stack) + 1)
+            pos += 1
+            repairs["backticks_removed"] = None
         elif char == "[":
             # A run of ``[`` at once: deep nesting costs no step per level.
             end = _end(_OPEN_ARRAYS, text, pos)
@@ -467,7 +632,21 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
             opened[char] += 1
             pos += 1
             state = _KEY_FIRST
-        elif char in "\"'":
+        elif text.startswith(('"""', "'''"), pos):
+            where = _IN_OBJECT if state == _MEMBER else _IN_ARRAY
+            pos = _triple_quoted(text, pos, where, stack, opened, out, ahead)
+            if pos < 0:
+                return None
+            repairs["triple_quotes_replaced"] = None
+            state = _AFTER
+        elif text.startswith('\\"', pos):
+            where = _IN_OBJECT if state == _MEMBER else _IN_ARRAY
+            pos = _escaped_string(text, pos, where, stack, opened, out, ahead)
+            if pos < 0:
+                return None
+            repairs["escaped_quotes_replaced"] = None
+            state = _AFTER
+        elif char in "\"'“":
             if (
                 state == _ITEM
                 and len(stack) > 1
@@ -483,8 +662,8 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
                 repairs["bracket_fixed_guessed"] = None
                 state = _KEY
                 continue
-            if char == "'":
-                repairs["single_quotes_replaced"] = None
+            if char in _QUOTE_REPAIR:
+                repairs[_QUOTE_REPAIR[char]] = None
             where = _IN_OBJECT if state == _MEMBER else _IN_ARRAY
             parent = stack[-2] if len(stack) > 1 else ""
             other = opened["[" if where == _IN_OBJECT else "{"] > 0
@@ -532,8 +711,16 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
             found = _LITERAL.match(text, pos)
             if found is None or found.end() == pos:
                 end = _end(_WORD, text, pos)
-                cut = end >= n and text[pos:end] in _PREFIXES
-                return ("".join(out), True, n) if cut else None
+                if end >= n and text[pos:end] in _PREFIXES:
+                    return "".join(out), True, n
+                end = _opening_quote_lost(text, pos) if state == _MEMBER else -1
+                if end < 0:
+                    return None
+                out.append(orjson.dumps(text[pos : end - 1]).decode())
+                repairs["opening_quote_guessed"] = None
+                pos = end
+                state = _AFTER
+                continue
             if found.group(2) is not None:
                 out.append(_PYTHON[found.group(2)])
                 repairs["python_literal_replaced"] = None
@@ -572,6 +759,10 @@ def _gap(
         elif char == "\\" and nxt in {"n", "r", "t"}:
             pos += 2
             repairs["literal_newlines_removed"] = None
+        elif char == "\xa0":
+            # A no-break space between tokens: a space to a reader, not to JSON.
+            pos += 1
+            repairs["no_break_space_removed"] = None
         else:
             return pos
 
@@ -601,10 +792,14 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
     """
     n = len(text)
     quote = text[pos]
-    body = _DQ_BODY if quote == '"' else _SQ_BODY
+    body = _SQ_BODY if quote == "'" else _DQ_BODY
     guessed = False
     inner = 0
     literal = False
+    # Typographic quotes open inside the string (a ``“`` not yet closed by a
+    # ``”``): none closes the string then. In a straight-quoted string, once
+    # one is text (a ``“``, or a ``”`` that did not close it), all are.
+    nested = 0
     controls = 0
     out.append('"')
     pos += 1
@@ -617,7 +812,25 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
         if pos >= n:
             break
         char = text[pos]
-        if char == quote:
+        if char in "“”" and quote != "'":
+            pos += 1
+            if (
+                char == "”"
+                and nested == 0
+                and _typographic_closes(text, pos, where, parent, ahead, other_open)
+            ):
+                out.append('"')
+                repairs["typographic_quotes_replaced"] = None
+                return pos
+            # A ``”`` taken as text may have been the closer: a cut after it
+            # cannot be told from a wrong guess.
+            guessed = guessed or char == "”"
+            if quote == '"':
+                nested = 1
+            else:
+                nested = nested + 1 if char == "“" else max(nested - 1, 0)
+            out.append(char)
+        elif char == quote:
             pos += 1
             # Inner quotes come in pairs (``"He said "hi" to me"``): a quote
             # after an odd number of them is one more inner quote, whatever
@@ -636,9 +849,14 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
             repairs["inner_quote_escaped_guessed"] = None
             guessed = True
             inner += 1
-        elif char == '"':  # in a single-quoted string
-            out.append('\\"')
+        elif char == '"':  # in a single- or typographic-quoted string
             pos += 1
+            if quote == "“" and _typographic_closes(
+                text, pos, where, parent, ahead, other_open
+            ):
+                out.append('"')
+                return pos
+            out.append('\\"')
         elif char == "\\":
             nxt = text[pos + 1 : pos + 2]
             if not nxt or (nxt == "u" and _end(_HEX, text, pos + 2) >= n):
@@ -660,7 +878,7 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
                 # literal. Written again from its start, at most once.
                 del out[first_piece:]
                 pos, literal, inner, guessed = body_start, True, 0, False
-                body = _DQ_LITERAL_BODY if quote == '"' else _SQ_LITERAL_BODY
+                body = _SQ_LITERAL_BODY if quote == "'" else _DQ_LITERAL_BODY
                 repairs["literal_backslashes_guessed"] = None
         else:
             out.append(_CONTROL_ESCAPES.get(char) or f"\\u{ord(char):04x}")
@@ -670,6 +888,110 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
     if guessed:
         return _WRONG
     return _CUT
+
+
+def _opening_quote_lost(text: str, pos: int) -> int:
+    r"""Where a member's value that lost only its opening quote ends, or ``-1``.
+
+    The value starts at ``pos``, where no value can start, and runs to the
+    next quote, past no ``{``, ``[`` or ``:`` (nor a backslash, whose meaning
+    would be a guess); that quote is followed by ``,`` or ``}`` and then a
+    key or the end of the text: ``"note": Sent today.", "id": 4``.
+    """
+    quote = _end(_UNQUOTED_BODY, text, pos)
+    if quote >= len(text) or text[quote] != '"':
+        return -1
+    after = _end(_SPACE, text, quote + 1)
+    if after >= len(text) or text[after] not in ",}":
+        return -1
+    nxt = _end(_SPACE, text, after + 1)
+    if nxt < len(text) and _end(_KEY_AHEAD, text, nxt) == nxt:
+        return -1
+    return quote + 1
+
+
+def _triple_quoted(  # noqa: PLR0917 - the pass's own state
+    text: str,
+    pos: int,
+    where: int,
+    stack: list[str],
+    opened: dict[str, int],
+    out: list[str],
+    ahead: _Ahead,
+) -> int:
+    r"""Write a Python triple-quoted string at ``pos`` as JSON; return its end.
+
+    Its text is kept as written (line breaks escaped); ``-1`` when it does not
+    close, holds a backslash (an escape's meaning would be a guess), or its
+    closing quotes are not followed by what may follow a value.
+    """
+    delimiter = text[pos : pos + 3]
+    close = text.find(delimiter, pos + 3)
+    if close < 0 or "\\" in text[pos + 3 : close]:
+        return -1
+    end = close + 3
+    if not _value_closes(end, where, stack, opened, ahead):
+        return -1
+    out.append(orjson.dumps(text[pos + 3 : close]).decode())
+    return end
+
+
+def _escaped_string(  # noqa: PLR0917 - the pass's own state
+    text: str,
+    pos: int,
+    where: int,
+    stack: list[str],
+    opened: dict[str, int],
+    out: list[str],
+    ahead: _Ahead | None,
+) -> int:
+    r"""Write a string quoted ``\"…\"`` at ``pos`` as JSON; return its end.
+
+    A key or value escaped once too often among plain JSON
+    (``{"query": \"rain\"}``); ``-1`` unless it holds no quote or backslash
+    and is followed by what may follow it (a colon after a key).
+    """
+    found = _ESCAPED_STRING.match(text, pos)
+    if found is None:
+        return -1
+    end = found.end()
+    if ahead is None:
+        if _end(_COLON_NEXT, text, end) == end:
+            return -1
+    elif not _value_closes(end, where, stack, opened, ahead):
+        return -1
+    out.append(f'"{found.group(1)}"')
+    return end
+
+
+def _value_closes(
+    end: int,
+    where: int,
+    stack: list[str],
+    opened: dict[str, int],
+    ahead: _Ahead,
+) -> bool:
+    """Whether a value ending at ``end`` is followed by what may follow it."""
+    parent = stack[-2] if len(stack) > 1 else ""
+    other = opened["[" if where == _IN_OBJECT else "{"] > 0
+    return ahead.closes(end, where, parent, other)
+
+
+def _typographic_closes(  # noqa: PLR0917 - _string's own state
+    text: str,
+    pos: int,
+    where: int,
+    parent: str,
+    ahead: _Ahead | None,
+    other_open: bool,
+) -> bool:
+    """Whether a quote of a typographic pair, just before ``pos``, closes its string.
+
+    A key's when a colon follows; a value's by the quote rule.
+    """
+    if ahead is None:
+        return _end(_COLON_NEXT, text, pos) > pos
+    return ahead.closes(pos, where, parent, other_open)
 
 
 def _dangling_break(text: str, quote: int, controls: int) -> bool:
@@ -785,7 +1107,7 @@ class _Ahead:
         new_line = "\n" in gap or "\\n" in gap
         if in_object:
             # The next key: quoted, or on a new line.
-            keyed = char in "\"'" or new_line
+            keyed = char in "\"'“" or new_line
             return keyed and _end(_KEY_AHEAD, text, ahead) > ahead
         if ahead == pos:
             return False
@@ -921,6 +1243,21 @@ def _may_close(
     return ahead >= len(text) or text[ahead] in ",]}"
 
 
+def _swap_fits(text: str, pos: int, stack: list[str]) -> bool:
+    """Whether the text at ``pos`` may follow two swapped closers.
+
+    What follows must close or go on in the container below both (``,``, a
+    closer or the end), or, when they close the top-level value, anything
+    but a comma (``{"a": [{"b": 1}}], "c": 2}`` has a stray ``}``, not a swap).
+    """
+    ahead = _end(_LOOK_GAP, text, pos)
+    if ahead >= len(text):
+        return True
+    if len(stack) == 2:  # the two closers close the top-level value
+        return text[ahead] != ","
+    return text[ahead] in ",}]"
+
+
 def _close(  # noqa: PLR0917 - the pass's own state, passed whole
     text: str,
     pos: int,
@@ -953,8 +1290,19 @@ def _close(  # noqa: PLR0917 - the pass's own state, passed whole
         # Either the bracket is the wrong kind for ``top`` and the text goes
         # on inside ``below``, or ``top``'s closer is missing and the bracket
         # closes ``below``: what follows the bracket decides.
+        nxt = _end(_SPACE, text, pos + 1)
+        if text.startswith(_CLOSER[top], nxt) and _swap_fits(text, nxt + 1, stack):
+            # ``}]`` for ``]}``: two closers swapped, both used.
+            out.append(_CLOSER[top])
+            _pop(stack, marks, opened)
+            out.append(char)
+            _pop(stack, marks, opened)
+            repairs["bracket_fixed_guessed"] = None
+            return nxt + 1
         comma = _end(_COMMA_AHEAD, text, pos + 1)
-        wrong_kind = False
+        # ``]]`` for ``}]``: the next bracket closes ``below``, so this one
+        # is the wrong kind (read as a lost closer, that one would be stray).
+        wrong_kind = text.startswith(char, nxt)
         if comma > pos + 1:
             ahead = _end(_LOOK_GAP, text, comma)
             if ahead < len(text):

@@ -3,9 +3,8 @@
 The corpus is evidence, committed before the parser changes for it: replies
 that broke JSON parsing in public issue threads, paraphrased, each labelled
 with the value a careful reader would accept or ``"error"``. The invariants
-pass now; the target (``repair=True`` recovers at least 90% with no wrong
-value) is marked ``xfail`` until the parser work of issue 11 lands, and its
-message lists the cases still missed.
+pass, and so does the target: ``repair=True`` recovers at least 90% with no
+wrong value (on failure, the message lists the cases missed).
 """
 
 from __future__ import annotations
@@ -87,7 +86,6 @@ def test_expected_value_validates_through_its_schema(case: RealCase) -> None:
     assert expected_canonical(case)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 11: parser work pending")
 def test_repair_recovers_ninety_percent_with_no_wrong_value() -> None:
     outcomes = {case.id: score(case, "ours repair=True").outcome for case in CASES}
     missed = sorted(case_id for case_id, got in outcomes.items() if got != "right")

@@ -374,7 +374,6 @@ REFUSED: list[tuple[str, str]] = [
     ("hash_where_value_due", '{"c": #fff}'),
     ("guessed_quote_runs_into_the_end", '{"b": "xxxxx" true}'),
     ("guessed_quote_then_bare_member", '{"a": "v", ["x"] }'),
-    ("curly_quotes_as_delimiters", '{"a": “b”}'),
 ]
 
 
@@ -804,6 +803,21 @@ HOSTILE: list[tuple[str, Callable[[int], str], bool | None]] = [
         None,
     ),
     ("python_literals", lambda n: "[" + "True, " * n + "]", False),
+    # Issue 11's repairs.
+    ("typographic_closers_in_a_string", lambda n: '{"a": "' + "x” " * n, None),
+    ("typographic_pairs", lambda n: "[" + "“x”, " * n + "]", False),
+    (
+        "values_missing_opening_quotes",
+        lambda n: "{" + '"a": x", ' * n + '"b": 1}',
+        False,
+    ),
+    ("triple_quotes_unclosed", lambda n: "[" + '"""a""", ' * n + '"""', None),
+    ("doubled_braces", lambda n: "[" + '{{"a": 1}}, ' * n + "{{}}]", False),
+    ("nested_doubled_braces", lambda n: "{" * (2 * n) + "}" * (2 * n), None),
+    ("false_starts", lambda n: '{"a": "{' * n, None),
+    ("backticks", lambda n: "[" + "`[1]`, " * n + "1]", False),
+    ("leading_commas", lambda n: "[" + "[, 1], " * n + "1]", False),
+    ("over_escaped_items", lambda n: "[" + '\\"x\\", ' * n + "1]", False),
 ]
 
 
