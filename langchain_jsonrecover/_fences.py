@@ -18,6 +18,7 @@ JSON_TAGS: Final = frozenset({"json", "jsonc", "json5"})
 
 _TAG_WORD: Final = re.compile(r"[A-Za-z0-9_+.#-]*")
 _NON_SPACE: Final = re.compile(r"\S")
+_BACKTICKS: Final = re.compile(r"`++")
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,10 +156,10 @@ def _find_close(
     """Find the closing run of backticks for a block whose body starts here."""
     size = len(marker)
     # No line-start run of length >= m after P rules out every longer length too.
-    limit = min(
-        (pos for length, pos in no_line_start_from.items() if length <= size),
-        default=len(text) + 1,
-    )
+    limit = len(text) + 1
+    for length, pos in no_line_start_from.items():
+        if length <= size and pos < limit:
+            limit = pos
     search = body_start
     while search < limit:
         found = text.find(marker, search)
@@ -182,8 +183,5 @@ def _starts_line(text: str, index: int, body_start: int) -> bool:
 
 def _run_length(text: str, start: int) -> int:
     """Length of the run of backticks starting at ``start``."""
-    end = start
-    length = len(text)
-    while end < length and text[end] == "`":
-        end += 1
-    return end - start
+    run = _BACKTICKS.match(text, start)
+    return run.end() - start if run is not None else 0
