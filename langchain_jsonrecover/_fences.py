@@ -19,6 +19,9 @@ JSON_TAGS: Final = frozenset({"json", "jsonc", "json5"})
 _TAG_WORD: Final = re.compile(r"[A-Za-z0-9_+.#-]*")
 _NON_SPACE: Final = re.compile(r"\S")
 _BACKTICKS: Final = re.compile(r"`++")
+# An opening fence in one call: the run, the tag, then spaces to a newline
+# (group 3) or to the end; anything else on the line makes a one-line block.
+_HEAD: Final = re.compile(r"(`++)([A-Za-z0-9_+.#-]*+)[^\S\n]*+(\n)?+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,21 +73,21 @@ def find_fences(text: str) -> list[Fence]:
     # Per marker length: the offset from which no such run starts a line,
     # learnt from a failed search, so that no later search repeats it.
     no_line_start_from: dict[int, int] = {}
-    newline = -1  # the first newline at or after the last opening fence
     pos = 0
     while True:
         start = text.find("```", pos)
         if start < 0:
             return fences
-        run = _run_length(text, start)
+        head = _HEAD.match(text, start)
+        if head is None:  # pragma: no cover - a run of three always matches
+            return fences
+        run = head.end(1) - start
         if _quoted(text, start):
             pos = start + run
             continue
-        if newline < start + run:
-            newline = text.find("\n", start + run)
-            if newline < 0:
-                newline = length
-        tag, body_start = _opening(text, start, run, newline)
+        tag = head.group(2).lower()
+        one_line = head.group(3) is None and head.end() < length
+        body_start = head.end(2) if one_line else head.end()
         marker = "`" * run
         close = _find_close(text, marker, body_start, no_line_start_from)
         if close < 0:
