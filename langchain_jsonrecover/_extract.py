@@ -193,7 +193,7 @@ def extract(
         >>> extract('<think>{"draft": 1}</think> Answer: {"a": 1}').value
         {'a': 1}
     """
-    text = as_text(text)
+    text = str(text)
     if len(text) > max_chars:
         return Failure("too_large", f"{len(text)} characters, over {max_chars}")
     scan = Scan(
@@ -356,7 +356,7 @@ def extract_partial(
         >>> extract_partial('Sure! ```json\n{"name": "Ada", "age": 3')
         {'name': 'Ada'}
     """
-    text = as_text(text)
+    text = str(text)
     if len(text) > max_chars:
         return None
     scan = Scan(
@@ -428,25 +428,6 @@ def choose(
         if first_failure is None:
             first_failure = failure
     return aligned or first_failure
-
-
-def as_text(reply: object) -> str:
-    r"""The reply as a plain ``str``: UTF-8 bytes are decoded (a BOM dropped).
-
-    Raises:
-        TypeError: The reply is neither ``str`` nor bytes (``None``, say).
-        UnicodeDecodeError: Bytes that are not UTF-8.
-
-    Example:
-        >>> as_text(b"\xef\xbb\xbf{}"), as_text("[1]")
-        ('{}', '[1]')
-    """
-    if isinstance(reply, str):
-        return str(reply)
-    if isinstance(reply, bytes | bytearray | memoryview):
-        return bytes(reply).decode("utf-8-sig")
-    message = f"a reply is str or UTF-8 bytes, not {type(reply).__name__}"
-    raise TypeError(message)
 
 
 def _fast_path(text: str, scan: Scan) -> Candidate | None:
@@ -883,7 +864,7 @@ def extract_with_pattern(
         >>> extract_with_pattern("<json>[1]</json>", pattern).value
         [1]
     """
-    text = as_text(text)
+    text = str(text)
     if len(text) > max_chars:
         return Failure("too_large", f"{len(text)} characters, over {max_chars}")
     prepared = _prepared(text)

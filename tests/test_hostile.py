@@ -113,21 +113,3 @@ def test_deep_nesting_names_max_depth_not_the_decoder(
     for internal in ("1024", "allocate", "recursion", "depth limit"):
         assert internal not in str(error)
         assert internal not in str(error.observation)
-
-
-REPLIES_AS_BYTES: list[Any] = [
-    pytest.param('{"a": "é"}'.encode(), {"a": "é"}, id="utf8_bytes"),
-    pytest.param(b'\xef\xbb\xbf{"a": 1}', {"a": 1}, id="bom_dropped"),
-    pytest.param(bytearray(b"Here: [1, 2]"), [1, 2], id="bytearray_in_prose"),
-]
-
-
-@pytest.mark.parametrize(("reply", "expected"), REPLIES_AS_BYTES)
-def test_extract_json_decodes_utf8_bytes(reply: Any, expected: Any) -> None:
-    assert extract_json(reply).value == expected
-
-
-@pytest.mark.parametrize("reply", [None, 12, ["{}"]], ids=["none", "int", "list"])
-def test_extract_json_refuses_what_is_not_text(reply: Any) -> None:
-    with pytest.raises(TypeError, match="str or UTF-8 bytes"):
-        extract_json(reply)
