@@ -27,6 +27,10 @@ _DEPTH: Final = "depth limit exceeded"
 _EMPTY: Final = "zero-length"
 _SURROGATES: Final = "str is not valid UTF-8"
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
+# orjson gives up on memory before depth on some unclosed runs of openers.
+_ALLOCATION: Final = "failed to allocate memory"
+_ORJSON_DEPTH: Final = 1024
+_PARSER_DEPTH: Final = 200  # pydantic-core's recursion limit
 
 # Plain-language versions of orjson's messages (kept short: they reach models).
 _MESSAGES: Final = {
@@ -121,10 +125,10 @@ def decode(
                 if escaped is not None and isinstance(inner, Decoded):
                     inner = Decoded(inner.value, inner.end, _ESCAPED)
                 return _relocate(inner, escaped)
-            return _relocate(_failure(candidate, msg, pos), escaped)
+            return _relocate(_failure(candidate, msg, pos, max_depth), escaped)
         if not shallow:
             return _relocate(
-                DecodeFailure("too_deep", 0, f"more than {max_depth} levels"),
+                too_deep(0, max_depth),
                 escaped,
             )
         repairs = _ESCAPED if escaped is not None else ()
@@ -167,19 +171,54 @@ def loads_within(text: str, max_depth: int) -> tuple[Any, bool]:
     return value, _peel(profile.translate(None, b"0,:"), value, max_depth)
 
 
-def _failure(text: str, msg: str, pos: int) -> DecodeFailure:
+def too_deep(pos: int, max_depth: int, limit: int | None = None) -> DecodeFailure:
+    """A ``too_deep`` failure in our words, never a decoder's.
+
+    ``limit`` is how deep the decoder that stopped reads: past it, the text
+    nests deeper than ``max_depth`` when that is lower, else deeper than the
+    decoder can read.
+
+    Example:
+        >>> too_deep(3, 200, 1024).message
+        'nested deeper than max_depth (200)'
+    """
+    if limit is not None and limit < max_depth:
+        return DecodeFailure(
+            "too_deep", pos, f"nested deeper than {limit} levels, the most we read"
+        )
+    return DecodeFailure("too_deep", pos, f"nested deeper than max_depth ({max_depth})")
+
+
+def _failure(text: str, msg: str, pos: int, max_depth: int) -> DecodeFailure:
     if msg.startswith(_SURROGATES):
         return _surrogate_failure(text)
     if msg.startswith(_EMPTY):
         return DecodeFailure("empty", 0, "empty document")
     if msg.startswith(_DEPTH):
-        return DecodeFailure("too_deep", pos, "more than 1024 levels")
+        return too_deep(pos, max_depth, _ORJSON_DEPTH)
+    if msg.startswith(_ALLOCATION):
+        return _allocation_failure(text, pos, max_depth)
     if msg.startswith(_END) or pos >= len(text.rstrip()):
         return DecodeFailure("truncated", pos, "the text ends before the JSON does")
     reason = _MESSAGES.get(msg, msg)
     if reason.startswith(_EXPECTED):
         reason = "expected " + reason.removeprefix(_EXPECTED)
     return DecodeFailure("invalid", pos, reason)
+
+
+def _allocation_failure(text: str, pos: int, max_depth: int) -> DecodeFailure:
+    """Read with pydantic-core a text orjson ran out of memory on (deep openers)."""
+    try:
+        pydantic_core.from_json(text, allow_inf_nan=False)
+    except ValueError as exc:
+        message = str(exc)
+        if "recursion limit" in message:
+            return too_deep(pos, max_depth, _PARSER_DEPTH)
+        if message.startswith("EOF"):
+            return DecodeFailure(
+                "truncated", len(text), "the text ends before the JSON does"
+            )
+    return DecodeFailure("invalid", pos, "not valid JSON")
 
 
 def _surrogate_failure(text: str) -> DecodeFailure:

@@ -18,6 +18,10 @@ JSON_TAGS: Final = frozenset({"json", "jsonc", "json5"})
 
 _TAG_WORD: Final = re.compile(r"[A-Za-z0-9_+.#-]*")
 _NON_SPACE: Final = re.compile(r"\S")
+_BACKTICKS: Final = re.compile(r"`++")
+# An opening fence in one call: the run, the tag, then spaces to a newline
+# (group 3) or to the end; anything else on the line makes a one-line block.
+_HEAD: Final = re.compile(r"(`++)([A-Za-z0-9_+.#-]*+)[^\S\n]*+(\n)?+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,21 +73,21 @@ def find_fences(text: str) -> list[Fence]:
     # Per marker length: the offset from which no such run starts a line,
     # learnt from a failed search, so that no later search repeats it.
     no_line_start_from: dict[int, int] = {}
-    newline = -1  # the first newline at or after the last opening fence
     pos = 0
     while True:
         start = text.find("```", pos)
         if start < 0:
             return fences
-        run = _run_length(text, start)
+        head = _HEAD.match(text, start)
+        if head is None:  # pragma: no cover - a run of three always matches
+            return fences
+        run = head.end(1) - start
         if _quoted(text, start):
             pos = start + run
             continue
-        if newline < start + run:
-            newline = text.find("\n", start + run)
-            if newline < 0:
-                newline = length
-        tag, body_start = _opening(text, start, run, newline)
+        tag = head.group(2).lower()
+        one_line = head.group(3) is None and head.end() < length
+        body_start = head.end(2) if one_line else head.end()
         marker = "`" * run
         close = _find_close(text, marker, body_start, no_line_start_from)
         if close < 0:
@@ -155,10 +159,10 @@ def _find_close(
     """Find the closing run of backticks for a block whose body starts here."""
     size = len(marker)
     # No line-start run of length >= m after P rules out every longer length too.
-    limit = min(
-        (pos for length, pos in no_line_start_from.items() if length <= size),
-        default=len(text) + 1,
-    )
+    limit = len(text) + 1
+    for length, pos in no_line_start_from.items():
+        if length <= size and pos < limit:
+            limit = pos
     search = body_start
     while search < limit:
         found = text.find(marker, search)
@@ -182,8 +186,5 @@ def _starts_line(text: str, index: int, body_start: int) -> bool:
 
 def _run_length(text: str, start: int) -> int:
     """Length of the run of backticks starting at ``start``."""
-    end = start
-    length = len(text)
-    while end < length and text[end] == "`":
-        end += 1
-    return end - start
+    run = _BACKTICKS.match(text, start)
+    return run.end() - start if run is not None else 0

@@ -26,6 +26,7 @@ import pydantic_core
 from langchain_jsonrecover._decode import (
     DecodeFailure,
     escape_control_characters,
+    too_deep,
     within_depth,
 )
 
@@ -118,7 +119,7 @@ def close_truncated(
                 continue
             pos = _offset(text, message)
             if _RECURSION in message:
-                return DecodeFailure("too_deep", pos or 0, "more than 200 levels")
+                return too_deep(pos or 0, max_depth, _PARSER_DEPTH)
             if pos is None or pos == 0 or not error_at_cut(text, pos):
                 # Not a cut the parser stumbles on: a real error before the end.
                 return DecodeFailure("invalid", pos or 0, _reason(message))
@@ -126,7 +127,7 @@ def close_truncated(
             continue
         # pydantic-core refuses more than 200 levels itself.
         if max_depth < _PARSER_DEPTH and not within_depth(text, value, max_depth):
-            return DecodeFailure("too_deep", 0, f"more than {max_depth} levels")
+            return too_deep(0, max_depth)
         return Closed(value, tuple(repairs))
     return DecodeFailure("invalid", len(text), "cannot be closed")
 

@@ -33,6 +33,17 @@ MAYBE: Final = 1
 PROSE: Final = 2
 
 _OPENERS: Final = re.compile(r"[\[{]")
+_OPENER_RUN: Final = re.compile(r"[\[{]++")
+_CLOSER_OF: Final = {"{": "}", "[": "]"}
+_CLOSER_RUNS: Final = {"{": re.compile(r"\}++"), "[": re.compile(r"\]++")}
+# Braces that hold no bracket, quote, colon, comment or backslash and are not
+# empty (``{x}``, ``{name, age}``): prose, never a candidate, whatever their
+# classification; a run of them, with the prose between, is skipped at once.
+# Each skip looks at most this far, so a candidate pays a bounded look.
+_SKIP_WINDOW: Final = 1024
+_PROSE_BRACES: Final = re.compile(
+    r"(?:\{\s*+[^\s\[\]{}:\"'/#\\][^\[\]{}:\"'/#\\]*+\}[^\[{]*+)++"
+)
 _PROSE_TOKENS: Final = re.compile(r"[\[\]{}]")
 _JSON_TOKENS: Final = re.compile(r'[\[\]{}"]|//|/\*|#')
 _MAYBE_TOKENS: Final = re.compile(r'[\[\]{}":]|//|/\*|#')
@@ -100,6 +111,7 @@ class _Frame:
         "mark",
         "mode",
         "nested",
+        "run",
         "squote",
         "start",
         "strings",
@@ -126,6 +138,62 @@ class _Frame:
         self.has_colon = False
         self.broken = False
         self.nested = False
+        # A run of identical frames held as one (``[[[[`` inside JSON, ``{{{{``
+        # in prose): the brackets of the units, and how many remain; ``char``
+        # is the top unit's bracket.
+        self.run = ""
+
+
+def _pop(stack: list[_Frame], open_count: dict[str, int]) -> tuple[_Frame, str]:
+    """Pop the top frame (one unit of a run frame); return it and its bracket."""
+    frame = stack[-1]
+    char = frame.char
+    open_count[char] -= 1
+    count = len(frame.run)
+    if count > 1:
+        frame.run = frame.run[: count - 1]  # the unit's frame does nothing on close
+        frame.char = frame.run[-1]
+    else:
+        stack.pop()
+    return frame, char
+
+
+def _close_run(
+    text: str, i: int, hi: int, stack: list[_Frame], open_count: dict[str, int]
+) -> int:
+    """Close, in C, units of a top run frame with a run of their closer at ``i``.
+
+    Returns:
+        How many closers were used (0 when the top is no run frame that they
+        close); the run frame keeps at least one unit, closed by the scan.
+    """
+    top = stack[-1]
+    want = top.char
+    if len(top.run) < 3 or _CLOSER_OF[want] != text[i]:
+        return 0
+    closers = _CLOSER_RUNS[want].match(text, i, hi)
+    units = len(top.run) - len(top.run.rstrip(want))
+    count = min(closers.end() - i if closers else 0, units, len(top.run) - 1)
+    if count < 2:
+        return 0
+    top.run = top.run[:-count]
+    top.char = top.run[-1]
+    open_count[want] -= count
+    return count
+
+
+def _pop_run_until(stack: list[_Frame], open_count: dict[str, int], want: str) -> None:
+    """Drop, in C, the units of a top run frame above its last ``want`` bracket."""
+    frame = stack[-1]
+    keep = frame.run.rfind(want) + 1
+    dropped = frame.run[keep:]
+    open_count["{"] -= dropped.count("{")
+    open_count["["] -= dropped.count("[")
+    if keep:
+        frame.run = frame.run[:keep]
+        frame.char = want
+    else:
+        stack.pop()
 
 
 def classify(text: str, start: int, limit: int) -> tuple[int, bool]:
@@ -235,6 +303,14 @@ def find_spans(
             if found is None:
                 return spans
             i, char = found.start(), found.group()
+            prose = (
+                _PROSE_BRACES.match(text, i, min(hi, i + _SKIP_WINDOW))
+                if char == "{"
+                else None
+            )
+            if prose is not None:
+                pos = prose.end()
+                continue
         else:
             top = stack[-1]
             if not top.strings:
@@ -277,14 +353,19 @@ def find_spans(
                     # Inside JSON a wrong closer is a typo for the right one
                     # (or closes what was left open): it closes the top frame
                     # only, so the enclosing value keeps its real extent.
-                    frame = stack.pop()
-                    open_count[frame.char] -= 1
+                    frame, _ = _pop(stack, open_count)
                     frame_root = _finish(frame, spans, i + 1, closed=False)
                 elif open_count[want]:
+                    closed = _close_run(text, i, hi, stack, open_count)
+                    if closed:
+                        pos = i + closed
+                        continue
                     while True:
-                        frame = stack.pop()
-                        open_count[frame.char] -= 1
-                        matched = frame.char == want
+                        if len(stack[-1].run) > 1 and stack[-1].char != want:
+                            _pop_run_until(stack, open_count, want)
+                            continue
+                        frame, popped = _pop(stack, open_count)
+                        matched = popped == want
                         frame_root = _finish(frame, spans, i + 1, closed=matched)
                         if matched:
                             break
@@ -338,9 +419,54 @@ def find_spans(
         stack.append(frame)
         open_count[char] += 1
         pos = i + 1
+        if text[pos : pos + 1] in {"[", "{"}:
+            pos = _push_run(text, pos, hi, stack, open_count)
     while stack:
         _finish(stack.pop(), spans, hi, closed=False)
     return spans
+
+
+def _push_run(
+    text: str, pos: int, hi: int, stack: list[_Frame], open_count: dict[str, int]
+) -> int:
+    """Push the openers of a run that follow the top frame's, as one frame.
+
+    Each opener but the run's last is followed by an opener, so all are
+    alike: inside JSON, frames of JSON that close no candidate; in prose,
+    ``{`` frames of prose (up to the first ``[``, which may start a
+    candidate). The last opener is left to the scan, to be classified by what
+    follows it.
+
+    Returns:
+        Where the scan resumes.
+    """
+    top = stack[-1]
+    found = _OPENER_RUN.match(text, pos, hi)
+    end = found.end() - 1 if found is not None else pos
+    in_json = top.in_json or top.mode == JSON
+    if not in_json:
+        if top.mode != PROSE:
+            return pos
+        square = text.find("[", pos, end)
+        if square >= 0:
+            end = square
+    if end - pos < 2:  # too short to be worth a run frame
+        return pos
+    run = _Frame(
+        pos,
+        text[end - 1],
+        JSON if in_json else PROSE,
+        empty=False,
+        mark=top.mark,
+        in_json=in_json,
+        strings=top.strings,
+    )
+    run.squote = top.squote
+    run.run = text[pos:end]
+    stack.append(run)
+    open_count["{"] += run.run.count("{")
+    open_count["["] += run.run.count("[")
+    return end
 
 
 def _after_root(  # noqa: PLR0917 - the scan's state, passed whole
