@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import os
 import sys
 import time
 from pathlib import Path
@@ -44,7 +43,6 @@ def main(argv: list[str] | None = None) -> int:
         "--check", action="store_true", help="compare with the saved outputs only"
     )
     args = parser.parse_args(argv)
-    os.environ.setdefault("MPLBACKEND", "Agg")
     names = args.names or notebook_names()
     failures = 0
     for name in names:
