@@ -6,6 +6,9 @@ Example:
     {'a': 1}
 """
 
+# The one place the version is written: the build reads it from here.
+__version__ = "0.1.0"
+
 from langchain_jsonrecover._extract import Extraction
 from langchain_jsonrecover.errors import (
     InvalidJsonError,
@@ -20,6 +23,7 @@ from langchain_jsonrecover.parsers import (
     RegexJsonOutputParser,
     TruncationRecoveringOutputParser,
 )
+from langchain_jsonrecover.records import recover_frame, recover_record
 from langchain_jsonrecover.retry import JsonRetryChain, RetryExhaustedError
 from langchain_jsonrecover.structured import structured_output
 from langchain_jsonrecover.tools import recover_tool_calls
@@ -38,6 +42,8 @@ __all__ = [
     "SchemaValidationError",
     "TruncationRecoveringOutputParser",
     "extract_json",
+    "recover_frame",
+    "recover_record",
     "recover_tool_calls",
     "structured_output",
 ]

@@ -25,6 +25,8 @@ _END: Final = "unexpected end of data"
 _CONTROL: Final = "unexpected control character in string"
 _DEPTH: Final = "depth limit exceeded"
 _EMPTY: Final = "zero-length"
+_SURROGATES: Final = "str is not valid UTF-8"
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 # Plain-language versions of orjson's messages (kept short: they reach models).
 _MESSAGES: Final = {
@@ -43,6 +45,7 @@ _NOISE: Final = bytes(
 )
 _BRACKETS_ONLY: Final = bytes(b for b in range(256) if b not in b"[]{}")
 _CONTROL_CHAR: Final = re.compile(r"[\x00-\x1f]")
+_PAIR: Final = re.compile(rb"\{\}|\[\]")
 # Rest of a string after its opening quote; possessive, so it never backtracks.
 _STRING_REST: Final = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
 _ESCAPED: Final = ("control_characters_escaped",)
@@ -165,6 +168,8 @@ def loads_within(text: str, max_depth: int) -> tuple[Any, bool]:
 
 
 def _failure(text: str, msg: str, pos: int) -> DecodeFailure:
+    if msg.startswith(_SURROGATES):
+        return _surrogate_failure(text)
     if msg.startswith(_EMPTY):
         return DecodeFailure("empty", 0, "empty document")
     if msg.startswith(_DEPTH):
@@ -175,6 +180,24 @@ def _failure(text: str, msg: str, pos: int) -> DecodeFailure:
     if reason.startswith(_EXPECTED):
         reason = "expected " + reason.removeprefix(_EXPECTED)
     return DecodeFailure("invalid", pos, reason)
+
+
+def _surrogate_failure(text: str) -> DecodeFailure:
+    """Why a text with a lone surrogate fails.
+
+    At the very end it is half of a character the token limit cut (a cut);
+    anywhere else, an error at its position.
+    """
+    found = _SURROGATE.search(text)
+    if found is None:
+        return DecodeFailure("invalid", 0, "text that is not valid Unicode")
+    if found.end() == len(text.rstrip()) and found.group() <= "\udbff":
+        return DecodeFailure(
+            "truncated", found.start(), "the text ends before the JSON does"
+        )
+    return DecodeFailure(
+        "invalid", found.start(), "a lone surrogate (half of a character)"
+    )
 
 
 def _value_end(text: str) -> int:
@@ -220,7 +243,9 @@ def _peel(skeleton: bytes, value: Any, max_depth: int) -> bool:
     for _ in range(min(max_depth + 1, _PEEL_ROUNDS)):
         if not skeleton:
             return True
-        peeled = skeleton.replace(b"{}", b"").replace(b"[]", b"")
+        # One level per round: ``{}`` and ``[]`` pairs in one scan (two
+        # replaces would peel ``[{}]`` whole, two levels in one round).
+        peeled = _PAIR.sub(b"", skeleton)
         if len(peeled) == len(skeleton):
             break
         skeleton = peeled

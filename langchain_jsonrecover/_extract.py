@@ -866,7 +866,11 @@ def extract_with_pattern(
     strict = choose((candidate,), schema)
     if repair and not isinstance(strict, Extraction):
         fixed = repair_syntax(masked[start:end])
-        if fixed is not None and not fixed.truncated:
+        if (
+            fixed is not None
+            and not fixed.truncated
+            and _NON_SPACE.search(masked, start + fixed.end, end) is None
+        ):
             result = decode(fixed.text, max_depth=max_depth, allow_trailing=False)
             if isinstance(result, Decoded):
                 repaired = Candidate(

@@ -10,7 +10,10 @@ Serving layers often leave a model's tool-call syntax in the content:
 (GLM-4.5), ``<function=name><parameter=k>v</parameter></function>`` (Qwen3-Coder),
 DeepSeek's ``tool call begin`` token (full-width bars), ``<|tool_call_begin|>…``
 (Kimi K2),
-``<|tool_call|>[…]`` (Granite), ``<|START_ACTION|>…`` (Cohere), and
+``<|tool_call|>[…]`` (Granite), ``<function_call>{…}`` (Granite 20B FC),
+``<|START_ACTION|>…`` (Cohere),
+``<invoke name="x"><parameter name="k">v</parameter></invoke>`` (MiniMax M2,
+Claude's former XML format), and
 end-of-sequence tokens (``<|eot_id|>``, ``<|im_end|>``, ``</s>`` …).
 
 :func:`find_tool_calls` reads the calls; :func:`prepare_reply` blanks the
@@ -26,7 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Self
 
 import orjson
 
@@ -57,6 +60,9 @@ _OPENERS: Final = {
     "function": r"<function=",
     "granite": r"<\|tool_call\|>",
     "cohere": r"<\|START_ACTION\|>",
+    "invoke": r"<invoke name=",
+    "function_call": r"<function_?call>",
+    "arg_key": r"<arg_key>",
 }
 # The rest of the tool-call markup: blanked where it stands.
 _MARKUP_TOKENS: Final = (
@@ -73,6 +79,12 @@ _MARKUP_TOKENS: Final = (
     r"<\|tool_call_argument_begin\|>",
     r"<\|tool_call_end\|>",
     r"<\|END_ACTION\|>",
+    r"</invoke>",
+    r"<minimax:tool_call>",
+    r"</minimax:tool_call>",
+    r"<function_calls>",
+    r"</function_calls>",
+    r"</function_?call>",
 )
 # Chat-template and end-of-sequence tokens (and harmony's): blanked.
 _SPECIAL_TOKENS: Final = (
@@ -103,24 +115,64 @@ def _alternation() -> str:
     return f"{named}|(?P<markup>{markup})|(?P<special>{special})"
 
 
-_TOKEN_ALT: Final = _alternation()
-_ANY_TOKEN: Final = re.compile(_TOKEN_ALT)
-# In prose: the next token, or the next bracket (then strings are tracked).
-_PROSE_NEXT: Final = re.compile(f"{_TOKEN_ALT}|(?P<open>[\\[{{])")
-# Inside brackets: strings are skipped whole (a cut one runs to the end).
-_JSON_NEXT: Final = re.compile(
-    f'(?P<string>"(?:[^"\\\\]++|\\\\.)*+"?)|{_TOKEN_ALT}|(?P<open>[\\[{{])'
-    r"|(?P<close>[\]}])",
+def _angle_tails() -> str:
+    """What may follow ``<`` in a token, as one group.
+
+    Closing tags (``</…``) are grouped apart, and the others sit behind a
+    one-character lookahead, so an HTML tag in a reply fails at its second
+    character instead of being tried against every token.
+    """
+    tokens = [*_OPENERS.values(), *_MARKUP_TOKENS, *_SPECIAL_TOKENS]
+    tails = [t[1:] for t in tokens if t.startswith("<")]
+    closing = "|".join(t[1:] for t in tails if t.startswith("/"))
+    opening = [t for t in tails if not t.startswith("/")]
+    firsts = set()
+    for tail in opening:
+        if tail.startswith("\\|"):
+            firsts.add("|")
+        elif tail.startswith(f"{_DS_BAR}"):
+            firsts.update("|\uff5c")
+        else:
+            firsts.add(tail[0])
+    lookahead = re.escape("".join(sorted(firsts)))
+    return f"(?:/(?:{closing})|(?=[{lookahead}])(?:{'|'.join(opening)}))"
+
+
+def _by_first_char() -> str:
+    """Every token, grouped under its first character (``<`` or ``[``).
+
+    A pattern whose alternatives all start with a literal character lets the
+    regex engine skip to the next candidate character at C speed; the named
+    alternation (:data:`_TOKEN_KIND`) is only matched where a token stands.
+    """
+    tokens = [*_OPENERS.values(), *_MARKUP_TOKENS, *_SPECIAL_TOKENS]
+    square = "|".join(t[2:] for t in tokens if t.startswith("\\["))
+    return f"<{_ANGLE_TAILS}|\\[(?:{square})"
+
+
+_ANGLE_TAILS: Final = _angle_tails()
+_TOKEN_KIND: Final = re.compile(_alternation())
+_TOKEN: Final = _by_first_char()
+_ANGLE_TOKEN: Final = re.compile(f"<{_ANGLE_TAILS}")
+_STRING: Final = r'"(?:[^"\\]++|\\.)*+(?P<closed>")?'
+# Inside brackets, from the current offset: a run of strings and other text,
+# skipped in C, then the next bracket or token (or nothing, at the end).
+# Anchored and possessive: it always matches, and never backtracks.
+_JSON_RUN: Final = re.compile(
+    f'(?:[^"<\\[\\]{{}}]++|{_STRING}|<(?!{_ANGLE_TAILS}))*+'
+    f"(?P<stop>{_TOKEN}|[\\[\\]{{}}])?+",
     re.DOTALL,
 )
-# A JSON value's extent: strings (closed or not) and brackets.
-_STRUCT: Final = re.compile(
-    f'"(?:[^"\\\\]++|\\\\.)*+(")?|[\\[\\]{{}}]|{_TOKEN_ALT}', re.DOTALL
+# In prose: the next token, or the next bracket (then strings are tracked).
+_PROSE_NEXT: Final = re.compile(f"{_TOKEN}|[\\[{{]")
+# The offset of the next token outside strings (brackets are skipped too).
+_TO_TOKEN: Final = re.compile(
+    f'(?:[^"<\\[]++|{_STRING}|<(?!{_ANGLE_TAILS})|\\[(?!TOOL_CALLS\\]|ARGS\\]|CALL_ID\\]))*+',
+    re.DOTALL,
 )
-# The next token outside strings, from inside a broken or cut JSON body.
-_NEXT_TOKEN: Final = re.compile(
-    f'(?:"(?:[^"\\\\]++|\\\\.)*+"?|{_TOKEN_ALT})', re.DOTALL
-)
+_WINDOW: Final = 512
+_NAME_LIMIT: Final = 100
+_TRAILING: Final = "unexpected content after document"
 _SPACE: Final = re.compile(r"\s*+")
 _NON_SPACE: Final = re.compile(r"\S")
 _NAME: Final = re.compile(r"[A-Za-z_][\w.\-:/]{0,199}")
@@ -134,12 +186,14 @@ _ARGUMENT_KEYS: Final = ("arguments", "parameters")
 _MISTRAL_NAMED: Final = re.compile(
     r"\s*+([A-Za-z_][\w.\-]{0,199})(?:\[CALL_ID\][\w\-]{0,64})?+(?:\[ARGS\])?+"
 )
-_GLM_HEAD: Final = re.compile(r"\s*+([^\s<>{}\[\]\"']{1,200})[ \t]*+(?:\r?\n)?+")
+# A tool name: word characters and dashes, dots only between them.
+_GLM_HEAD: Final = re.compile(
+    r"([A-Za-z_][\w\-]{0,99}(?:\.[\w\-]{1,99}){0,4})[ \t]{0,64}+(?:\r?\n)?+"
+)
 _GLM_KEY: Final = re.compile(r"\s*+<arg_key>")
 _GLM_VALUE: Final = re.compile(r"\s*+<arg_value>")
 _FUNCTION_HEAD: Final = re.compile(r"([^>\s]{1,200})>")
-_PARAMETER: Final = re.compile(r"\s*+<parameter=([^>\n]{1,200})>")
-_PARAMETER_STOP: Final = re.compile(r"</parameter>|<parameter=|</function>")
+_INVOKE_HEAD: Final = re.compile(r'"([^"\n]{1,200})"[ \t]{0,8}>')
 _DS_HEAD: Final = re.compile(f"([^<\\n]{{0,200}}?){_ds('tool sep')}")
 _DS_FENCE_OPEN: Final = re.compile(r"\s*+```[a-zA-Z]{0,10}[ \t]*+\r?\n")
 _DS_FENCE_CLOSE: Final = re.compile(r"\s*+```")
@@ -150,6 +204,7 @@ _CLOSERS: Final = {
     "kimi": re.compile(r"\s*+<\|tool_call_end\|>"),
     "cohere": re.compile(r"\s*+<\|END_ACTION\|>"),
     "function": re.compile(r"\s*+</function>"),
+    "function_call": re.compile(r"\s*+</function_?call>"),
 }
 
 
@@ -305,17 +360,31 @@ def _read(text: str) -> _Read:
     calls: list[MarkupCall] = []
     markup: list[tuple[int, int]] = []
     special: list[tuple[int, int]] = []
-    _read_harmony(unthought, messages, hidden, (calls, markup, special))
-    if _ANY_TOKEN.search(masked) is not None:
-        _scan(masked, calls, markup, special)
+    has_final = any(m.channel == "final" for m in messages)
+    _read_harmony(unthought, messages, has_final, (calls, markup, special))
+    harmony_reasoning = any(
+        m.channel != "final" if has_final else m.is_reasoning for m in messages
+    )
+    if hidden and not harmony_reasoning:
+        special.extend(hidden)  # only a final message's header and terminator
+    if _may_hold_tokens(masked):
+        _scan(_Text(masked), calls, markup, special)
     calls.sort(key=lambda c: c.start)
-    return _Read(masked, bool(thinking or hidden), tuple(calls), markup, special)
+    reasoning = bool(thinking) or harmony_reasoning
+    return _Read(masked, reasoning, tuple(calls), markup, special)
+
+
+def _may_hold_tokens(text: str) -> bool:
+    """A cheap test first: ``in`` is a C substring search, then one regex."""
+    if "[TOOL_CALLS]" in text:
+        return True
+    return "<" in text and _ANGLE_TOKEN.search(text) is not None
 
 
 def _read_harmony(
     text: str,
     messages: list[HarmonyMessage],
-    hidden: list[tuple[int, int]],
+    has_final: bool,
     found: tuple[list[MarkupCall], list[tuple[int, int]], list[tuple[int, int]]],
 ) -> None:
     """Harmony tool calls (``to=functions.x``), and the visible headers to blank."""
@@ -327,20 +396,16 @@ def _read_harmony(
             calls.append(
                 MarkupCall(name, arguments, message.start, message.end, message.closed)
             )
-        if message.is_reasoning or _inside(message.start, hidden):
-            continue
+        if has_final or message.is_reasoning:
+            continue  # hidden whole (a final message's header is hidden too)
         into = markup if message.recipient else special
         into.append((message.start, message.body_start))
         if message.end > message.body_end:
             into.append((message.body_end, message.end))
 
 
-def _inside(index: int, spans: list[tuple[int, int]]) -> bool:
-    return any(start <= index < end for start, end in spans)
-
-
 def _scan(
-    text: str,
+    text: _Text,
     calls: list[MarkupCall],
     markup: list[tuple[int, int]],
     special: list[tuple[int, int]],
@@ -350,73 +415,124 @@ def _scan(
     pos = 0
     n = len(text)
     while pos < n:
-        match = (_JSON_NEXT if depth else _PROSE_NEXT).search(text, pos)
-        if match is None:
-            return
-        kind = match.lastgroup
-        pos = match.end()
-        if kind == "string":
+        if depth:
+            run = _JSON_RUN.match(text, pos)
+            if run is None or run.start("stop") < 0:
+                return  # the rest is inside the JSON (a cut string, perhaps)
+            start, pos = run.span("stop")
+        else:
+            found = _PROSE_NEXT.search(text, pos)
+            if found is None:
+                return
+            start, pos = found.span()
+        char = text[start]
+        if pos - start == 1:
+            if depth == 0 and (end := _clean_end(text, start)) is not None:
+                pos = end  # a clean value in prose: no token inside
+                continue
+            depth += 1 if char in "[{" else -1
             continue
-        if kind == "open":
-            depth += 1
-            continue
-        if kind == "close":
-            depth -= 1
-            continue
-        start = match.start()
         if depth == 0 and start > 0 and text[start - 1] in "\"'`":
             continue  # a token quoted in prose is text
+        kind = _kind(text, start)
         if kind == "special":
             special.append((start, pos))
             continue
-        if kind == "markup" or kind is None:
+        reader = _READERS.get(kind)
+        found_call = None if reader is None else reader(text, start, pos)
+        if found_call is None:
             markup.append((start, pos))
             continue
-        found = _READERS[kind](text, start, pos)
-        if found is None:
-            markup.append((start, pos))
-            continue
-        calls.extend(found.calls)
-        markup.extend(found.blanks)
-        pos = max(pos, found.end)
+        calls.extend(found_call.calls)
+        markup.extend(found_call.blanks)
+        pos = max(pos, found_call.end)
+
+
+def _clean_end(text: _Text, start: int) -> int | None:
+    """Where the clean JSON value at ``start`` ends, if the budget allows."""
+    if len(text) - start > text.budget:
+        return None
+    text.budget -= len(text) - start
+    return _decoded_end(text, start, len(text))
+
+
+def _kind(text: str, start: int) -> str:
+    """The kind of the token at ``start``: a form's name, markup or special."""
+    match = _TOKEN_KIND.match(text, start)
+    return "markup" if match is None or match.lastgroup is None else match.lastgroup
 
 
 # --- JSON bodies ------------------------------------------------------------------
 
 
-def _json_end(text: str, start: int, stop: int | None = None) -> int | None:
+class _Text(str):  # noqa: SLOT000 - str subtypes cannot have non-empty __slots__
+    """The reply being scanned, with what orjson may still be handed.
+
+    orjson finds where a clean value ends at C speed, but each try copies the
+    text from the opener on; the budget (twice the reply's length) keeps many
+    tries in a row linear, after which brackets are counted in Python.
+    """
+
+    budget: int
+
+    def __new__(cls, text: str) -> Self:
+        made = super().__new__(cls, text)
+        made.budget = 2 * len(text) + 1024
+        return made
+
+
+def _json_end(text: _Text, start: int, stop: int | None = None) -> int | None:
     """The end of the bracketed value at ``start``, or ``None`` if it is cut.
 
     A token outside strings, or ``stop``, also ends the search: the scan never
     reads past the next markup, so many cut bodies in a row stay linear.
     """
-    depth = 0
     limit = len(text) if stop is None else stop
-    for match in _STRUCT.finditer(text, start, limit):
-        char = text[match.start()]
-        if char == '"':
-            if match.group(1) is None:
-                return None
-        elif char in "[{":
+    if limit - start <= text.budget:
+        text.budget -= limit - start
+        end = _decoded_end(text, start, limit)
+        if end is not None:
+            return end
+    depth = 0
+    pos = start
+    while pos < limit:
+        run = _JSON_RUN.match(text, pos, limit)
+        if run is None or run.start("stop") < 0:
+            return None
+        begin, pos = run.span("stop")
+        if pos - begin > 1:
+            return None  # a token
+        if text[begin] in "[{":
             depth += 1
-        elif char in "]}":
+        else:
             depth -= 1
             if depth == 0:
-                return match.end()
-        else:
-            return None
+                return pos
     return None
+
+
+def _decoded_end(text: str, start: int, limit: int) -> int | None:
+    """Where a strictly valid JSON value at ``start`` ends, read by orjson."""
+    try:
+        orjson.loads(text[start:limit])
+    except orjson.JSONDecodeError as exc:
+        if not exc.msg.startswith(_TRAILING):
+            return None
+        end = start + exc.pos
+    else:
+        end = limit
+    while text[end - 1].isspace():
+        end -= 1
+    return end
 
 
 def _next_token(text: str, start: int) -> int:
     """The offset of the next token outside strings at or after ``start``."""
-    for match in _NEXT_TOKEN.finditer(text, start):
-        if match.group(0)[0] != '"':
-            return match.start()
-    return len(text)
+    run = _TO_TOKEN.match(text, start)
+    return start if run is None else run.end()
 
 
-def _body(text: str, start: int) -> tuple[int, int, bool] | None:
+def _body(text: _Text, start: int) -> tuple[int, int, bool] | None:
     """A JSON body from ``start`` (after spaces): its span, and whether it closed.
 
     A body that does not close runs to the next token outside strings, or to
@@ -434,7 +550,7 @@ def _body(text: str, start: int) -> tuple[int, int, bool] | None:
 
 
 def _unpack(
-    text: str, begin: int, end: int, closed: bool
+    text: _Text, begin: int, end: int, closed: bool
 ) -> list[tuple[str, str, bool]]:
     """A body's calls: ``(name, arguments, closed)`` for each envelope."""
     if text[begin] == "[":
@@ -447,7 +563,7 @@ def _unpack(
 
 
 def _array_envelopes(
-    text: str, begin: int, end: int
+    text: _Text, begin: int, end: int
 ) -> list[tuple[str, str, bool]] | None:
     items: list[tuple[str, str, bool]] = []
     pos = _skip_space(text, begin + 1)
@@ -467,7 +583,7 @@ def _array_envelopes(
     return items or None
 
 
-def _envelope(text: str, begin: int, end: int) -> tuple[str, str, bool] | None:
+def _envelope(text: _Text, begin: int, end: int) -> tuple[str, str, bool] | None:
     """``(name, arguments, closed)`` of a ``{"name": …, "arguments": …}`` object."""
     head = _ENVELOPE_HEAD.match(text, begin, end)
     if head is not None:
@@ -509,7 +625,7 @@ def _json_string(raw: str) -> str:
 
 
 def _json_form(
-    text: str, start: int, after: int, closer: str | None, name: str | None
+    text: _Text, start: int, after: int, closer: str | None, name: str | None
 ) -> _Found | None:
     """A call whose body is JSON: an envelope (``name`` None) or arguments."""
     body = _body(text, after)
@@ -517,7 +633,7 @@ def _json_form(
         return None
     begin, end, closed = body
     stop = end
-    if closer is not None and (close := _CLOSERS[closer].match(text, end)) is not None:
+    if closer is not None and (close := _head(_CLOSERS[closer], text, end)) is not None:
         stop = close.end()
         closed = True
     if name is None:
@@ -534,7 +650,7 @@ def _json_form(
 # --- the forms --------------------------------------------------------------------
 
 
-def _read_tool_call(text: str, start: int, after: int) -> _Found | None:
+def _read_tool_call(text: _Text, start: int, after: int) -> _Found | None:
     """``<tool_call>``: a JSON envelope, a GLM call, or Qwen's ``<function=``."""
     begin = _skip_space(text, after)
     if text.startswith("<function=", begin):
@@ -544,35 +660,105 @@ def _read_tool_call(text: str, start: int, after: int) -> _Found | None:
     return _read_glm(text, start, after)
 
 
-def _read_glm(text: str, start: int, after: int) -> _Found | None:
+def _read_glm(text: _Text, start: int, after: int) -> _Found | None:
     """``<tool_call>name<arg_key>k</arg_key><arg_value>v</arg_value></tool_call>``."""
-    head = _GLM_HEAD.match(text, after)
+    head = _head(_GLM_HEAD, text, after)
     if head is None:
         return None
     name = head.group(1)
-    pos = head.end()
-    whole = (start, len(text))
+    read = _glm_pairs(text, head.end())
+    if read.cut_at_end:
+        return _key_value_call(
+            name, read.pairs, read.cut, (start, len(text)), closed=False
+        )
+    close = _head(_CLOSERS["tool_call"], text, read.end)
+    if close is not None:
+        return _key_value_call(
+            name, read.pairs, None, (start, close.end()), closed=True
+        )
+    at_end = _skip_space(text, read.end) >= len(text)
+    if not read.pairs and not at_end:
+        return None  # ``<tool_call>`` then prose: not a call
+    span = (start, read.end)
+    return _key_value_call(name, read.pairs, None, span, closed=not at_end)
+
+
+def _read_arg_key(text: _Text, start: int, after: int) -> _Found | None:
+    """A GLM call whose ``<tool_call>`` the serving layer dropped: ``name<arg_key>…``.
+
+    The name is the word just before the first ``<arg_key>``, at the start
+    of the reply or of a line; without one the call names no tool.
+    """
+    del after
+    name_start = start
+    while (
+        name_start > 0
+        and start - name_start < _NAME_LIMIT
+        and _is_name_char(text[name_start - 1])
+    ):
+        name_start -= 1
+    if not _starts_line(text, name_start):
+        name_start = start
+    name = text[name_start:start]
+    read = _glm_pairs(text, start)
+    if read.cut_at_end:
+        span = (name_start, len(text))
+        return _key_value_call(name, read.pairs, read.cut, span, closed=False)
+    if not read.pairs:
+        return None
+    close = _head(_CLOSERS["tool_call"], text, read.end)
+    end = read.end if close is None else close.end()
+    return _key_value_call(name, read.pairs, None, (name_start, end), closed=True)
+
+
+def _is_name_char(char: str) -> bool:
+    return char.isalnum() or char in "_.-"
+
+
+def _starts_line(text: str, index: int) -> bool:
+    """Whether only spaces stand between ``index`` and its line's start."""
+    i = index - 1
+    while i >= 0 and index - i < _NAME_LIMIT and text[i] in " \t":
+        i -= 1
+    return i < 0 or text[i] in "\r\n>"
+
+
+@dataclass(frozen=True, slots=True)
+class _Pairs:
+    pairs: list[tuple[str, str]]
+    end: int
+    """Where reading stopped (after the last pair)."""
+    cut_at_end: bool = False
+    """The reply ended inside a pair."""
+    cut: tuple[str, str] | None = None
+    """A key whose value the reply ended inside, and that value so far."""
+
+
+def _glm_pairs(text: str, pos: int) -> _Pairs:
+    """Read ``<arg_key>k</arg_key><arg_value>v</arg_value>`` pairs from ``pos``.
+
+    A missing ``<arg_value>`` is tolerated when ``</arg_value>`` ends the
+    value: it then starts just after ``</arg_key>``.
+    """
     pairs: list[tuple[str, str]] = []
-    while (key := _GLM_KEY.match(text, pos)) is not None:
+    while (key := _head(_GLM_KEY, text, pos)) is not None:
         key_end = text.find("</arg_key>", key.end())
         if key_end < 0:
-            return _key_value_call(name, pairs, None, whole, closed=False)
-        value = _GLM_VALUE.match(text, key_end + len("</arg_key>"))
-        if value is None:
-            return _key_value_call(name, pairs, None, whole, closed=False)
-        value_end = text.find("</arg_value>", value.end())
+            return _Pairs(pairs, len(text), cut_at_end=True)
+        after_key = key_end + len("</arg_key>")
+        value = _head(_GLM_VALUE, text, after_key)
+        value_start = after_key if value is None else value.end()
+        value_end = text.find("</arg_value>", value_start)
         if value_end < 0:
-            cut = (text[key.end() : key_end], text[value.end() :])
-            return _key_value_call(name, pairs, cut, whole, closed=False)
-        pairs.append((text[key.end() : key_end], text[value.end() : value_end]))
+            cut = (
+                None
+                if value is None
+                else (text[key.end() : key_end], text[value_start:])
+            )
+            return _Pairs(pairs, len(text), cut_at_end=True, cut=cut)
+        pairs.append((text[key.end() : key_end], text[value_start:value_end]))
         pos = value_end + len("</arg_value>")
-    close = _CLOSERS["tool_call"].match(text, pos)
-    if close is not None:
-        return _key_value_call(name, pairs, None, (start, close.end()), closed=True)
-    at_end = _skip_space(text, pos) >= len(text)
-    if not pairs and not at_end:
-        return None  # ``<tool_call>`` then prose: not a call
-    return _key_value_call(name, pairs, None, (start, pos), closed=not at_end)
+    return _Pairs(pairs, pos)
 
 
 def _key_value_call(
@@ -611,26 +797,29 @@ def _value_text(value: str) -> str:
 
 
 def _trim_value(value: str) -> str:
-    """Drop the one newline the templates put on each side of a value."""
-    value = (
-        value.removeprefix("\r\n")
-        if value.startswith("\r\n")
-        else value.removeprefix("\n")
-    )
-    return (
-        value.removesuffix("\r\n")
-        if value.endswith("\r\n")
-        else value.removesuffix("\n")
-    )
+    """Drop the layout the templates put around a value, not its content.
+
+    A value that starts on the tag's line loses the spaces before it; one
+    that starts on the next line loses that newline only (its indentation is
+    content, as in code). One trailing newline, and the spaces after it, go.
+    """
+    if value.startswith(("\n", "\r\n")):
+        value = value.removeprefix("\r").removeprefix("\n")
+    else:
+        value = value.lstrip(" \t")
+    stripped = value.rstrip(" \t")
+    if stripped.endswith("\n"):
+        return stripped.removesuffix("\n").removesuffix("\r")
+    return value if stripped == value else stripped
 
 
 def _dumps(value: str) -> str:
     return orjson.dumps(value).decode()
 
 
-def _read_function(text: str, start: int, after: int) -> _Found | None:
+def _read_function(text: _Text, start: int, after: int) -> _Found | None:
     """``<function=name>{…}</function>`` or Qwen's ``<parameter=k>v</parameter>``."""
-    head = _FUNCTION_HEAD.match(text, after)
+    head = _head(_FUNCTION_HEAD, text, after)
     if head is None:
         return None
     name = head.group(1)
@@ -639,50 +828,86 @@ def _read_function(text: str, start: int, after: int) -> _Found | None:
         found = _json_form(text, start, head.end(), "function", name)
         if found is not None:
             return found
-    pos = head.end()
+    return _read_parameters(text, start, head.end(), name, _QWEN_XML)
+
+
+def _read_invoke(text: _Text, start: int, after: int) -> _Found | None:
+    """``<invoke name="x"><parameter name="k">v</parameter></invoke>``.
+
+    Written by MiniMax M2, and in Claude's former XML tool format.
+    """
+    head = _head(_INVOKE_HEAD, text, after)
+    if head is None:
+        return None
+    return _read_parameters(text, start, head.end(), head.group(1), _INVOKE_XML)
+
+
+@dataclass(frozen=True, slots=True)
+class _XmlForm:
+    """A key/value call form: how a parameter opens, what ends a value."""
+
+    parameter: re.Pattern[str]
+    """A parameter's opening tag; group 1 is its name."""
+    value_end: re.Pattern[str]
+    """What ends a value: its closing tag (group ``close``), the next
+    parameter, or the end of the call (both left for the next step)."""
+    closers: tuple[str, ...]
+    """The call's closing tag, then an optional wrapper's."""
+
+
+_QWEN_XML: Final = _XmlForm(
+    re.compile(r"<parameter=([^>\n]{1,200})>"),
+    re.compile(r"(?P<close></parameter>)|<parameter=|</function>|</tool_call>"),
+    ("</function>", "</tool_call>"),
+)
+_INVOKE_XML: Final = _XmlForm(
+    re.compile(r'<parameter name="([^"\n]{1,200})">'),
+    re.compile(
+        r"(?P<close></parameter>)|<parameter name=|</invoke>"
+        r"|</minimax:tool_call>|</function_calls>"
+    ),
+    ("</invoke>",),
+)
+
+
+def _read_parameters(
+    text: _Text, start: int, pos: int, name: str, form: _XmlForm
+) -> _Found | None:
+    """Read ``parameter`` tags up to the call's closing tag: a key/value call."""
     pairs: list[tuple[str, str]] = []
-    while (parameter := _PARAMETER.match(text, pos)) is not None:
-        stop = _parameter_end(text, parameter.end())
+    while (parameter := _head(form.parameter, text, pos)) is not None:
+        stop = form.value_end.search(text, parameter.end())
         if stop is None:
             cut = (parameter.group(1), text[parameter.end() :])
             return _key_value_call(name, pairs, cut, (start, len(text)), closed=False)
-        value_end, pos = stop
-        pairs.append((parameter.group(1), text[parameter.end() : value_end]))
-    close = _CLOSERS["function"].match(text, pos)
-    if close is not None:
-        end = close.end()
-        tool_close = _CLOSERS["tool_call"].match(text, end)
-        if tool_close is not None:
-            end = tool_close.end()
+        pos = stop.end() if stop.group("close") else stop.start()
+        pairs.append((parameter.group(1), text[parameter.end() : stop.start()]))
+    end = _skip_space(text, pos)
+    if text.startswith(form.closers[0], end):
+        end += len(form.closers[0])
+        for wrapper in form.closers[1:]:
+            after_wrapper = _skip_space(text, end)
+            if text.startswith(wrapper, after_wrapper):
+                end = after_wrapper + len(wrapper)
         return _key_value_call(name, pairs, None, (start, end), closed=True)
-    at_end = _skip_space(text, pos) >= len(text)
+    at_end = end >= len(text)
     if not pairs and not at_end:
         return None
     return _key_value_call(name, pairs, None, (start, pos), closed=not at_end)
 
 
-def _parameter_end(text: str, begin: int) -> tuple[int, int] | None:
-    """Where a Qwen parameter's value ends, and where to read on."""
-    stop = _PARAMETER_STOP.search(text, begin)
-    if stop is None:
-        return None
-    if stop.group() == "</parameter>":
-        return stop.start(), stop.end()
-    return stop.start(), stop.start()
-
-
-def _read_mistral(text: str, start: int, after: int) -> _Found | None:
+def _read_mistral(text: _Text, start: int, after: int) -> _Found | None:
     """``[TOOL_CALLS][{…}]``, ``[TOOL_CALLS]name[ARGS]{…}``, ``[TOOL_CALLS]name{…}``."""
     begin = _skip_space(text, after)
     if begin < len(text) and text[begin] in "[{":
         return _json_form(text, start, after, None, None)
-    named = _MISTRAL_NAMED.match(text, after)
+    named = _head(_MISTRAL_NAMED, text, after)
     if named is None:
         return None
     return _json_form(text, start, named.end(), None, named.group(1))
 
 
-def _read_python_tag(text: str, start: int, after: int) -> _Found | None:
+def _read_python_tag(text: _Text, start: int, after: int) -> _Found | None:
     """``<|python_tag|>{"name": …, "parameters": …}`` (``;`` between calls)."""
     found = _json_form(text, start, after, None, None)
     if found is None:
@@ -704,24 +929,24 @@ def _read_python_tag(text: str, start: int, after: int) -> _Found | None:
     return _Found(calls, blanks, end)
 
 
-def _read_deepseek(text: str, start: int, after: int) -> _Found | None:
+def _read_deepseek(text: _Text, start: int, after: int) -> _Found | None:
     """DeepSeek's ``tool call begin`` token (spelt with full-width bars).
 
     V3: ``function``, ``tool sep``, the name, a fenced JSON block, ``tool call
     end``; V3.1: the name, ``tool sep``, the JSON arguments, ``tool call end``.
     """
-    head = _DS_HEAD.match(text, after)
+    head = _head(_DS_HEAD, text, after)
     if head is None:
         return None
     kind = head.group(1).strip()
     pos = head.end()
     name = kind
     if kind == "function":
-        line = _NAME.match(text, _skip_space(text, pos))
+        line = _head(_NAME, text, _skip_space(text, pos))
         if line is None:
             return None
         name, pos = line.group(0), line.end()
-    fence = _DS_FENCE_OPEN.match(text, pos)
+    fence = _head(_DS_FENCE_OPEN, text, pos)
     found = _json_form(text, start, fence.end() if fence else pos, None, name)
     if found is None:
         return None
@@ -729,11 +954,11 @@ def _read_deepseek(text: str, start: int, after: int) -> _Found | None:
     blanks = [found.blanks[0]]
     if (
         fence is not None
-        and (fence_close := _DS_FENCE_CLOSE.match(text, end)) is not None
+        and (fence_close := _head(_DS_FENCE_CLOSE, text, end)) is not None
     ):
         blanks.append((end, fence_close.end()))
         end = fence_close.end()
-    close = _CLOSERS["deepseek"].match(text, end)
+    close = _head(_CLOSERS["deepseek"], text, end)
     if close is not None:
         blanks.append((end, close.end()))
         end = close.end()
@@ -741,9 +966,9 @@ def _read_deepseek(text: str, start: int, after: int) -> _Found | None:
     return _Found(calls, blanks, end)
 
 
-def _read_kimi(text: str, start: int, after: int) -> _Found | None:
+def _read_kimi(text: _Text, start: int, after: int) -> _Found | None:
     """``<|tool_call_begin|>functions.name:0<|tool_call_argument_begin|>{…}``."""
-    head = _KIMI_HEAD.match(text, after)
+    head = _head(_KIMI_HEAD, text, after)
     if head is None:
         return None
     name = head.group(1).strip().removeprefix("functions.")
@@ -751,11 +976,19 @@ def _read_kimi(text: str, start: int, after: int) -> _Found | None:
     return _json_form(text, start, head.end(), "kimi", name)
 
 
-def _read_granite(text: str, start: int, after: int) -> _Found | None:
+def _read_granite(text: _Text, start: int, after: int) -> _Found | None:
     return _json_form(text, start, after, None, None)
 
 
-def _read_cohere(text: str, start: int, after: int) -> _Found | None:
+def _read_function_call(text: _Text, start: int, after: int) -> _Found | None:
+    """``<function_call>{"name": …, "arguments": …}``.
+
+    Written by Granite 20B FC; Glaive-style fine-tunes spell it ``<functioncall>``.
+    """
+    return _json_form(text, start, after, "function_call", None)
+
+
+def _read_cohere(text: _Text, start: int, after: int) -> _Found | None:
     return _json_form(text, start, after, "cohere", None)
 
 
@@ -768,7 +1001,21 @@ _READERS: Final = {
     "function": _read_function,
     "granite": _read_granite,
     "cohere": _read_cohere,
+    "invoke": _read_invoke,
+    "function_call": _read_function_call,
+    "arg_key": _read_arg_key,
 }
+
+
+def _head(pattern: re.Pattern[str], text: str, pos: int) -> re.Match[str] | None:
+    """Match a bounded piece of markup at ``pos``, after any spaces.
+
+    Every such pattern reads at most a few hundred characters, so the match
+    is given a window of that size: a miss costs little, however long the
+    reply.
+    """
+    start = _skip_space(text, pos)
+    return pattern.match(text, start, start + _WINDOW)
 
 
 def _skip_space(text: str, pos: int) -> int:

@@ -12,9 +12,12 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-# One alternation of literal tag names: the regex engine walks the text once.
-_TAG: Final = re.compile(r"<(/?)(think|thinking|reasoning)\s*>", re.IGNORECASE)
-_QUOTES: Final = "\"'`"
+# One alternation of literal tag names: the regex engine walks the text once;
+# the lookahead lets any other tag (``<b>``, ``</p>``) fail at once.
+_TAG: Final = re.compile(
+    r"<(?=/?[tr])(/?)(think|thinking|reasoning)\s*>", re.IGNORECASE
+)
+_QUOTES: Final = ('"', "'", "`")
 
 # Harmony (gpt-oss): ``<|start|>{role}<|channel|>{channel} [to=…]
 # [<|constrain|>{format}]<|message|>{body}`` then ``<|end|>``, ``<|call|>``
@@ -22,11 +25,23 @@ _QUOTES: Final = "\"'`"
 _HARMONY_HEADER: Final = re.compile(
     r"(?:<\|start\|>(?P<role>[^<]{0,80}))?+"
     r"(?:<\|channel\|>(?P<channel>[^<]{0,200}))?+"
-    r"(?:<\|constrain\|>[^<]{0,80})?+"
+    r"(?:<\|constrain\|>(?P<constrain>[^<]{0,80}))?+"
     r"<\|message\|>"
 )
 _HARMONY_END: Final = re.compile(
     r"<\|(?:end|call|return)\|>|(?=<\|(?:start|channel|message)\|>)"
+)
+# A conversation opens the reply or a line; each next message follows the
+# last one's end, perhaps after spaces and a repeated ``<|start|>assistant``.
+_HARMONY_GAP: Final = re.compile(r"\s*+(?:<\|start\|>[A-Za-z]{0,20}\s*+)*+")
+_GAP_LIMIT: Final = 64
+# A JSON body (a tool call's arguments, a JSON answer) ends at a terminator
+# outside its strings: a token quoted inside the JSON is data.
+_JSON_BODY: Final = re.compile(r"\s*+[\[{]")
+_JSON_BODY_RUN: Final = re.compile(
+    r'(?:[^"<]++|"(?:[^"\\]++|\\.)*+"?'
+    r"|<(?!\|(?:end|call|return|start|channel|message)\|>))*+",
+    re.DOTALL,
 )
 _RECIPIENT: Final = re.compile(r"\bto=([^\s<]+)")
 _REASONING_CHANNELS: Final = frozenset({"analysis", "commentary"})
@@ -64,7 +79,9 @@ def harmony_messages(text: str) -> list[HarmonyMessage]:
         text: The model's reply.
 
     Returns:
-        One entry per ``<|message|>`` header; empty when the reply has none.
+        One entry per message of a conversation: the first header opens the
+        reply or a line, each next one follows the last message (a header
+        elsewhere, as inside a JSON string, is text). Empty when there is none.
 
     Example:
         >>> [m.channel for m in harmony_messages(
@@ -77,12 +94,22 @@ def harmony_messages(text: str) -> list[HarmonyMessage]:
     found: list[HarmonyMessage] = []
     pos = 0
     while (header := _HARMONY_HEADER.search(text, pos)) is not None:
+        if not _follows(text, found, header.start()) and not _opens_harmony(
+            text, header.start()
+        ):
+            pos = header.end()  # quoted, or inside a JSON string: text
+            continue
         channel_text = header.group("channel") or ""
         words = channel_text.split()
         channel = words[0] if words else ""
-        head = f"{header.group('role') or ''} {channel_text}"
+        head = " ".join(g or "" for g in header.group("role", "channel", "constrain"))
         recipient = _RECIPIENT.search(head)
-        stop = _HARMONY_END.search(text, header.end())
+        body_start = header.end()
+        if _JSON_BODY.match(text, body_start, body_start + _GAP_LIMIT) is not None:
+            run = _JSON_BODY_RUN.match(text, body_start)
+            stop = _HARMONY_END.match(text, run.end() if run else body_start)
+        else:
+            stop = _HARMONY_END.search(text, body_start)
         if stop is None:
             body_end = end = len(text)
         else:
@@ -90,7 +117,7 @@ def harmony_messages(text: str) -> list[HarmonyMessage]:
         found.append(
             HarmonyMessage(
                 start=header.start(),
-                body_start=header.end(),
+                body_start=body_start,
                 body_end=body_end,
                 end=end,
                 channel=channel,
@@ -100,6 +127,21 @@ def harmony_messages(text: str) -> list[HarmonyMessage]:
         )
         pos = max(end, header.end())
     return found
+
+
+def _follows(text: str, found: list[HarmonyMessage], index: int) -> bool:
+    """Whether a header at ``index`` continues the conversation read so far."""
+    if not found or index - found[-1].end > _GAP_LIMIT:
+        return False
+    return _HARMONY_GAP.fullmatch(text, found[-1].end, index) is not None
+
+
+def _opens_harmony(text: str, index: int) -> bool:
+    """Whether a header at ``index`` opens the reply or a line (spaces before it).
+
+    Reasoning blanked before it counts as spaces.
+    """
+    return _opens_line(text, index, 0)
 
 
 def harmony_hidden(messages: list[HarmonyMessage]) -> list[tuple[int, int]]:

@@ -86,6 +86,8 @@ def close_truncated(
         {'page': 'Hi'}
     """
     repairs: list[str] = []
+    if text and "\ud800" <= text[-1] <= "\udbff":
+        text = text[:-1]  # half of a character the cut split
     last_quote = text.rfind('"')
     if last_quote >= 0 and _END_IN_STRING.search(text, last_quote):
         # Rare: only then is the whole text read to see if it ends in a string.

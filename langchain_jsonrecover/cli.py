@@ -1,16 +1,24 @@
-"""``jsonrecover``: pull the JSON out of a model's reply, in pipes and scripts.
+"""``jsonrecover``: pull the JSON out of model replies, in pipes and scripts.
 
 Usage::
 
     jsonrecover [extract] [FILE] [--pretty] [--regex PATTERN] [--schema MODULE:NAME]
-                [--prefer first|last] [--max-chars N] [--verbose]
+                [--prefer first|last] [--repair] [--truncated] [--max-chars N]
+                [--verbose]
+    jsonrecover batch IN.jsonl [--field PATH] [--schema MODULE:NAME] [--repair]
+                [--truncated] [--jobs N] [-o OUT.jsonl]
     jsonrecover demo [--model PROVIDER:NAME] [--max-retries N]
                      [--feedback-strategy user|system] [--agent]
+    jsonrecover --version
 
 ``extract`` reads FILE (or standard input), prints the JSON it holds on
 standard output, compactly unless ``--pretty``. On failure, exits 1 with one
 line on standard error naming the error kind (and, for a schema mismatch, a
 line per failing field); a usage or file error exits 2.
+
+``batch`` reads a JSONL file of logged replies (``-``: standard input) and
+writes one row per line (see :mod:`langchain_jsonrecover.records`), with
+``--jobs N`` worker processes, then a summary on standard error.
 
 ``demo`` runs a :class:`~langchain_jsonrecover.retry.JsonRetryChain` end to
 end, offline, on :class:`~langchain_jsonrecover.demo.DemoChatModel` (a
@@ -21,40 +29,59 @@ and the provider's package). ``demo --agent`` runs
 :class:`~langchain_jsonrecover.agents.JsonRecoveryMiddleware` in
 ``create_agent`` on a scripted weak model without tool calling (the
 ``agents`` extra).
+
+Output that cannot be written ends the run: a closed pipe (``| head``) exits 0
+silently, any other write error exits 1 with one line naming it.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
+import contextlib
+import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import pydantic_core
 
+from langchain_jsonrecover import __version__
 from langchain_jsonrecover._extract import DEFAULT_MAX_CHARS
+from langchain_jsonrecover.batch import (
+    ParserSpec,
+    ReadFailedError,
+    WriteFailedError,
+    input_size,
+    run_batch,
+)
 from langchain_jsonrecover.demo import run_agent_demo, run_demo
 from langchain_jsonrecover.errors import JsonRecoveryError, SchemaValidationError
-from langchain_jsonrecover.parsers import JsonFenceOutputParser, RegexJsonOutputParser
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from langchain_jsonrecover.records import Parser
+
 
 __all__ = ["main"]
 
-_COMMANDS = ("extract", "demo")
+_COMMANDS = ("extract", "batch", "demo")
+_TOP_LEVEL = frozenset({*_COMMANDS, "-h", "--help", "--version"})
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="jsonrecover",
-        description="Pull the JSON out of a language model's reply.",
+        description="Pull the JSON out of language models' replies.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"%(prog)s {__version__}"
     )
     commands = parser.add_subparsers(dest="command", required=True)
     extract = commands.add_parser(
         "extract",
+        prog="jsonrecover [extract]",
         help="print the JSON found in a reply (the default command)",
         description="Print the JSON found in a reply: fences, prose and "
         "<think> blocks are handled.",
@@ -71,12 +98,7 @@ def _parser() -> argparse.ArgumentParser:
         help="take the JSON from the first match of PATTERN's one capture group "
         "(compiled with re.DOTALL)",
     )
-    extract.add_argument(
-        "--schema",
-        metavar="MODULE:NAME",
-        help="validate against this pydantic model (or any type pydantic accepts), "
-        "imported from the current directory or the environment",
-    )
+    _add_parser_options(extract)
     extract.add_argument(
         "--prefer",
         choices=("first", "last"),
@@ -94,6 +116,36 @@ def _parser() -> argparse.ArgumentParser:
         "--verbose",
         action="store_true",
         help="say on standard error how the JSON was found",
+    )
+    batch = commands.add_parser(
+        "batch",
+        help="recover the JSON in every reply of a JSONL log",
+        description="Read a JSONL file of logged replies and write one row per "
+        'line: {"line", "ok", "value", "error": {"kind", "message"}, "repairs", '
+        '"cut_off"}. A summary ends the run on standard error.',
+    )
+    batch.add_argument("input", help="the JSONL file to read (-: standard input)")
+    batch.add_argument(
+        "--field",
+        metavar="PATH",
+        help="dotted path to the reply in each record, digits index lists "
+        "(e.g. outputs.reply, choices.0.message); the reply there is a string "
+        "or a message dict with content and response_metadata (default: the "
+        "record itself)",
+    )
+    _add_parser_options(batch)
+    batch.add_argument(
+        "--jobs",
+        type=_positive,
+        default=1,
+        metavar="N",
+        help="worker processes, input order kept (default: %(default)s)",
+    )
+    batch.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT.jsonl",
+        help="where the rows go (default: standard output)",
     )
     demo = commands.add_parser(
         "demo",
@@ -128,7 +180,29 @@ def _parser() -> argparse.ArgumentParser:
         help="send feedback as a new user turn, or in the system message "
         "(default: %(default)s)",
     )
+    parser.epilog = "With no command, extract runs:\n\n" + extract.format_help()
     return parser
+
+
+def _add_parser_options(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--schema",
+        metavar="MODULE:NAME",
+        help="validate against this pydantic model (or any type pydantic accepts), "
+        "imported from the current directory or the environment",
+    )
+    command.add_argument(
+        "--repair",
+        action="store_true",
+        help="repair broken syntax (trailing commas, single quotes, comments, "
+        "Python literals, bare keys, missing commas …) when strict decoding fails",
+    )
+    command.add_argument(
+        "--truncated",
+        action="store_true",
+        help="close JSON that the token limit cut off "
+        "(TruncationRecoveringOutputParser)",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -139,33 +213,43 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Returns:
         0 on success, 1 when the reply holds no usable JSON (``demo``: no
-        reply parsed, or the model call failed), 2 on a usage or file error
-        (``demo``: a ``--model`` that cannot be set up).
+        reply parsed, or the model call failed) or the output cannot be
+        written, 2 on a usage or file error (``demo``: a ``--model`` that
+        cannot be set up). ``batch`` exits 0 once every line has its row,
+        whatever the rows say.
 
     Example:
         In a shell::
 
             $ echo 'Sure! {"a": 1} Anything else?' | jsonrecover
             {"a":1}
+            $ jsonrecover batch replies.jsonl --field reply --jobs 2 -o rows.jsonl
             $ jsonrecover demo
     """
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if not args_list or args_list[0] not in {*_COMMANDS, "-h", "--help"}:
+    if not args_list or args_list[0] not in _TOP_LEVEL:
         args_list.insert(0, "extract")
     args = _parser().parse_args(args_list)
     if args.command == "demo" and args.agent:
         return run_agent_demo(args.model, args.max_retries)
     if args.command == "demo":
         return run_demo(args.model, args.max_retries, args.feedback_strategy)
+    if args.command == "batch":
+        return _batch(args)
+    return _extract(args)
+
+
+def _extract(args: argparse.Namespace) -> int:
+    spec = ParserSpec(
+        schema=args.schema,
+        repair=args.repair,
+        truncated=args.truncated,
+        regex=args.regex,
+        prefer=args.prefer,
+        max_chars=args.max_chars,
+    )
     try:
-        options: dict[str, Any] = {"max_chars": args.max_chars, "prefer": args.prefer}
-        if args.schema is not None:
-            options["pydantic_object"] = load_schema(args.schema)
-        parser: JsonFenceOutputParser[Any] | RegexJsonOutputParser[Any] = (
-            RegexJsonOutputParser(args.regex, **options)
-            if args.regex is not None
-            else JsonFenceOutputParser(**options)
-        )
+        parser = spec.build()
     except ValueError as exc:
         _say(f"jsonrecover: {exc}")
         return 2
@@ -197,8 +281,130 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.buffer.write(out + b"\n")
         sys.stdout.buffer.flush()
     except BrokenPipeError:
+        _drop_stdout()
         return 0
+    except OSError as exc:
+        _drop_stdout()
+        _say(f"jsonrecover: cannot write standard output: {exc.strerror or exc}")
+        return 1
     return 0
+
+
+def _batch(args: argparse.Namespace) -> int:
+    spec = ParserSpec(schema=args.schema, repair=args.repair, truncated=args.truncated)
+    try:
+        parser = spec.build()
+    except ValueError as exc:
+        _say(f"jsonrecover: {exc}")
+        return 2
+    to_stdout = args.output in {None, "-"}
+    from_stdin = args.input == "-"
+    if not to_stdout and not from_stdin and _same_file(args.input, args.output):
+        _say(f"jsonrecover: --output {args.output} would overwrite the input")
+        return 2
+    with contextlib.ExitStack() as files:
+        try:
+            source: BinaryIO = (
+                sys.stdin.buffer
+                if from_stdin
+                else files.enter_context(Path(args.input).open("rb"))
+            )
+        except OSError as exc:
+            _say(f"jsonrecover: cannot read {args.input}: {exc.strerror or exc}")
+            return 2
+        try:
+            sink: BinaryIO = (
+                sys.stdout.buffer
+                if to_stdout
+                else files.enter_context(_OutputFile(Path(args.output)))
+            )
+        except OSError as exc:
+            _say(f"jsonrecover: cannot write {args.output}: {exc.strerror or exc}")
+            return 2
+        return _run(args, spec, parser, source, sink)
+    return 0  # pragma: no cover - the with block returns
+
+
+def _run(
+    args: argparse.Namespace,
+    spec: ParserSpec,
+    parser: Parser,
+    source: BinaryIO,
+    sink: BinaryIO,
+) -> int:
+    to_stdout = sink is sys.stdout.buffer
+    try:
+        run_batch(
+            source,
+            sink,
+            spec,
+            parser=parser,
+            field_path=args.field,
+            jobs=args.jobs,
+            source_name="standard input" if args.input == "-" else args.input,
+            target="standard output" if to_stdout else args.output,
+            total_bytes=input_size(source),
+        )
+    except BrokenPipeError:
+        if to_stdout:
+            _drop_stdout()
+            return 0
+        _say(f"jsonrecover: cannot write {args.output}: broken pipe")
+        return 1
+    except WriteFailedError as exc:
+        if to_stdout:
+            _drop_stdout()
+        _say(f"jsonrecover: {exc}")
+        return 1
+    except ReadFailedError as exc:
+        _say(f"jsonrecover: {exc}")
+        return 2
+    except KeyboardInterrupt:
+        _say("jsonrecover: interrupted")
+        return 130
+    return 0
+
+
+class _OutputFile(contextlib.AbstractContextManager["BinaryIO"]):
+    """The output file, closed at the end; a flush error was reported already."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.file: BinaryIO | None = None
+
+    def __enter__(self) -> BinaryIO:
+        self.file = self.path.open("wb")
+        return self.file
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self.file is not None:
+            with contextlib.suppress(OSError):
+                self.file.close()
+
+
+def _same_file(first: str, second: str) -> bool:
+    try:
+        return Path(first).samefile(second)
+    except OSError:
+        return False
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device after a failed write.
+
+    Python flushes ``sys.stdout`` again at exit; with the data still buffered
+    that would fail again and print "Exception ignored". A stream with no
+    file descriptor (a test's capture) is left alone.
+    """
+    try:
+        descriptor = sys.stdout.fileno()
+    except (OSError, ValueError):
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, descriptor)
+    finally:
+        os.close(null)
 
 
 def _positive(text: str) -> int:
@@ -211,39 +417,6 @@ def _positive(text: str) -> int:
         msg = f"must be at least 1, got {value}"
         raise argparse.ArgumentTypeError(msg)
     return value
-
-
-def load_schema(spec: str) -> Any:
-    """Import ``MODULE:NAME`` (the current directory first, then the environment).
-
-    Args:
-        spec: ``package.module:Name``.
-
-    Returns:
-        The object named.
-
-    Raises:
-        ValueError: The spec is malformed, or the module or name is missing.
-    """
-    module_name, sep, name = spec.partition(":")
-    if not sep or not module_name or not name:
-        msg = f"--schema takes MODULE:NAME, got {spec!r}"
-        raise ValueError(msg)
-    if "" not in sys.path and "." not in sys.path:
-        sys.path.insert(0, "")
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        msg = f"cannot import {module_name!r} for --schema: {exc}"
-        raise ValueError(msg) from exc
-    try:
-        target: Any = module
-        for part in name.split("."):
-            target = getattr(target, part)
-    except AttributeError as exc:
-        msg = f"{module_name!r} has no {name!r} for --schema"
-        raise ValueError(msg) from exc
-    return target
 
 
 def _read(file: str | None) -> bytes:

@@ -15,12 +15,12 @@ __all__ = ["Extraction", "extract_json"]
 
 
 def extract_json(
-    text: str,
+    text: str | bytes,
     *,
     max_chars: int = DEFAULT_MAX_CHARS,
     max_depth: int = DEFAULT_MAX_DEPTH,
 ) -> Extraction:
-    """Find and decode the JSON value in a model's reply.
+    r"""Find and decode the JSON value in a model's reply.
 
     Tried in order, the first that decodes wins: the reply as it stands; with
     ``<think>``/``<thinking>``/``<reasoning>`` blocks hidden, ```` ```json ````
@@ -30,7 +30,8 @@ def extract_json(
     values (``{1, 2, 3}``, ``{name}``).
 
     Args:
-        text: The model's reply.
+        text: The model's reply; ``bytes`` are decoded as UTF-8 (a byte-order
+            mark dropped), as the parsers' ``parse`` does.
         max_chars: Longer replies are refused before any scan.
         max_depth: Deeper nesting is an ``InvalidJsonError``.
 
@@ -43,6 +44,9 @@ def extract_json(
             (``truncated=True`` when the reply ends inside it).
         JsonRecoveryError: The reply is longer than ``max_chars``.
         ValueError: ``max_chars`` or ``max_depth`` is not positive.
+        UnicodeDecodeError: ``text`` is bytes that are not UTF-8.
+        TypeError: ``text`` is neither ``str`` nor ``bytes`` (``None``, a
+            message …).
 
     Example:
         >>> found = extract_json('<think>plan</think>Here: {"name": "Ada"} Done.')
@@ -50,7 +54,17 @@ def extract_json(
         {'name': 'Ada'}
         >>> found.repairs
         ('reasoning_skipped', 'prose_trimmed')
+        >>> extract_json(b'\xef\xbb\xbf{"caf\xc3\xa9": 1}').value
+        {'café': 1}
     """
+    if isinstance(text, bytes | bytearray | memoryview):
+        text = bytes(text).decode("utf-8-sig")
+    elif not isinstance(text, str):
+        msg = (
+            f"extract_json takes the reply as str or bytes, not "
+            f"{type(text).__name__} (for a message, pass message.text)"
+        )
+        raise TypeError(msg)
     check_limits(max_chars, max_depth)
     result = extract(text, max_chars=max_chars, max_depth=max_depth)
     if isinstance(result, Failure):

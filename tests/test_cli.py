@@ -15,6 +15,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+import langchain_jsonrecover
 from langchain_jsonrecover.cli import main
 
 REPLY = 'Sure! Here it is:\n```json\n{"name": "Ada", "tags": ["x", 1]}\n```\nBye.'
@@ -483,3 +484,162 @@ def test_prefer_last(
     feed_stdin(monkeypatch, b'Example: {"a": 0} Answer: {"a": 1}')
     assert main(["--prefer", "last"]) == 0
     assert orjson.loads(capsys.readouterr().out) == {"a": 1}
+
+
+# --- --repair, --truncated ------------------------------------------------------
+
+PARSER_OPTIONS: list[object] = [
+    pytest.param(b"{'a': True,}", ["--repair"], '{"a":true}\n', id="repair"),
+    pytest.param(
+        b'Here:\n```json\n{"items": [{"a": 1}, {"b"',
+        ["--truncated"],
+        '{"items":[{"a":1},{}]}\n',
+        id="truncated",
+    ),
+    pytest.param(
+        b"{'items': [1, 2,", ["--repair", "--truncated"], '{"items":[1,2]}\n', id="both"
+    ),
+]
+
+
+@pytest.mark.parametrize(("data", "options", "expected"), PARSER_OPTIONS)
+def test_parser_options(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    data: bytes,
+    options: list[str],
+    expected: str,
+) -> None:
+    path = write_bytes(tmp_path, data)
+    assert main([str(path)]) == 1  # strict by default
+    capsys.readouterr()
+    assert main([*options, str(path)]) == 0
+    assert capsys.readouterr() == (expected, "")
+
+
+def test_verbose_lists_the_repairs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write_bytes(tmp_path, b'{"a": [1, 2')
+    assert main(["--truncated", "--verbose", str(path)]) == 0
+    assert capsys.readouterr().err == (
+        "jsonrecover: found by raw at (0, 11); repairs: truncation_closed\n"
+    )
+
+
+def test_truncated_with_regex_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], reply_file: Path
+) -> None:
+    assert main(["--truncated", "--regex", "(.*)", str(reply_file)]) == 2
+    assert capsys.readouterr().err == (
+        "jsonrecover: --truncated cannot be combined with --regex\n"
+    )
+
+
+# --- --version and the top-level help -------------------------------------------
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["--version"])
+    assert caught.value.code == 0
+    assert (
+        capsys.readouterr().out == f"jsonrecover {langchain_jsonrecover.__version__}\n"
+    )
+
+
+def test_version_of_the_installed_program() -> None:
+    script = Path(sys.executable).parent / "jsonrecover"
+    done = subprocess.run(  # noqa: S603 - our own script
+        [str(script), "--version"], capture_output=True, check=False, timeout=120
+    )
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert done.stdout.decode().strip() == (
+        f"jsonrecover {langchain_jsonrecover.__version__}"
+    )
+
+
+def test_top_level_help_shows_the_default_command_options(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "{extract,batch,demo}" in out
+    assert "--version" in out
+    default = out.split("With no command, extract runs:", 1)[1]
+    for option in ("--pretty", "--regex", "--schema", "--repair", "--truncated"):
+        assert option in default, option
+    assert "usage: jsonrecover [extract]" in default
+
+
+# --- writes that fail -----------------------------------------------------------
+
+
+class FailingBuffer(io.BytesIO):
+    def __init__(self, error: OSError) -> None:
+        super().__init__()
+        self.error = error
+
+    def write(self, data: object) -> int:
+        raise self.error
+
+
+@pytest.mark.parametrize(
+    ("error", "code", "err"),
+    [
+        pytest.param(BrokenPipeError(32, "Broken pipe"), 0, "", id="broken_pipe"),
+        pytest.param(
+            OSError(28, "No space left on device"),
+            1,
+            "jsonrecover: cannot write standard output: No space left on device\n",
+            id="full_device",
+        ),
+    ],
+)
+def test_write_errors_in_process(  # noqa: PLR0917 - fixtures and table columns
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    reply_file: Path,
+    error: OSError,
+    code: int,
+    err: str,
+) -> None:
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(FailingBuffer(error)))
+    assert main([str(reply_file)]) == code
+    assert capsys.readouterr().err == err
+
+
+def test_full_device(reply_file: Path) -> None:
+    script = Path(sys.executable).parent / "jsonrecover"
+    with Path("/dev/full").open("wb") as full:
+        done = subprocess.run(  # noqa: S603 - our own script
+            [str(script), str(reply_file)],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            check=False,
+            timeout=120,
+        )
+    assert done.returncode == 1
+    assert done.stderr == (
+        b"jsonrecover: cannot write standard output: No space left on device\n"
+    )
+
+
+def test_broken_pipe(tmp_path: Path) -> None:
+    # A reply whose JSON is far bigger than a pipe holds; the reader takes 1 byte.
+    items = [{"id": i, "name": f"item {i}"} for i in range(20_000)]
+    path = write_bytes(tmp_path, orjson.dumps(items))
+    script = Path(sys.executable).parent / "jsonrecover"
+    with subprocess.Popen(  # noqa: S603 - our own script
+        [str(script), "--pretty", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    ) as process:
+        assert process.stdout is not None
+        assert process.stderr is not None
+        assert process.stdout.read(1) == b"["
+        process.stdout.close()
+        err = process.stderr.read()
+        code = process.wait(timeout=120)
+    assert (code, err) == (0, b"")

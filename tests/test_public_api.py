@@ -6,6 +6,9 @@ import doctest
 import importlib
 import inspect
 import pkgutil
+import re
+import tomllib
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
@@ -14,6 +17,8 @@ import langchain_jsonrecover
 
 if TYPE_CHECKING:
     from types import ModuleType
+
+ROOT = Path(__file__).resolve().parents[1]
 
 EXPECTED_ALL = [
     "Continue",
@@ -29,9 +34,22 @@ EXPECTED_ALL = [
     "SchemaValidationError",
     "TruncationRecoveringOutputParser",
     "extract_json",
+    "recover_frame",
+    "recover_record",
     "recover_tool_calls",
     "structured_output",
 ]
+
+
+def test_version_is_the_one_the_build_reads() -> None:
+    # pyproject takes the version from __init__.py (hatch's dynamic version).
+    assert re.fullmatch(r"\d+\.\d+\.\d+", langchain_jsonrecover.__version__)
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert "version" not in pyproject["project"]
+    assert pyproject["project"]["dynamic"] == ["version"]
+    assert pyproject["tool"]["hatch"]["version"]["path"] == (
+        "langchain_jsonrecover/__init__.py"
+    )
 
 
 def test_all_is_pinned() -> None:

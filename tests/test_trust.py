@@ -1,0 +1,221 @@
+"""Issue 10's contract, family by family: the intended value or a typed error.
+
+Each table holds replies of one family of the trust issue (our own examples)
+and what every parser must do with them. A wrong value (an inner or partial
+value, a value read through a guess that has a second reading) is the worst
+outcome: it passes validation and nobody asks again. The fault-injection
+oracle (``tests/test_oracle.py``) measures the same contract on generated
+replies; these tables pin the mechanisms, and the README's promises.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from langchain_jsonrecover import (
+    InvalidJsonError,
+    JsonFenceOutputParser,
+    JsonRecoveryError,
+    NoJsonFoundError,
+    RegexJsonOutputParser,
+    TruncationRecoveringOutputParser,
+)
+
+DEFAULT_PARSERS = [JsonFenceOutputParser(), TruncationRecoveringOutputParser()]
+ALL_PARSERS = [
+    *DEFAULT_PARSERS,
+    JsonFenceOutputParser(repair=True),
+    TruncationRecoveringOutputParser(repair=True),
+]
+
+# 1. A broken outer value never yields an inner or partial one.
+BROKEN_OUTER = [
+    (
+        "stray_closer_then_more_members",
+        '{"steps": [{"id": 1}]], "final": {"answer": 42}}',
+        {"answer": 42},
+    ),
+    ("stray_closer_in_an_array", '[{"a": 1}}, {"b": 2}]', {"b": 2}),
+    ("root_closed_too_early", '{"a": {"b": 1}}, "c": 2}', {"a": {"b": 1}}),
+    (
+        "opens_with_a_comment",
+        '{\n  // settings\n  "user": {"name": "Ada"},\n  "debug": 1\n}',
+        {"name": "Ada"},
+    ),
+    ("opens_with_a_python_literal", '[True, {"a": 1}]', {"a": 1}),
+    ("opens_with_nan", '[NaN, {"a": 1}]', {"a": 1}),
+    ("opens_with_a_bare_decimal", '[.5, {"a": 1}]', {"a": 1}),
+    ("closer_that_matches_nothing", '[{"sku": "A"}]},\n{"sku": "B"}]', [{"sku": "A"}]),
+    ("missing_root_opener", 'Result: "n": 1, "items": [1, 2]}', [1, 2]),
+    (
+        "key_before_the_value",
+        'Here: "user": {"name": "Ada"}, "ok": true',
+        {"name": "Ada"},
+    ),
+    (
+        "value_in_a_fence_goes_on",
+        '```json\n{"a": {"b": 1}}, "c": 2}\n```',
+        {"a": {"b": 1}},
+    ),
+    ("string_key_in_a_fence", '```json\n"{sku": "A-1", "n": 2}\n```', "{sku"),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "inner"), [r[1:] for r in BROKEN_OUTER], ids=[r[0] for r in BROKEN_OUTER]
+)
+def test_a_broken_outer_value_never_yields_an_inner_one(text: str, inner: Any) -> None:
+    for parser in DEFAULT_PARSERS:
+        with pytest.raises(InvalidJsonError):
+            parser.parse(text)
+    for parser in ALL_PARSERS:
+        try:
+            value = parser.parse(text)
+        except JsonRecoveryError:
+            continue
+        assert value != inner
+
+
+SEPARATE = [
+    ("objects_in_prose", 'Two: {"a": 1}, {"b": 2}', {"a": 1}),
+    ("arrays", "[1, 2], [3, 4]", [1, 2]),
+    ("in_parentheses", '(see {"a": 1}) and [1]', {"a": 1}),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"), [r[1:] for r in SEPARATE], ids=[r[0] for r in SEPARATE]
+)
+def test_values_apart_in_prose_stay_separate_candidates(
+    text: str, expected: Any
+) -> None:
+    for parser in ALL_PARSERS:
+        assert parser.parse(text) == expected
+
+
+# 2-5. What repair refuses because two readings are plausible.
+REPAIR_REFUSES = [
+    (
+        "repair_starts_only_at_an_opener",
+        '{"note": "call f({\\"id\\": 7})", "status": ok}',
+    ),
+    ("unquoted_value", "{status: ok}"),
+    ("nan", '{"a": NaN}'),
+    ("infinity", "[Infinity]"),
+    ("odd_inner_quote", '{"a": "x"y", "b": 1}'),
+    ("lost_quote_beside_a_key", '{"a": "x, "b": "y"}'),
+    ("numbers_apart_on_one_line", "[1 500]"),
+    ("comma_moved_into_a_string", '{"a": "x," "b": 1}'),
+    ("empty_pair_of_wrong_brackets", '{"a": [}'),
+    ("one_item_array_left_open", '{"id": [7, "name": "x"}'),
+    ("elided_list", '{"cities": ["Lima", "Quito", ..., "Bogota"]}'),
+    ("quote_after_a_brace_in_a_string", '{"template": "Hello {"name"}!", "n": 1}'),
+]
+
+
+@pytest.mark.parametrize(
+    "text", [r[1] for r in REPAIR_REFUSES], ids=[r[0] for r in REPAIR_REFUSES]
+)
+def test_repair_raises_where_two_readings_are_plausible(text: str) -> None:
+    for parser in ALL_PARSERS:
+        with pytest.raises(JsonRecoveryError):
+            parser.parse(text)
+
+
+REPAIR_READS = [
+    (
+        "inner_quotes_in_pairs",
+        '{"html": "<h3 id="title">Hi</h3>", "n": 1}',
+        {"html": '<h3 id="title">Hi</h3>', "n": 1},
+    ),
+    ("regex_backslashes", '{"re": "\\d+\\s*ms"}', {"re": "\\d+\\s*ms"}),
+    ("windows_path", '{"p": "C:\\logs\\new"}', {"p": "C:\\logs\\new"}),
+    ("latex", '{"m": "\\(\\frac{1}{2}\\)"}', {"m": "\\(\\frac{1}{2}\\)"}),
+    ("markdown_escapes", '{"m": "\\_x \\* y"}', {"m": "_x * y"}),
+    ("numbers_on_lines", "[1\n500]", [1, 500]),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [r[1:] for r in REPAIR_READS],
+    ids=[r[0] for r in REPAIR_READS],
+)
+def test_repair_reads_what_has_one_reading(text: str, expected: Any) -> None:
+    assert JsonFenceOutputParser(repair=True).parse(text) == expected
+
+
+# 6. Only a prefix of valid JSON is a cut (see also tests/test_truncation.py).
+NOT_A_CUT = [
+    ("nan_at_the_end", '{"a": 1, "b": NaN'),
+    ("date", '{"date": 2024-01-15'),
+    ("finished_but_nested_unclosed", '```json\n{"a": {"b": 1}, "c": 2\n```'),
+    ("string_over_the_closing_line", '{"a": [1], "tz": "Europe/Paris\n} Let me know.'),
+]
+
+
+@pytest.mark.parametrize(
+    "text", [r[1] for r in NOT_A_CUT], ids=[r[0] for r in NOT_A_CUT]
+)
+def test_closing_never_hides_a_syntax_error(text: str) -> None:
+    with pytest.raises(InvalidJsonError):
+        TruncationRecoveringOutputParser().parse(text)
+
+
+def test_a_flat_value_the_model_left_unclosed_is_closed() -> None:
+    text = '```\n{"foo": "bar"\n\n```\nThis should work'
+    assert TruncationRecoveringOutputParser().parse(text) == {"foo": "bar"}
+
+
+def test_half_a_character_at_a_cut_is_dropped() -> None:
+    parser = TruncationRecoveringOutputParser()
+    assert parser.parse('{"a": "caf\ud83d') == {"a": "caf"}
+    with pytest.raises(InvalidJsonError, match="lone surrogate"):
+        parser.parse('{"a": "caf\ud83d!"}')
+    with pytest.raises(InvalidJsonError, match="cut off"):
+        JsonFenceOutputParser().parse('{"a": "caf\ud83d')
+
+
+# 8. Candidate choice.
+def test_a_strict_candidate_wins_over_a_repaired_one_by_default() -> None:
+    text = "Example: {'a': 1}. Answer: {\"a\": 2}"
+    assert JsonFenceOutputParser(repair=True).parse(text) == {"a": 2}
+
+
+def test_prefer_last_takes_the_last_candidate_strict_or_repaired() -> None:
+    text = "Example: {\"a\": 1}. Answer: {'a': 2}"
+    assert JsonFenceOutputParser(repair=True, prefer="last").parse(text) == {"a": 2}
+    assert JsonFenceOutputParser(repair=True).parse(text) == {"a": 1}
+
+
+def test_objects_before_arrays() -> None:
+    assert JsonFenceOutputParser().parse('See [1, 2] and then {"a": 1}') == {"a": 1}
+
+
+# 9. Reasoning is never the answer.
+def test_reasoning_is_never_the_answer() -> None:
+    parser = JsonFenceOutputParser()
+    assert parser.parse('<think>{"a": 0}</think>{"a": 1}') == {"a": 1}
+    with pytest.raises(NoJsonFoundError):
+        parser.parse('<think>maybe {"a": 0}</think>')
+
+
+# 10. The regex parser reads the whole capture.
+def test_regex_capture_with_text_after_the_value_is_an_error() -> None:
+    parser = RegexJsonOutputParser(pattern=r"<json>(.*?)</json>", repair=True)
+    with pytest.raises(InvalidJsonError):
+        parser.parse("<json>{'a': 1} trailing junk</json>")
+    assert parser.parse("<json>{'a': 1}</json>") == {"a": 1}
+
+
+@pytest.mark.parametrize("levels", [3, 10, 23])
+def test_max_depth_counts_alternating_brackets(levels: int) -> None:
+    text = "1"
+    for _ in range(levels):
+        text = '{"a": [' + text + "]}"
+    depth = 2 * levels
+    assert JsonFenceOutputParser(max_depth=depth).parse(text)
+    with pytest.raises(InvalidJsonError, match=r"nest|deep|level"):
+        JsonFenceOutputParser(max_depth=depth - 1).parse(text)
