@@ -1,13 +1,13 @@
 """Execute the notebooks, save their outputs, and tell stale outputs apart.
 
-Shared by ``notebooks/run.py`` (which executes the notebooks and saves them
+Shared by ``notebooks/run_all.py`` (which executes the notebooks and saves them
 with their outputs, and the figures they draw) and ``tests/test_notebooks.py``
 (which re-executes them and fails when a saved text output is stale).
 
 A code cell tagged ``nondeterministic`` (timings, figures, cluster output) is
 run but its outputs are not compared. A cell whose metadata holds
 ``{"jsonrecover": {"save_figure": "docs/name.png"}}`` has the PNG it displays
-written to that path, relative to the repository, by ``notebooks/run.py``.
+written to that path, relative to the repository, by ``notebooks/run_all.py``.
 """
 
 from __future__ import annotations

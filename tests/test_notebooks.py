@@ -1,6 +1,6 @@
 """Every notebook in ``notebooks/`` runs top to bottom, and its saved outputs are current.
 
-The notebooks are saved with their outputs (``python notebooks/run.py``), so a
+The notebooks are saved with their outputs (``python notebooks/run_all.py``), so a
 person browsing them sees what they show without running anything. The
 notebooks assert what they show, so executing them tests the documented
 behaviour; and a saved text output that a fresh run no longer prints is stale:
@@ -32,7 +32,7 @@ from _notebooks import (
 import langchain_jsonrecover
 
 NOTEBOOK_NAMES = notebook_names()
-RUN_COMMAND = "python notebooks/run.py"
+RUN_COMMAND = "python notebooks/run_all.py"
 
 
 @functools.cache

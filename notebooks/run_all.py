@@ -3,9 +3,9 @@
 How to run (from the repository root, with the ``notebooks`` and ``bench``
 extras installed)::
 
-    python notebooks/run.py                 # every notebook, saved in place
-    python notebooks/run.py 04_benchmarks.ipynb
-    python notebooks/run.py --check         # re-execute, save nothing, exit 1 if stale
+    python notebooks/run_all.py                 # every notebook, saved in place
+    python notebooks/run_all.py 04_benchmarks.ipynb
+    python notebooks/run_all.py --check         # re-execute, save nothing, exit 1 if stale
 
 Each notebook runs top to bottom in a fresh ``python3`` kernel with
 ``notebooks/`` as its working directory. Figures are drawn with matplotlib's
