@@ -495,7 +495,34 @@ def iter_candidates(text: str, scan: Scan) -> Iterator[Candidate]:
         [[1], {}]
     """
     prepared = _prepared(text)
-    masked, base = prepared.text, prepared.repairs
+    yield from _text_candidates(prepared.text, prepared.repairs, scan)
+    yield from _call_candidates(prepared, scan)
+
+
+def _call_candidates(prepared: Prepared, scan: Scan) -> Iterator[Candidate]:
+    """The arguments of tool calls written as key/value markup.
+
+    GLM's ``<arg_key>`` and Qwen's ``<parameter=…>`` calls are blanked whole
+    from the text; built as JSON by the markup reader, their arguments are
+    candidates after the text's.
+    """
+    for call in prepared.tool_calls:
+        if _NON_SPACE.search(prepared.text, call.start, call.end) is not None:
+            continue  # the JSON is in the text, a candidate already
+        repairs = (*prepared.repairs, "tool_call_read")
+        result = decode(call.arguments, max_depth=scan.max_depth, allow_trailing=False)
+        if isinstance(result, Decoded):
+            yield Candidate(call.start, call.end, "prose", repairs, value=result.value)
+        else:
+            reason = "cut off" if not call.closed else result.message
+            failure = Failure("invalid", reason, pos=call.start, start=call.start)
+            yield Candidate(call.start, call.end, "prose", repairs, failure=failure)
+
+
+def _text_candidates(
+    masked: str, base: tuple[str, ...], scan: Scan
+) -> Iterator[Candidate]:
+    """The candidates of the prepared text, in order (see :func:`iter_candidates`)."""
     if "```" not in masked:
         yield from _span_candidates(masked, [], base, scan)
         return

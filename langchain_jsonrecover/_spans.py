@@ -45,8 +45,11 @@ _STRING_REST: Final = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
 _SPACE: Final = re.compile(r"\s*")
 _LITERALS: Final = ("true", "false", "null")
 # What makes a container JSON-like though it is broken: a comment, escaped
-# JSON; and in an array, a Python literal, NaN, Infinity or a bare decimal.
-_BROKEN_START: Final = re.compile(r'//|/\*|#[ #]|\\"')
+# JSON, a comma or colon first; and in an array, a Python literal, NaN,
+# Infinity or a bare decimal.
+_BROKEN_START: Final = re.compile(r'//|/\*|#[ #]|\\"|[,:]')
+# A first key that lost its opening quote: ``{name": …``.
+_HALF_QUOTED_KEY: Final = re.compile(r'[A-Za-z_$][\w$-]{0,64}"[ \t]*:')
 _ARRAY_WORD: Final = re.compile(r"(?:True|False|None|NaN|-?Infinity)\b|-?\.[0-9]")
 # How far past a closed root the look for more structure reaches (a bound, so
 # that many roots cost a bounded look each).
@@ -156,6 +159,8 @@ def classify(text: str, start: int, limit: int) -> tuple[int, bool]:
             return JSON, False
         if nxt == "}":
             return JSON, True
+        if _HALF_QUOTED_KEY.match(text, j, min(limit, j + 72)):
+            return JSON, False
         if nxt in {"'", "_"} or nxt.isalpha():
             return MAYBE, False
         return PROSE, False

@@ -219,3 +219,30 @@ def test_max_depth_counts_alternating_brackets(levels: int) -> None:
     assert JsonFenceOutputParser(max_depth=depth).parse(text)
     with pytest.raises(InvalidJsonError, match=r"nest|deep|level"):
         JsonFenceOutputParser(max_depth=depth - 1).parse(text)
+
+
+def test_arguments_of_key_value_markup_are_a_candidate() -> None:
+    reply = (
+        "<tool_call>get_weather\n<arg_key>city</arg_key>\n"
+        "<arg_value>Paris</arg_value>\n<arg_key>days</arg_key>\n"
+        "<arg_value>3</arg_value>\n</tool_call>"
+    )
+    found = JsonFenceOutputParser().extract(reply)
+    assert found.value == {"city": "Paris", "days": 3}
+    assert "tool_call_read" in found.repairs
+    # A value alone, blanked with its markup, is never the answer.
+    assert JsonFenceOutputParser().parse(reply) != 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Here:\n[\n  ,{"sku": "X-1", "n": 1},\n  {"sku": "X-2", "n": 2}\n]',
+        'Done:\n[\n  :{"id": 1, "name": "Paris"}\n]',
+        'Result: {entities": [{"text": "Tokyo", "start": 5}], "ok": true}',
+    ],
+    ids=["comma_first", "colon_first", "first_key_lost_its_quote"],
+)
+def test_a_container_broken_at_its_start_is_still_one_candidate(text: str) -> None:
+    with pytest.raises(InvalidJsonError):
+        JsonFenceOutputParser().parse(text)
