@@ -136,7 +136,7 @@ _ARRAY_CHILD: Final = 3  # index in a mark: an array inside has closed
 # Beside a quote: a colon, or a comma and another quote (within a few spaces).
 _NEAR: Final = 16
 _STRUCTURE_AFTER: Final = re.compile(
-    r'[ \t\r\n]{0,16}(?:[:=]|[,;][ \t\r\n]{0,16}(?:"|\.\.\.|…))'
+    r'"|[ \t\r\n]{0,16}(?:[:=]|[,;][ \t\r\n]{0,16}(?:"|\.\.\.|…|,)|,[ \t]*+\r?\n)'
 )
 _OUTER_BODY: Final = re.compile(r'(?:[^"\\]++|\\.)*+', re.DOTALL)
 _OUTER_ESCAPE: Final = re.compile(r'\\(["\\/bfnrt])')
@@ -605,6 +605,7 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
     guessed = False
     inner = 0
     literal = False
+    controls = 0
     out.append('"')
     pos += 1
     first_piece, body_start = len(out), pos
@@ -625,6 +626,8 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
                 (quote == "'" or inner % 2 == 0)
                 and ahead.closes(pos, where, parent, other_open)
             ):
+                if controls and _dangling_break(text, pos - 1, controls):
+                    return _WRONG  # ``"x.org/p\n"}``: a quote swapped with a break
                 out.append('"')
                 return pos
             if quote == '"' and _beside_structure(text, pos - 1):
@@ -662,21 +665,37 @@ def _string(  # noqa: PLR0917 - one call site each, all positional state
         else:
             out.append(_CONTROL_ESCAPES.get(char) or f"\\u{ord(char):04x}")
             repairs["control_characters_escaped"] = None
+            controls += 1
             pos += 1
     if guessed:
         return _WRONG
     return _CUT
 
 
+def _dangling_break(text: str, quote: int, controls: int) -> bool:
+    """Whether a string's only raw control characters end it as a line break.
+
+    The strict decoder's rule (``_decode``): before the closing quote at
+    ``quote``, a break is more likely a quote swapped with it than data.
+    """
+    if text[quote - 1 : quote] != "\n":
+        return False
+    return controls == 1 or (controls == 2 and text[quote - 2 : quote - 1] == "\r")
+
+
 def _beside_structure(text: str, quote: int) -> bool:
     """Whether a quote taken for an inner one stands beside JSON's own structure.
 
-    A colon after it, a comma and a quote (or an elided ``...``) after it,
-    the same before it, or an opening bracket before it (``"a, "b": "c"``,
-    ``"x", "y``, ``{ "``): the quote opens or closes a key or a value, and
-    some other quote is missing or stray, so no reading is safe.
+    After it: a colon, another quote, a comma and then a quote, a comma,
+    an elided ``...`` or a line break; before it: a colon, an opening
+    bracket, a comma right against it, or a comma after a quote
+    (``"a, "b": "c"``, ``"x", "y``, ``"a""b"``, ``{ "``, ``t,"b``): the
+    quote opens or closes a key or a value, and some other quote is missing
+    or stray, so no reading is safe.
     """
     if _STRUCTURE_AFTER.match(text, quote + 1, quote + 2 * _NEAR + 2) is not None:
+        return True
+    if quote and text[quote - 1] == ",":
         return True
     i = quote - 1
     floor = max(0, quote - _NEAR)
