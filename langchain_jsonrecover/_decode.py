@@ -49,7 +49,6 @@ _NOISE: Final = bytes(
 )
 _BRACKETS_ONLY: Final = bytes(b for b in range(256) if b not in b"[]{}")
 _CONTROL_CHAR: Final = re.compile(r"[\x00-\x1f]")
-_PAIR: Final = re.compile(rb"\{\}|\[\]")
 # Rest of a string after its opening quote; possessive, so it never backtracks.
 _STRING_REST: Final = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
 _ESCAPED: Final = ("control_characters_escaped",)
@@ -282,9 +281,9 @@ def _peel(skeleton: bytes, value: Any, max_depth: int) -> bool:
     for _ in range(min(max_depth + 1, _PEEL_ROUNDS)):
         if not skeleton:
             return True
-        # One level per round: ``{}`` and ``[]`` pairs in one scan (two
-        # replaces would peel ``[{}]`` whole, two levels in one round).
-        peeled = _PAIR.sub(b"", skeleton)
+        # One level per round: a pair first becomes a mark, so that ``[{}]``
+        # loses ``{}`` this round and ``[]`` only the next.
+        peeled = skeleton.replace(b"{}", b"x").replace(b"[]", b"x").replace(b"x", b"")
         if len(peeled) == len(skeleton):
             break
         skeleton = peeled
