@@ -34,6 +34,7 @@ from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.retry import RETRY_EVENT, JsonRetryChain
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from uuid import UUID
 
     from langchain_core.callbacks import CallbackManagerForLLMRun
@@ -78,20 +79,7 @@ class DemoChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        turns = [(message.type, str(message.text)) for message in messages]
-        text = demo_reply(turns)
-        prompt = estimate_tokens("".join(turn for _, turn in turns))
-        completion = estimate_tokens(text)
-        reply = AIMessage(
-            text,
-            response_metadata={"finish_reason": "stop", "model_name": MODEL_NAME},
-            usage_metadata={
-                "input_tokens": prompt,
-                "output_tokens": completion,
-                "total_tokens": prompt + completion,
-            },
-        )
-        return ChatResult(generations=[ChatGeneration(message=reply)])
+        return _scripted_result(messages, demo_reply)
 
     @property
     def _llm_type(self) -> str:
@@ -118,20 +106,7 @@ class DemoAgentModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        turns = [(message.type, str(message.text)) for message in messages]
-        text = agent_reply(turns)
-        prompt = estimate_tokens("".join(turn for _, turn in turns))
-        completion = estimate_tokens(text)
-        reply = AIMessage(
-            text,
-            response_metadata={"finish_reason": "stop", "model_name": MODEL_NAME},
-            usage_metadata={
-                "input_tokens": prompt,
-                "output_tokens": completion,
-                "total_tokens": prompt + completion,
-            },
-        )
-        return ChatResult(generations=[ChatGeneration(message=reply)])
+        return _scripted_result(messages, agent_reply)
 
     @property
     def _llm_type(self) -> str:
@@ -369,3 +344,24 @@ def _first_line(message: str) -> str:
 
 def _say(line: str) -> None:
     sys.stderr.write(line + "\n")
+
+
+def _scripted_result(
+    messages: list[BaseMessage],
+    script: Callable[[Sequence[tuple[str, str]]], str],
+) -> ChatResult:
+    """The scripted reply to ``messages``, with usage estimated from lengths."""
+    turns = [(message.type, str(message.text)) for message in messages]
+    text = script(turns)
+    prompt = estimate_tokens("".join(turn for _, turn in turns))
+    completion = estimate_tokens(text)
+    reply = AIMessage(
+        text,
+        response_metadata={"finish_reason": "stop", "model_name": MODEL_NAME},
+        usage_metadata={
+            "input_tokens": prompt,
+            "output_tokens": completion,
+            "total_tokens": prompt + completion,
+        },
+    )
+    return ChatResult(generations=[ChatGeneration(message=reply)])
