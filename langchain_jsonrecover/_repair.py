@@ -192,6 +192,8 @@ _MEMBER: Final = 3  # after a colon
 _ITEM_FIRST: Final = 4  # after ``[``
 _ITEM: Final = 5  # after a comma in an array
 _AFTER: Final = 6  # after a value
+# Where a closing bracket may end the container: a key or an item was due.
+_CLOSABLE: Final = frozenset({_KEY_FIRST, _KEY, _ITEM_FIRST, _ITEM})
 
 # Where a string stands.
 _IN_KEY: Final = 0
@@ -551,6 +553,28 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
                 return None
             repairs["leading_comma_removed"] = None
             pos += 1
+        elif char in "}]" and state in _CLOSABLE:
+            # A container ends where a key or an item could start: after a
+            # comma, the comma was a trailing one.
+            if state in {_KEY, _ITEM}:
+                out[comma_at] = ""
+                repairs["trailing_comma_removed"] = None
+            pos = _close(
+                text,
+                pos,
+                stack,
+                marks,
+                opened,
+                out,
+                repairs,
+                empty=state in {_KEY_FIRST, _ITEM_FIRST},
+            )
+            if pos < 0:
+                return None
+            if not stack:
+                return "".join(out), False, pos
+            state = _AFTER
+
         elif state <= _KEY:
             if char in "\"'“":
                 if char in _QUOTE_REPAIR:
@@ -565,25 +589,6 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
                     return None
                 repairs["escaped_quotes_replaced"] = None
                 state = _COLON
-            elif char in "}]":
-                if state == _KEY:
-                    out[comma_at] = ""
-                    repairs["trailing_comma_removed"] = None
-                pos = _close(
-                    text,
-                    pos,
-                    stack,
-                    marks,
-                    opened,
-                    out,
-                    repairs,
-                    empty=state in {_KEY_FIRST, _ITEM_FIRST},
-                )
-                if pos < 0:
-                    return None
-                if not stack:
-                    return "".join(out), False, pos
-                state = _AFTER
             else:
                 end = _end(_IDENT, text, pos)
                 if end == pos:
@@ -687,26 +692,7 @@ def _rewrite(text: str, repairs: dict[str, None]) -> tuple[str, bool, int] | Non
             pos = end
             state = _AFTER
         elif char in "}]":
-            if state == _MEMBER:
-                return None
-            if state == _ITEM:
-                out[comma_at] = ""
-                repairs["trailing_comma_removed"] = None
-            pos = _close(
-                text,
-                pos,
-                stack,
-                marks,
-                opened,
-                out,
-                repairs,
-                empty=state in {_KEY_FIRST, _ITEM_FIRST},
-            )
-            if pos < 0:
-                return None
-            if not stack:
-                return "".join(out), False, pos
-            state = _AFTER
+            return None  # a member's value is due
         else:
             found = _LITERAL.match(text, pos)
             if found is None or found.end() == pos:
@@ -1163,10 +1149,10 @@ def _next_without_comma(
     into a string (``"a," "b": 1``, ``"a"",b": 1``), or between two numbers
     on one line (``[1 500]``: a thousands separator?).
     """
-    if text.endswith(',"', 0, value_end) or (
+    if (text.endswith(',"', 0, value_end) and text[value_end - 3] != '"') or (
         pos == value_end and text.startswith(('",', "',"), pos)
     ):
-        return False
+        return False  # (a string that is only a comma, ``","``, is data)
     if in_object:
         return _end(_KEY_AHEAD, text, pos) > pos
     if pos == value_end and text[value_end - 1] not in "}]":

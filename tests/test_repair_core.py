@@ -559,7 +559,9 @@ scalars = (
     | st.booleans()
     | st.integers(min_value=-(2**63), max_value=2**64 - 1)
     | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(max_size=12)
+    # A string that ends with a comma, with the comma after it missing, is
+    # refused on purpose (``"a," "b"``: a comma that moved into the string?).
+    | st.text(max_size=12).filter(lambda text: not text.endswith(","))
 )
 keys = st.text(max_size=8)
 
