@@ -18,7 +18,7 @@ from typing import Any, Final, Literal
 import orjson
 import pydantic_core
 
-FailureKind = Literal["invalid", "truncated", "too_deep", "empty"]
+DecodeFailureKind = Literal["invalid_json", "truncated", "too_deep", "empty"]
 
 _TRAILING: Final = "unexpected content after document"
 _END: Final = "unexpected end of data"
@@ -78,7 +78,7 @@ class Decoded:
 class DecodeFailure:
     """Why a candidate text does not decode."""
 
-    kind: FailureKind
+    kind: DecodeFailureKind
     """``invalid``, ``truncated`` (ends before the value), ``too_deep``, ``empty``."""
     pos: int
     """Offset in the candidate text where the decoder stopped."""
@@ -114,7 +114,7 @@ def decode(
             if msg.startswith(_CONTROL) and escaped is None:
                 escaped = escape_control_characters(candidate)
                 if escaped.dangling >= 0:
-                    return DecodeFailure("invalid", escaped.dangling, _DANGLING)
+                    return DecodeFailure("invalid_json", escaped.dangling, _DANGLING)
                 candidate = escaped.text
                 continue
             if msg.startswith(_TRAILING) and allow_trailing:
@@ -202,7 +202,7 @@ def _failure(text: str, msg: str, pos: int, max_depth: int) -> DecodeFailure:
     reason = _MESSAGES.get(msg, msg)
     if reason.startswith(_EXPECTED):
         reason = "expected " + reason.removeprefix(_EXPECTED)
-    return DecodeFailure("invalid", pos, reason)
+    return DecodeFailure("invalid_json", pos, reason)
 
 
 def _allocation_failure(text: str, pos: int, max_depth: int) -> DecodeFailure:
@@ -217,7 +217,7 @@ def _allocation_failure(text: str, pos: int, max_depth: int) -> DecodeFailure:
             return DecodeFailure(
                 "truncated", len(text), "the text ends before the JSON does"
             )
-    return DecodeFailure("invalid", pos, "not valid JSON")
+    return DecodeFailure("invalid_json", pos, "not valid JSON")
 
 
 def _surrogate_failure(text: str) -> DecodeFailure:
@@ -228,13 +228,13 @@ def _surrogate_failure(text: str) -> DecodeFailure:
     """
     found = _SURROGATE.search(text)
     if found is None:
-        return DecodeFailure("invalid", 0, "text that is not valid Unicode")
+        return DecodeFailure("invalid_json", 0, "text that is not valid Unicode")
     if found.end() == len(text.rstrip()) and found.group() <= "\udbff":
         return DecodeFailure(
             "truncated", found.start(), "the text ends before the JSON does"
         )
     return DecodeFailure(
-        "invalid", found.start(), "a lone surrogate (half of a character)"
+        "invalid_json", found.start(), "a lone surrogate (half of a character)"
     )
 
 

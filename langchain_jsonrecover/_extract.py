@@ -45,8 +45,8 @@ from langchain_jsonrecover._spans import (
 
 Step = Literal["raw", "fence", "prose", "regex"]
 Prefer = Literal["first", "last"]
-FailureKind = Literal[
-    "too_large", "no_json", "invalid", "truncated", "too_deep", "schema"
+ReplyFailureKind = Literal[
+    "too_large", "no_json", "invalid_json", "truncated", "too_deep", "schema"
 ]
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ _NON_SPACE: Final = re.compile(r"\S")
 _JSON_LABEL: Final = re.compile(r"json[ \t]*\r?\n", re.IGNORECASE)
 _END_OF_DATA: Final = "unexpected end of data"
 _OPENERS: Final = re.compile(r"[\[{]")
-_REPAIRABLE: Final = frozenset({"invalid", "truncated"})
+_REPAIRABLE: Final = frozenset({"invalid_json", "truncated"})
 _NESTED: Final = (
     "a value inside an object whose opening bracket is missing (a key and a "
     "colon come before it)"
@@ -98,10 +98,10 @@ class Extraction:
 
 
 @dataclass(frozen=True, slots=True)
-class Failure:
+class ReplyFailure:
     """Why no value came out of a reply (or out of one candidate)."""
 
-    kind: FailureKind
+    kind: ReplyFailureKind
     """``no_json``, ``invalid``, ``truncated``, ``too_deep``, ``too_large`` or
     ``schema`` (decoded, but does not match the schema)."""
     reason: str
@@ -147,7 +147,7 @@ class Candidate:
     step: Step
     repairs: tuple[str, ...]
     value: Any = None
-    failure: Failure | None = None
+    failure: ReplyFailure | None = None
     whole: bool = False
     """The structure shows ``[start, end)`` is one value: a repair must read
     all of it."""
@@ -167,7 +167,7 @@ def extract(
     close_truncated: bool = False,
     trim_runaway_newlines: bool = False,
     repair: bool = False,
-) -> Extraction | Failure:
+) -> Extraction | ReplyFailure:
     """Find and decode the JSON value a reply holds.
 
     Args:
@@ -194,7 +194,7 @@ def extract(
     """
     text = str(text)
     if len(text) > max_chars:
-        return Failure("too_large", f"{len(text)} characters, over {max_chars}")
+        return ReplyFailure("too_large", f"{len(text)} characters, over {max_chars}")
     scan = Scan(
         max_depth,
         scalars=schema is not None,
@@ -391,7 +391,7 @@ def choose(
     schema: Schema | None,
     *,
     strict_first: bool = False,
-) -> Extraction | Failure | None:
+) -> Extraction | ReplyFailure | None:
     """The first candidate that decodes and validates, else the first failure.
 
     Args:
@@ -406,7 +406,7 @@ def choose(
         holds none of the schema's keys: an example, or keys the model
         misspelt) never wins: it fills nothing from the reply, so it fails.
     """
-    first_failure: Failure | None = None
+    first_failure: ReplyFailure | None = None
     aligned: Extraction | None = None
     for candidate in candidates:
         if candidate.failure is None:
@@ -425,7 +425,7 @@ def choose(
                 errors: tuple[FieldError, ...] = (FieldError("", _FILLS_NOTHING, ""),)
             else:
                 errors = verdict.errors
-            failure = Failure(
+            failure = ReplyFailure(
                 "schema",
                 "",
                 pos=candidate.start,
@@ -474,9 +474,9 @@ def _fast_path(text: str, scan: Scan) -> Candidate | None:
     return Candidate(first.start(), end, "raw", (), value=value)
 
 
-def _no_json(prepared: Prepared) -> Failure:
+def _no_json(prepared: Prepared) -> ReplyFailure:
     detail = "reasoning_only" if prepared.only_reasoning else ""
-    return Failure("no_json", "", detail=detail)
+    return ReplyFailure("no_json", "", detail=detail)
 
 
 def iter_candidates(
@@ -522,7 +522,9 @@ def _call_candidates(prepared: Prepared, scan: Scan) -> Iterator[Candidate]:
             yield Candidate(call.start, call.end, "prose", repairs, value=result.value)
         else:
             reason = "cut off" if not call.closed else result.message
-            failure = Failure("invalid", reason, pos=call.start, start=call.start)
+            failure = ReplyFailure(
+                "invalid_json", reason, pos=call.start, start=call.start
+            )
             yield Candidate(call.start, call.end, "prose", repairs, failure=failure)
 
 
@@ -626,7 +628,7 @@ def _fence_candidate(
     ):
         # More of the block goes on as if the value had not ended: the value
         # is part of a broken one (a key read as a string, a stray closer).
-        failure = Failure("invalid", _GOES_ON, pos=candidate.end, start=start)
+        failure = ReplyFailure("invalid_json", _GOES_ON, pos=candidate.end, start=start)
         return Candidate(start, end, "fence", repairs, failure=failure, whole=True)
     return candidate
 
@@ -689,8 +691,8 @@ def _span_candidates(
         step: Step = "raw" if is_raw else "prose"
         repairs = head if is_raw else base
         if span.nested:
-            failure = Failure(
-                "invalid",
+            failure = ReplyFailure(
+                "invalid_json",
                 _NESTED,
                 pos=span.start,
                 start=span.start,
@@ -794,18 +796,18 @@ def _decoded_failure(  # noqa: PLR0917
 
 def _failure(
     text: str, start: int, end: int, result: DecodeFailure, closed: bool
-) -> Failure:
-    kind: FailureKind
+) -> ReplyFailure:
+    kind: ReplyFailureKind
     if result.kind == "too_deep":
         kind = "too_deep"
     elif result.kind == "truncated" and not closed and _at_end(text, end):
         kind = "truncated"
     else:
-        kind = "invalid"
+        kind = "invalid_json"
     reason = result.message
-    if kind == "invalid" and result.kind == "truncated":
+    if kind == "invalid_json" and result.kind == "truncated":
         reason = "not closed"
-    return Failure(kind, reason, pos=start + result.pos, start=start)
+    return ReplyFailure(kind, reason, pos=start + result.pos, start=start)
 
 
 def _from_decoded(
@@ -845,9 +847,9 @@ def extract_with_pattern(
     max_chars: int = DEFAULT_MAX_CHARS,
     max_depth: int = DEFAULT_MAX_DEPTH,
     schema: Schema | None = None,
-    last: bool = False,
+    prefer: Prefer = "first",
     repair: bool = False,
-) -> Extraction | Failure:
+) -> Extraction | ReplyFailure:
     """Decode the first capture of ``pattern`` (the regex processor's rule).
 
     The capture is stripped, and a fence around it removed, then decoded as a
@@ -860,7 +862,7 @@ def extract_with_pattern(
         max_chars: Longer replies are refused before any scan.
         max_depth: Deeper nesting is a failure.
         schema: What the value must match, if anything.
-        last: Use the last match instead of the first.
+        prefer: ``"last"`` uses the last match instead of the first.
         repair: Repair the capture's syntax when it does not decode.
 
     Returns:
@@ -873,15 +875,15 @@ def extract_with_pattern(
     """
     text = str(text)
     if len(text) > max_chars:
-        return Failure("too_large", f"{len(text)} characters, over {max_chars}")
+        return ReplyFailure("too_large", f"{len(text)} characters, over {max_chars}")
     prepared = prepare_reply(text)
     masked = prepared.text
     match = pattern.search(masked)
-    if last and match is not None:
+    if prefer == "last" and match is not None:
         for match in pattern.finditer(masked):  # noqa: B007 - keep the last
             pass
     if match is None or match.start(1) < 0:
-        return Failure("no_json", "", detail=pattern.pattern)
+        return ReplyFailure("no_json", "", detail=pattern.pattern)
     start, end = _strip(masked, match.start(1), match.end(1))
     repairs: tuple[str, ...] = prepared.repairs
     if masked.startswith("```", start, end):
@@ -889,7 +891,7 @@ def extract_with_pattern(
         start, end = _strip(masked, start + fence.body_start, start + fence.body_end)
         repairs = (*repairs, "fence_stripped")
     if start == end:
-        return Failure("no_json", "", detail=pattern.pattern)
+        return ReplyFailure("no_json", "", detail=pattern.pattern)
     result = decode(masked[start:end], max_depth=max_depth, allow_trailing=False)
     if isinstance(result, Decoded):
         candidate = _from_decoded(masked, start, result, "regex", repairs)

@@ -17,7 +17,7 @@ from langchain_jsonrecover._schema import FieldError
 from langchain_jsonrecover._shorten import shorten, shorten_quoting
 
 if TYPE_CHECKING:
-    from langchain_jsonrecover._extract import Failure
+    from langchain_jsonrecover._extract import ReplyFailure
 
 FORMAT_INSTRUCTIONS: Final = (
     "Respond with only one JSON object: no prose before or after it, "
@@ -101,7 +101,7 @@ def excerpt(text: str, pos: int) -> str:
     return f"  {head}{shown}{tail}\n  {' ' * (len(head) + pos - lo)}^"
 
 
-def describe(failure: Failure, text: str, shape: Shape | None = None) -> Described:
+def describe(failure: ReplyFailure, text: str, shape: Shape | None = None) -> Described:
     """Put a failure into words for a person and for the model.
 
     The observation says which stage failed and what to send instead; with a
@@ -128,10 +128,10 @@ def describe(failure: Failure, text: str, shape: Shape | None = None) -> Describ
     return Described(described.message, observation, described.line, described.column)
 
 
-def _describe(failure: Failure, text: str, noun: str) -> Described:
+def _describe(failure: ReplyFailure, text: str, noun: str) -> Described:
     if failure.cut_off and failure.kind in {"no_json", "truncated"}:
         return _describe_cut_off(failure, text, noun)
-    if failure.cut_off and failure.kind == "invalid":
+    if failure.cut_off and failure.kind == "invalid_json":
         # A real syntax error: say it, then that the reply was cut off too.
         plain = _describe(dataclasses.replace(failure, cut_off=False), text, noun)
         return Described(
@@ -201,7 +201,7 @@ def _describe(failure: Failure, text: str, noun: str) -> Described:
     )
 
 
-def _describe_cut_off(failure: Failure, text: str, noun: str) -> Described:
+def _describe_cut_off(failure: ReplyFailure, text: str, noun: str) -> Described:
     """The model stopped at its token limit: say so, whatever the decoder saw."""
     observation = (
         "Your reply was cut off at the token limit before the JSON was complete. "
@@ -221,7 +221,9 @@ def _describe_cut_off(failure: Failure, text: str, noun: str) -> Described:
     )
 
 
-def _describe_schema(failure: Failure, noun: str, line: int, column: int) -> Described:
+def _describe_schema(
+    failure: ReplyFailure, noun: str, line: int, column: int
+) -> Described:
     shown = failure.errors[:_MAX_ERRORS]
     lines = [_field_error(e) for e in shown]
     if len(failure.errors) > len(shown):

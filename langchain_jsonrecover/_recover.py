@@ -94,7 +94,7 @@ def close_truncated(
         # Rare: only then is the whole text read to see if it ends in a string.
         string_start = _end_state(text)[1]
         if string_start is not None and _END_IN_STRING.search(text, string_start):
-            return DecodeFailure("invalid", string_start, _MISSING_QUOTE)
+            return DecodeFailure("invalid_json", string_start, _MISSING_QUOTE)
     if trim_runaway_newlines:
         depth, string_start = _end_state(text)
         if string_start is not None and depth == 1:
@@ -122,14 +122,14 @@ def close_truncated(
                 return too_deep(pos or 0, max_depth, _PARSER_DEPTH)
             if pos is None or pos == 0 or not error_at_cut(text, pos):
                 # Not a cut the parser stumbles on: a real error before the end.
-                return DecodeFailure("invalid", pos or 0, _reason(message))
+                return DecodeFailure("invalid_json", pos or 0, _reason(message))
             text = text[:pos]
             continue
         # pydantic-core refuses more than 200 levels itself.
         if max_depth < _PARSER_DEPTH and not within_depth(text, value, max_depth):
             return too_deep(0, max_depth)
         return Closed(value, tuple(repairs))
-    return DecodeFailure("invalid", len(text), "cannot be closed")
+    return DecodeFailure("invalid_json", len(text), "cannot be closed")
 
 
 def opens_nested(text: str, start: int, end: int) -> bool:

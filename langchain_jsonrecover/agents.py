@@ -56,15 +56,15 @@ from langchain_jsonrecover.retry import (
     RETRY_EVENT,
     Ask,
     Done,
-    Fail,
-    Failed,
+    GiveUp,
+    Move,
     Outcome,
     Plan,
-    Step,
+    Rejected,
     aparse,
     exhausted,
     first_ask,
-    next_step,
+    next_move,
     parse,
     read_call,
     with_system,
@@ -305,18 +305,18 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
 
     def _judge_calls(
         self, job: _Job, reply: AIMessage, recovered: Recovered, provider_error: str
-    ) -> Failed | _Read | list[BaseMessage]:
+    ) -> Rejected | _Read | list[BaseMessage]:
         """After tool-call recovery: a failure, a reply to parse, or the result."""
         message = recovered.message
         if recovered.failures:
             failed_id, failure = recovered.failures[0]
-            return Failed(failure, str(failure.observation or failure), failed_id)
+            return Rejected(failure, str(failure.observation or failure), failed_id)
         if provider_error and not message.tool_calls:
             feedback = provider_error_feedback(provider_error)
             error = InvalidJsonError(
                 feedback, llm_output=str(reply.text), observation=feedback
             )
-            return Failed(error, feedback)
+            return Rejected(error, feedback)
         if job.parser is None:
             return [message]
         name = (job.schema_name or "").casefold()
@@ -327,7 +327,7 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
         found = read_call(message, job.schema_name)
         return _Read(message, found[1] if found is not None else None)
 
-    def _result(self, read: _Read, outcome: Outcome) -> ModelResponse[Any] | Failed:
+    def _result(self, read: _Read, outcome: Outcome) -> ModelResponse[Any] | Rejected:
         if not isinstance(outcome, Continue):
             return outcome
         message = read.message
@@ -373,14 +373,14 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
             ValueError: Two response formats were given.
         """
         job = self._job(request)
-        step: Step = first_ask(job.plan)
-        while isinstance(step, Ask):
-            if step.event is not None:
-                emit_event(RETRY_EVENT, step.event)
+        move: Move = first_ask(job.plan)
+        while isinstance(move, Ask):
+            if move.event is not None:
+                emit_event(RETRY_EVENT, move.event)
             reply, provider_error = _call(
                 handler,
                 job.request.override(
-                    messages=cast("list[AnyMessage]", list(step.messages))
+                    messages=cast("list[AnyMessage]", list(move.messages))
                 ),
             )
             recovered = self._recover(job, reply)
@@ -395,8 +395,8 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
                 if isinstance(done, ModelResponse):
                     return done
                 verdict = done
-            step = next_step(job.plan, step.state, reply, verdict)
-        return _finish(step)
+            move = next_move(job.plan, move.state, reply, verdict)
+        return _finish(move)
 
     async def awrap_model_call(
         self,
@@ -417,14 +417,14 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
             ValueError: Two response formats were given.
         """
         job = self._job(request)
-        step: Step = first_ask(job.plan)
-        while isinstance(step, Ask):
-            if step.event is not None:
-                await aemit_event(RETRY_EVENT, step.event)
+        move: Move = first_ask(job.plan)
+        while isinstance(move, Ask):
+            if move.event is not None:
+                await aemit_event(RETRY_EVENT, move.event)
             reply, provider_error = await _acall(
                 handler,
                 job.request.override(
-                    messages=cast("list[AnyMessage]", list(step.messages))
+                    messages=cast("list[AnyMessage]", list(move.messages))
                 ),
             )
             recovered = self._recover(job, reply)
@@ -440,8 +440,8 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
                 if isinstance(done, ModelResponse):
                     return done
                 verdict = done
-            step = next_step(job.plan, step.state, reply, verdict)
-        return _finish(step)
+            move = next_move(job.plan, move.state, reply, verdict)
+        return _finish(move)
 
 
 def _as_text_history(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
@@ -467,10 +467,10 @@ def _as_text_history(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
     return history
 
 
-def _finish(step: Done | Fail) -> ModelResponse[Any]:
-    if isinstance(step, Fail):
-        raise exhausted(step) from step.error
-    return ModelResponse(result=[step.reply], structured_response=step.value)
+def _finish(move: Done | GiveUp) -> ModelResponse[Any]:
+    if isinstance(move, GiveUp):
+        raise exhausted(move) from move.error
+    return ModelResponse(result=[move.reply], structured_response=move.value)
 
 
 def _reply_of(response: Any) -> AIMessage:

@@ -30,7 +30,7 @@ from langchain_core.exceptions import OutputParserException
 from langchain_jsonrecover._prompts import Shape, describe, quoting_cut_short
 
 if TYPE_CHECKING:
-    from langchain_jsonrecover._extract import Failure
+    from langchain_jsonrecover._extract import ReplyFailure
 
 __all__ = [
     "InvalidJsonError",
@@ -178,7 +178,7 @@ class SchemaValidationError(JsonRecoveryError):
 
 
 def error_for(
-    failure: Failure, llm_output: str, shape: Shape | None = None
+    failure: ReplyFailure, llm_output: str, shape: Shape | None = None
 ) -> JsonRecoveryError:
     """Build the typed error for a failure on ``llm_output``.
 

@@ -6,7 +6,7 @@ from langchain_jsonrecover._extract import (
     DEFAULT_MAX_CHARS,
     DEFAULT_MAX_DEPTH,
     Extraction,
-    Failure,
+    ReplyFailure,
     extract,
 )
 from langchain_jsonrecover.errors import error_for
@@ -67,7 +67,7 @@ def extract_json(
         raise TypeError(msg)
     check_limits(max_chars, max_depth)
     result = extract(text, max_chars=max_chars, max_depth=max_depth)
-    if isinstance(result, Failure):
+    if isinstance(result, ReplyFailure):
         raise error_for(result, text)
     return result
 

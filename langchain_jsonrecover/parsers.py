@@ -25,7 +25,7 @@ from langchain_jsonrecover._extract import (
     DEFAULT_MAX_CHARS,
     DEFAULT_MAX_DEPTH,
     Extraction,
-    Failure,
+    ReplyFailure,
     extract,
     extract_partial,
     extract_with_pattern,
@@ -212,10 +212,10 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
         return self.pydantic_object
 
     @abstractmethod
-    def _find(self, text: str) -> Extraction | Failure:
+    def _find(self, text: str) -> Extraction | ReplyFailure:
         """Run this parser's extraction on the reply's text."""
 
-    def _error(self, failure: Failure, text: str) -> JsonRecoveryError:
+    def _error(self, failure: ReplyFailure, text: str) -> JsonRecoveryError:
         if failure.kind == "schema" and self._schema is not None:
             failure = dataclasses.replace(failure, detail=self._schema.name)
         return error_for(failure, text, self._shape)
@@ -229,7 +229,7 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
         elif generation.generation_info:
             cut_off = stopped_at_token_limit(generation.generation_info)
         found = self._find(text)
-        if isinstance(found, Failure):
+        if isinstance(found, ReplyFailure):
             raise self._error(dataclasses.replace(found, cut_off=cut_off), text)
         return dataclasses.replace(found, cut_off=True) if cut_off else found
 
@@ -470,7 +470,7 @@ class JsonFenceOutputParser(_JsonRecoveringParser[T]):
         """
         super().__init__(**kwargs)
 
-    def _find(self, text: str) -> Extraction | Failure:
+    def _find(self, text: str) -> Extraction | ReplyFailure:
         return extract(
             text,
             max_chars=self.max_chars,
@@ -548,7 +548,7 @@ class TruncationRecoveringOutputParser(_JsonRecoveringParser[T]):
         """
         super().__init__(**kwargs)
 
-    def _find(self, text: str) -> Extraction | Failure:
+    def _find(self, text: str) -> Extraction | ReplyFailure:
         return extract(
             text,
             max_chars=self.max_chars,
@@ -644,14 +644,14 @@ class RegexJsonOutputParser(_JsonRecoveringParser[T]):
     def _compile(cls, value: str | re.Pattern[str]) -> re.Pattern[str]:
         return compile_pattern(value)
 
-    def _find(self, text: str) -> Extraction | Failure:
+    def _find(self, text: str) -> Extraction | ReplyFailure:
         return extract_with_pattern(
             text,
             self.pattern,
             max_chars=self.max_chars,
             max_depth=self.max_depth,
             schema=self._schema,
-            last=self.prefer == "last",
+            prefer=self.prefer,
             repair=self.repair,
         )
 
@@ -662,7 +662,7 @@ class RegexJsonOutputParser(_JsonRecoveringParser[T]):
             self.pattern,
             max_chars=self.max_chars,
             max_depth=self.max_depth,
-            last=self.prefer == "last",
+            prefer=self.prefer,
         )
         return found.value if isinstance(found, Extraction) else None
 

@@ -4,7 +4,7 @@ The loop of the Elixir processors (Normandy's ``deserialize_with_retry``,
 AgentSea's ``extract``): invoke the model, parse the reply, and on failure tell
 the model what was wrong and ask again, a bounded number of times.
 
-One pure step function, :func:`next_step`, decides what comes after each
+One pure step function, :func:`next_move`, decides what comes after each
 reply (done, ask again with these messages, or give up); a sync and an async
 driver call the model and the parser around it. ``stream`` and ``astream``
 yield the final value as one item: a reply can only be judged once complete.
@@ -104,7 +104,7 @@ __all__ = [
     "JsonRetryChain",
     "RetryExhaustedError",
     "RetryResult",
-    "next_step",
+    "next_move",
 ]
 
 T = TypeVar("T")
@@ -270,7 +270,7 @@ class State:
 
 
 @dataclass(frozen=True, slots=True)
-class Failed:
+class Rejected:
     """A reply that did not parse."""
 
     error: Exception
@@ -281,7 +281,7 @@ class Failed:
     """The id of the tool call whose arguments failed, when one did."""
 
 
-Outcome = Continue[Any] | Failed
+Outcome = Continue[Any] | Rejected
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,7 +304,7 @@ class Done:
 
 
 @dataclass(frozen=True, slots=True)
-class Fail:
+class GiveUp:
     """No more asking: the retries ran out, or the model is stuck."""
 
     reply: AIMessage
@@ -318,7 +318,7 @@ class Fail:
     """The earlier call the last reply repeated (loop guard)."""
 
 
-Step = Ask | Done | Fail
+Move = Ask | Done | GiveUp
 
 
 def first_ask(plan: Plan) -> Ask:
@@ -331,7 +331,7 @@ def first_ask(plan: Plan) -> Ask:
     return Ask(plan.base, State())
 
 
-def next_step(plan: Plan, state: State, reply: AIMessage, outcome: Outcome) -> Step:
+def next_move(plan: Plan, state: State, reply: AIMessage, outcome: Outcome) -> Move:
     """Given the conversation and the last reply, what next? No model calls.
 
     Args:
@@ -342,7 +342,7 @@ def next_step(plan: Plan, state: State, reply: AIMessage, outcome: Outcome) -> S
             cut-off reply is being continued).
 
     Returns:
-        ``Done`` with the value; ``Ask`` with the next messages; or ``Fail``.
+        ``Done`` with the value; ``Ask`` with the next messages; or ``GiveUp``.
 
     Example:
         >>> from langchain_core.messages import AIMessage, HumanMessage
@@ -350,10 +350,10 @@ def next_step(plan: Plan, state: State, reply: AIMessage, outcome: Outcome) -> S
         >>> plan = Plan(base=(HumanMessage("JSON please"),))
         >>> reply = AIMessage("Sure!")
         >>> halt = JsonFenceOutputParser().process(reply)
-        >>> step = next_step(plan, State(), reply, Failed(halt.error, "No JSON."))
-        >>> [type(m).__name__ for m in step.messages]
+        >>> move = next_move(plan, State(), reply, Rejected(halt.error, "No JSON."))
+        >>> [type(m).__name__ for m in move.messages]
         ['HumanMessage', 'AIMessage', 'HumanMessage']
-        >>> step.event
+        >>> move.event
         {'attempt': 1, 'error': 'no_json', 'feedback': 'No JSON.'}
     """
     text = _joined(state, reply)
@@ -367,9 +367,9 @@ def next_step(plan: Plan, state: State, reply: AIMessage, outcome: Outcome) -> S
     key = _key(reply, text)
     if key in state.keys:
         repeats = state.keys.index(key) + 1
-        return Fail(reply, text, error, feedback, attempts, repeats)
+        return GiveUp(reply, text, error, feedback, attempts, repeats)
     if call > plan.max_retries:
-        return Fail(reply, text, error, feedback, attempts)
+        return GiveUp(reply, text, error, feedback, attempts)
     keys = (*state.keys, key)
     cut_off = stopped_at_token_limit(reply.response_metadata) or (
         isinstance(error, InvalidJsonError) and error.truncated
@@ -695,8 +695,8 @@ def feedback_for(error: OutputParserException) -> str:
     return clean_parser_message(str(error), str(error.llm_output or ""))
 
 
-def _failed(error: OutputParserException) -> Failed:
-    return Failed(error, feedback_for(error))
+def _failed(error: OutputParserException) -> Rejected:
+    return Rejected(error, feedback_for(error))
 
 
 def _readable(
@@ -733,7 +733,7 @@ def parse(parser: BaseOutputParser[Any], reply: AIMessage) -> Outcome:
         step = parser.process(readable)
         if isinstance(step, Continue):
             return step
-        return Failed(step.error, str(step.feedback.text), call_id)
+        return Rejected(step.error, str(step.feedback.text), call_id)
     raise_if_refused(reply)
     try:
         value = parser.parse_result([ChatGeneration(message=reply)])
@@ -754,7 +754,7 @@ async def aparse(parser: BaseOutputParser[Any], reply: AIMessage) -> Outcome:
         step = await parser.aprocess(readable)
         if isinstance(step, Continue):
             return step
-        return Failed(step.error, str(step.feedback.text), call_id)
+        return Rejected(step.error, str(step.feedback.text), call_id)
     raise_if_refused(reply)
     try:
         value = await parser.aparse_result([ChatGeneration(message=reply)])
@@ -1121,91 +1121,91 @@ class JsonRetryChain(RunnableSerializable[LanguageModelInput, T]):
     def drive(
         self,
         plan: Plan,
-        step: Step,
+        move: Move,
         run_manager: CallbackManagerForChainRun,
         config: RunnableConfig,
         **kwargs: Any,
     ) -> T:
-        """Run the loop from ``step`` (the sync driver).
+        """Run the loop from ``move`` (the sync driver).
 
         Returns:
             The value, or the ``RetryResult``.
         """
-        while isinstance(step, Ask):
-            if step.event is not None:
-                failed = attempt_config(config, run_manager, step.event["attempt"])
-                dispatch_custom_event(RETRY_EVENT, step.event, config=failed)
-                write_to_stream(RETRY_EVENT, step.event)
-            call = len(step.state.attempts) + 1
+        while isinstance(move, Ask):
+            if move.event is not None:
+                failed = attempt_config(config, run_manager, move.event["attempt"])
+                dispatch_custom_event(RETRY_EVENT, move.event, config=failed)
+                write_to_stream(RETRY_EVENT, move.event)
+            call = len(move.state.attempts) + 1
             child = attempt_config(config, run_manager, call)
-            reply = as_reply(self.model.invoke(list(step.messages), child, **kwargs))
-            outcome = parse_continued(self.parser, step.state, reply)
-            step = next_step(plan, step.state, reply, outcome)
-        return self.finish(step)
+            reply = as_reply(self.model.invoke(list(move.messages), child, **kwargs))
+            outcome = parse_continued(self.parser, move.state, reply)
+            move = next_move(plan, move.state, reply, outcome)
+        return self.finish(move)
 
     async def adrive(
         self,
         plan: Plan,
-        step: Step,
+        move: Move,
         run_manager: AsyncCallbackManagerForChainRun,
         config: RunnableConfig,
         **kwargs: Any,
     ) -> T:
-        """Run the loop from ``step`` (the async driver).
+        """Run the loop from ``move`` (the async driver).
 
         Returns:
             The value, or the ``RetryResult``.
         """
-        while isinstance(step, Ask):
-            if step.event is not None:
-                failed = attempt_config(config, run_manager, step.event["attempt"])
-                await adispatch_custom_event(RETRY_EVENT, step.event, config=failed)
-                write_to_stream(RETRY_EVENT, step.event)
-            call = len(step.state.attempts) + 1
+        while isinstance(move, Ask):
+            if move.event is not None:
+                failed = attempt_config(config, run_manager, move.event["attempt"])
+                await adispatch_custom_event(RETRY_EVENT, move.event, config=failed)
+                write_to_stream(RETRY_EVENT, move.event)
+            call = len(move.state.attempts) + 1
             child = attempt_config(config, run_manager, call)
-            output = await self.model.ainvoke(list(step.messages), child, **kwargs)
+            output = await self.model.ainvoke(list(move.messages), child, **kwargs)
             reply = as_reply(output)
-            outcome = await aparse_continued(self.parser, step.state, reply)
-            step = next_step(plan, step.state, reply, outcome)
-        return self.finish(step)
+            outcome = await aparse_continued(self.parser, move.state, reply)
+            move = next_move(plan, move.state, reply, outcome)
+        return self.finish(move)
 
-    def finish(self, step: Done | Fail) -> T:
-        """The chain's output for the last step.
+    def finish(self, move: Done | GiveUp) -> T:
+        """The chain's output for the last move.
 
         Returns:
             The value, or the ``RetryResult`` with ``include_raw``.
 
         Raises:
-            RetryExhaustedError: ``step`` is a ``Fail`` (not with ``include_raw``).
+            RetryExhaustedError: ``move`` is a ``GiveUp`` (not with ``include_raw``).
         """
         if self.include_raw:
             result: RetryResult[Any] = {
-                "raw": step.reply,
-                "parsed": step.value if isinstance(step, Done) else None,
-                "parsing_error": step.error if isinstance(step, Fail) else None,
-                "attempts": list(step.attempts),
-                "usage": total_usage(step.attempts),
+                "raw": move.reply,
+                "parsed": move.value if isinstance(move, Done) else None,
+                "parsing_error": move.error if isinstance(move, GiveUp) else None,
+                "attempts": list(move.attempts),
+                "usage": total_usage(move.attempts),
             }
             return result  # type: ignore[return-value]
-        if isinstance(step, Done):
-            value: T = step.value
+        if isinstance(move, Done):
+            value: T = move.value
             return value
-        raise exhausted(step) from step.error
+        raise exhausted(move) from move.error
 
 
-def exhausted(step: Fail) -> RetryExhaustedError:
+def exhausted(move: GiveUp) -> RetryExhaustedError:
     """The error for a run that ended without a usable reply.
 
     Example:
         >>> from langchain_core.messages import AIMessage
         >>> error = OutputParserException("bad")
-        >>> step = Fail(AIMessage("x"), "x", error, "Send JSON.", ())
-        >>> exhausted(step).observation
+        >>> move = GiveUp(AIMessage("x"), "x", error, "Send JSON.", ())
+        >>> exhausted(move).observation
         'Send JSON.'
     """
-    calls = len(step.attempts)
-    name = type(step.error).__name__
-    error = step.error
+    calls = len(move.attempts)
+    name = type(move.error).__name__
+    error = move.error
     detail = (
         clean_parser_message(str(error), str(error.llm_output or ""))
         if isinstance(error, OutputParserException)
@@ -1213,18 +1213,18 @@ def exhausted(step: Fail) -> RetryExhaustedError:
         else str(error)
     )
     message = (
-        stuck_message(calls, step.repeats, name, detail)
-        if step.repeats is not None
+        stuck_message(calls, move.repeats, name, detail)
+        if move.repeats is not None
         else exhausted_message(calls, name, detail)
     )
-    text = step.text
+    text = move.text
     parsed = getattr(error, "llm_output", None)
     if isinstance(parsed, str) and parsed == text:
         text = parsed  # the cause's string: one copy of a continued reply
     return RetryExhaustedError(
         message,
-        attempts=step.attempts,
+        attempts=move.attempts,
         llm_output=text,
-        observation=step.feedback,
-        repeats=step.repeats,
+        observation=move.feedback,
+        repeats=move.repeats,
     )

@@ -26,16 +26,16 @@ from langchain_jsonrecover.parsers import JsonFenceOutputParser, _JsonRecovering
 from langchain_jsonrecover.retry import (
     Attempt,
     JsonRetryChain,
+    Move,
     RetryResult,
     State,
-    Step,
     aparse,
     as_reply,
     attempt_config,
     check_model,
     check_parser,
     first_ask,
-    next_step,
+    next_move,
     parse,
     to_messages,
     with_system,
@@ -165,8 +165,8 @@ class StructuredOutputChain(RunnableSerializable[LanguageModelInput, Any]):
         if not self.fallback or (error is None and parsed is not None):
             return self._native_result(raw, parsed, error)
         outcome = parse(self.chain.parser, raw)
-        step: Step = next_step(plan, State(), raw, outcome)
-        return self.chain.drive(plan, step, run_manager, config, **kwargs)
+        move: Move = next_move(plan, State(), raw, outcome)
+        return self.chain.drive(plan, move, run_manager, config, **kwargs)
 
     async def _ainvoke(
         self,
@@ -187,8 +187,8 @@ class StructuredOutputChain(RunnableSerializable[LanguageModelInput, Any]):
         if not self.fallback or (error is None and parsed is not None):
             return self._native_result(raw, parsed, error)
         outcome = await aparse(self.chain.parser, raw)
-        step: Step = next_step(plan, State(), raw, outcome)
-        return await self.chain.adrive(plan, step, run_manager, config, **kwargs)
+        move: Move = next_move(plan, State(), raw, outcome)
+        return await self.chain.adrive(plan, move, run_manager, config, **kwargs)
 
     def __getstate__(self) -> dict[Any, Any]:
         """Pickle without the native runnable; it is built again on load."""

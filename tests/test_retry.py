@@ -41,14 +41,14 @@ from langchain_jsonrecover.retry import (
     RETRY_EVENT,
     Ask,
     Done,
-    Fail,
-    Failed,
+    GiveUp,
     JsonRetryChain,
     Plan,
+    Rejected,
     RetryExhaustedError,
     RetryResult,
     State,
-    next_step,
+    next_move,
 )
 
 if TYPE_CHECKING:
@@ -660,17 +660,19 @@ def test_next_step_is_pure_and_says_what_next() -> None:
     plan = Plan(base=(QUESTION,), max_retries=1)
     bad = AIMessage("no json")
     error = NoJsonFoundError("No JSON found in the reply.", llm_output="no json")
-    step = next_step(plan, State(), bad, Failed(error, "Send JSON."))
+    step = next_move(plan, State(), bad, Rejected(error, "Send JSON."))
     assert isinstance(step, Ask)
     assert step.messages == (QUESTION, AIMessage("no json"), HumanMessage("Send JSON."))
     assert step.event == {"attempt": 1, "error": "no_json", "feedback": "Send JSON."}
-    again = next_step(plan, step.state, AIMessage("other"), Failed(error, "Send JSON."))
-    assert isinstance(again, Fail)
+    again = next_move(
+        plan, step.state, AIMessage("other"), Rejected(error, "Send JSON.")
+    )
+    assert isinstance(again, GiveUp)
     assert again.repeats is None
     assert len(again.attempts) == 2
     parsed = person_parser().process(GOOD)
     assert isinstance(parsed, Continue)
-    done = next_step(plan, step.state, AIMessage(GOOD), parsed)
+    done = next_move(plan, step.state, AIMessage(GOOD), parsed)
     assert isinstance(done, Done)
     assert done.value == ADA
 
