@@ -1,7 +1,7 @@
 r"""The script of ``jsonrecover demo``: a weak model that fixes what it is told.
 
 Pure functions on ``str``; no LangChain imports (the chat-model adapter,
-``DemoChatModel``, is in ``cli.py``). The model is stateless and
+``DemoChatModel``, is in ``demo.py``). The model is stateless and
 deterministic: it reads the conversation it is given. Its first reply is a
 friendly sentence after a ``<think>`` block, with a ```` ```json ```` fence
 holding a trailing comma and a wrong type for ``wind_kph``. It fixes the

@@ -59,8 +59,11 @@ from langchain_jsonrecover.errors import JsonRecoveryError, SchemaValidationErro
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import TypeAlias
 
     from langchain_jsonrecover.records import Parser
+
+    Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]  # noqa: SLF001
 
 
 __all__ = ["main"]
@@ -69,7 +72,7 @@ _COMMANDS = ("extract", "batch", "demo")
 _TOP_LEVEL = frozenset({*_COMMANDS, "-h", "--help", "--version"})
 
 
-def _parser() -> argparse.ArgumentParser:
+def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="jsonrecover",
         description="Pull the JSON out of language models' replies.",
@@ -79,6 +82,14 @@ def _parser() -> argparse.ArgumentParser:
         "--version", action="version", version=f"%(prog)s {__version__}"
     )
     commands = parser.add_subparsers(dest="command", required=True)
+    extract = _add_extract(commands)
+    _add_batch(commands)
+    _add_demo(commands)
+    parser.epilog = "With no command, extract runs:\n\n" + extract.format_help()
+    return parser
+
+
+def _add_extract(commands: Commands) -> argparse.ArgumentParser:
     extract = commands.add_parser(
         "extract",
         prog="jsonrecover [extract]",
@@ -117,6 +128,10 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="say on standard error how the JSON was found",
     )
+    return extract
+
+
+def _add_batch(commands: Commands) -> None:
     batch = commands.add_parser(
         "batch",
         help="recover the JSON in every reply of a JSONL log",
@@ -147,6 +162,9 @@ def _parser() -> argparse.ArgumentParser:
         metavar="OUT.jsonl",
         help="where the rows go (default: standard output)",
     )
+
+
+def _add_demo(commands: Commands) -> None:
     demo = commands.add_parser(
         "demo",
         help="run a retry chain end to end on a scripted weak model (offline)",
@@ -180,8 +198,6 @@ def _parser() -> argparse.ArgumentParser:
         help="send feedback as a new user turn, or in the system message "
         "(default: %(default)s)",
     )
-    parser.epilog = "With no command, extract runs:\n\n" + extract.format_help()
-    return parser
 
 
 def _add_parser_options(command: argparse.ArgumentParser) -> None:
@@ -229,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list or args_list[0] not in _TOP_LEVEL:
         args_list.insert(0, "extract")
-    args = _parser().parse_args(args_list)
+    args = _build_parser().parse_args(args_list)
     if args.command == "demo" and args.agent:
         return run_agent_demo(args.model, args.max_retries)
     if args.command == "demo":

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from abc import abstractmethod
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
@@ -34,7 +35,7 @@ from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.retry import RETRY_EVENT, JsonRetryChain
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
     from uuid import UUID
 
     from langchain_core.callbacks import CallbackManagerForLLMRun
@@ -51,7 +52,38 @@ _PACKAGES: Final = {
 }
 
 
-class DemoChatModel(BaseChatModel):
+class _ScriptedChatModel(BaseChatModel):
+    """A chat model whose reply is its script's answer to the conversation."""
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        """The scripted reply, with usage estimated from the lengths."""
+        turns = [(message.type, str(message.text)) for message in messages]
+        text = self._reply(turns)
+        prompt = estimate_tokens("".join(turn for _, turn in turns))
+        completion = estimate_tokens(text)
+        reply = AIMessage(
+            text,
+            response_metadata={"finish_reason": "stop", "model_name": MODEL_NAME},
+            usage_metadata={
+                "input_tokens": prompt,
+                "output_tokens": completion,
+                "total_tokens": prompt + completion,
+            },
+        )
+        return ChatResult(generations=[ChatGeneration(message=reply)])
+
+    @abstractmethod
+    def _reply(self, turns: Sequence[tuple[str, str]]) -> str:
+        """The reply to the conversation, given as ``(type, text)`` turns."""
+
+
+class DemoChatModel(_ScriptedChatModel):
     """The scripted weak model of ``jsonrecover demo``: offline and stateless.
 
     It reads the conversation it is given. Its first reply is prose after a
@@ -72,21 +104,15 @@ class DemoChatModel(BaseChatModel):
         WeatherReport(city='Lisbon', temperature_c=18.5, sky='clear', wind_kph=12)
     """
 
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        return _scripted_result(messages, demo_reply)
+    def _reply(self, turns: Sequence[tuple[str, str]]) -> str:
+        return demo_reply(turns)
 
     @property
     def _llm_type(self) -> str:
         return "jsonrecover-demo"
 
 
-class DemoAgentModel(BaseChatModel):
+class DemoAgentModel(_ScriptedChatModel):
     """The scripted weak model of ``jsonrecover demo --agent``: no tool calling.
 
     Its ``bind_tools`` is not implemented, so the middleware describes the
@@ -99,14 +125,8 @@ class DemoAgentModel(BaseChatModel):
         '{"name": "get_weather", "arguments": {"city": "Lisbon",}}'
     """
 
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        return _scripted_result(messages, agent_reply)
+    def _reply(self, turns: Sequence[tuple[str, str]]) -> str:
+        return agent_reply(turns)
 
     @property
     def _llm_type(self) -> str:
@@ -344,24 +364,3 @@ def _first_line(message: str) -> str:
 
 def _say(line: str) -> None:
     sys.stderr.write(line + "\n")
-
-
-def _scripted_result(
-    messages: list[BaseMessage],
-    script: Callable[[Sequence[tuple[str, str]]], str],
-) -> ChatResult:
-    """The scripted reply to ``messages``, with usage estimated from lengths."""
-    turns = [(message.type, str(message.text)) for message in messages]
-    text = script(turns)
-    prompt = estimate_tokens("".join(turn for _, turn in turns))
-    completion = estimate_tokens(text)
-    reply = AIMessage(
-        text,
-        response_metadata={"finish_reason": "stop", "model_name": MODEL_NAME},
-        usage_metadata={
-            "input_tokens": prompt,
-            "output_tokens": completion,
-            "total_tokens": prompt + completion,
-        },
-    )
-    return ChatResult(generations=[ChatGeneration(message=reply)])

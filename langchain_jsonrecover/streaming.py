@@ -186,17 +186,7 @@ async def astream_values(
     partial: Callable[[str], Any],
     final: Callable[[list[Generation]], Awaitable[Any]],
 ) -> AsyncIterator[Any]:
-    """Async twin of :func:`stream_values` (the final parse is awaited).
-
-    Args:
-        chunks: The reply's chunks, text or message chunks.
-        diff: Yield JSONPatch operations instead of values.
-        partial: The value so far of a reply still arriving (``None``: none).
-        final: Parses the whole reply, as ``ainvoke`` would.
-
-    Yields:
-        As :func:`stream_values`.
-    """
+    """Async twin of :func:`stream_values`: ``final`` is awaited."""
     state = StreamState(diff=diff)
     async for chunk in chunks:
         for out in state.feed(chunk, partial):
