@@ -118,7 +118,7 @@ def _add_extract(commands: Commands) -> argparse.ArgumentParser:
     )
     extract.add_argument(
         "--max-chars",
-        type=_positive,
+        type=_parse_positive,
         default=DEFAULT_MAX_CHARS,
         metavar="N",
         help="refuse longer replies (default: %(default)s)",
@@ -151,7 +151,7 @@ def _add_batch(commands: Commands) -> None:
     _add_parser_options(batch)
     batch.add_argument(
         "--jobs",
-        type=_positive,
+        type=_parse_positive,
         default=1,
         metavar="N",
         help="worker processes, input order kept (default: %(default)s)",
@@ -270,7 +270,7 @@ def _extract(args: argparse.Namespace) -> int:
         _say(f"jsonrecover: {exc}")
         return 2
     try:
-        raw = _read(args.file)
+        raw = _read_input(args.file)
     except OSError as exc:
         _say(f"jsonrecover: cannot read {args.file}: {exc.strerror or exc}")
         return 2
@@ -278,13 +278,13 @@ def _extract(args: argparse.Namespace) -> int:
     try:
         found = parser.extract(text)
     except SchemaValidationError as exc:
-        _say(f"jsonrecover: {type(exc).__name__}: {_first_line(str(exc))}")
+        _say(f"jsonrecover: {type(exc).__name__}: {_take_first_line(str(exc))}")
         for error in exc.errors:
             got = f" (got {error['value']})" if error["value"] else ""
             _say(f"  {error['path'] or 'the value'}: {error['message']}{got}")
         return 1
     except JsonRecoveryError as exc:
-        _say(f"jsonrecover: {type(exc).__name__}: {_first_line(str(exc))}")
+        _say(f"jsonrecover: {type(exc).__name__}: {_take_first_line(str(exc))}")
         return 1
     if args.verbose:
         repairs = ", ".join(found.repairs) or "none"
@@ -315,7 +315,7 @@ def _batch(args: argparse.Namespace) -> int:
         return 2
     to_stdout = args.output in {None, "-"}
     from_stdin = args.input == "-"
-    if not to_stdout and not from_stdin and _same_file(args.input, args.output):
+    if not to_stdout and not from_stdin and _is_same_file(args.input, args.output):
         _say(f"jsonrecover: --output {args.output} would overwrite the input")
         return 2
     with contextlib.ExitStack() as files:
@@ -398,7 +398,7 @@ class _OutputFile(contextlib.AbstractContextManager["BinaryIO"]):
                 self.file.close()
 
 
-def _same_file(first: str, second: str) -> bool:
+def _is_same_file(first: str, second: str) -> bool:
     try:
         return Path(first).samefile(second)
     except OSError:
@@ -423,7 +423,7 @@ def _drop_stdout() -> None:
         os.close(null)
 
 
-def _positive(text: str) -> int:
+def _parse_positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -435,14 +435,14 @@ def _positive(text: str) -> int:
     return value
 
 
-def _read(file: str | None) -> bytes:
+def _read_input(file: str | None) -> bytes:
     if file is None or file == "-":
         stream: BinaryIO = sys.stdin.buffer
         return stream.read()
     return Path(file).read_bytes()
 
 
-def _first_line(message: str) -> str:
+def _take_first_line(message: str) -> str:
     return next((line for line in message.splitlines() if line.strip()), message)
 
 

@@ -86,7 +86,7 @@ def recovery_payload(found: Extraction, reply: str) -> dict[str, Any] | None:
     }
 
 
-def _listening_config() -> RunnableConfig | None:
+def _find_listening_config() -> RunnableConfig | None:
     """The run's config when its callback handlers listen, else ``None``.
 
     Outside a run there are none.
@@ -97,14 +97,18 @@ def _listening_config() -> RunnableConfig | None:
     return config if listening else None
 
 
-def _logged_payload(found: Extraction, reply: str) -> dict[str, Any] | None:
+def _log_payload(found: Extraction, reply: str) -> dict[str, Any] | None:
     """The event's data when anyone listens, logged at INFO; else ``None``.
 
     The run's callback handlers, a LangGraph run's stream writer and the
     logger at INFO listen; the payload is built only when one of them does.
     """
     logging_on = logger.isEnabledFor(logging.INFO)
-    if _listening_config() is None and _stream_writer() is None and not logging_on:
+    if (
+        _find_listening_config() is None
+        and _find_stream_writer() is None
+        and not logging_on
+    ):
         return None
     payload = recovery_payload(found, reply)
     if payload is not None and logging_on:
@@ -113,7 +117,7 @@ def _logged_payload(found: Extraction, reply: str) -> dict[str, Any] | None:
 
 
 @functools.cache
-def _langgraph_config() -> Any:
+def _import_langgraph_config() -> Any:
     """``langgraph.config``, or ``None`` without LangGraph (looked up once)."""
     try:
         return importlib.import_module("langgraph.config")
@@ -121,9 +125,9 @@ def _langgraph_config() -> Any:
         return None
 
 
-def _stream_writer() -> Any:
+def _find_stream_writer() -> Any:
     """LangGraph's stream writer of the current graph run, or ``None``."""
-    config = _langgraph_config()
+    config = _import_langgraph_config()
     if config is None:
         return None
     try:
@@ -145,7 +149,7 @@ def write_to_stream(name: str, data: dict[str, Any]) -> None:
     Example:
         >>> write_to_stream(RECOVERY_EVENT, {"repairs": []})  # outside a graph
     """
-    writer = _stream_writer()
+    writer = _find_stream_writer()
     if writer is not None:
         writer({"event": name, "data": data})
 
@@ -162,7 +166,7 @@ def emit_event(name: str, data: dict[str, Any]) -> None:
     Example:
         >>> emit_event(RECOVERY_EVENT, {"repairs": []})  # nobody listens
     """
-    config = _listening_config()
+    config = _find_listening_config()
     if config is not None:
         dispatch_custom_event(name, data, config=config)
     write_to_stream(name, data)
@@ -175,7 +179,7 @@ async def aemit_event(name: str, data: dict[str, Any]) -> None:
         name: The event's name.
         data: Its payload.
     """
-    config = _listening_config()
+    config = _find_listening_config()
     if config is not None:
         await adispatch_custom_event(name, data, config=config)
     write_to_stream(name, data)
@@ -188,7 +192,7 @@ def report_recovery(found: Extraction, reply: str) -> None:
         found: The final extraction.
         reply: The reply it came from.
     """
-    payload = _logged_payload(found, reply)
+    payload = _log_payload(found, reply)
     if payload is not None:
         emit_event(RECOVERY_EVENT, payload)
 
@@ -200,6 +204,6 @@ async def areport_recovery(found: Extraction, reply: str) -> None:
         found: The final extraction.
         reply: The reply it came from.
     """
-    payload = _logged_payload(found, reply)
+    payload = _log_payload(found, reply)
     if payload is not None:
         await aemit_event(RECOVERY_EVENT, payload)

@@ -78,7 +78,7 @@ class CallLedger:
         error: JsonRecoveryError,
     ) -> None:
         """Keep a call out of the tool calls, as an invalid call saying why."""
-        call_id = call_id or _new_id()
+        call_id = call_id or _make_call_id()
         text = str(error.observation or error)
         self.invalid.append(
             make_invalid_call(name=name, args=arguments, id=call_id, error=text)
@@ -122,10 +122,10 @@ def read_invalid_call(
     """Accept or withhold a call the provider found invalid (same id kept)."""
     name = call.get("name") or ""
     arguments = call.get("args") or ""
-    call_id = call.get("id") or _new_id()
+    call_id = call.get("id") or _make_call_id()
     if specs is not None and name not in specs:
         text = unknown_tool_error(name, sorted(specs))
-        ledger.withhold(call.get("name"), call.get("args"), call_id, _plain(text))
+        ledger.withhold(call.get("name"), call.get("args"), call_id, _make_error(text))
         return
     spec = specs[name] if specs is not None else None
     outcome = _read_arguments(arguments, name, spec, repair=repair, cut=cut)
@@ -163,7 +163,7 @@ def read_text_calls(
         found = JsonFenceOutputParser(repair=repair).extract(text)
     except JsonRecoveryError:
         return message.content
-    written = _written_calls(found.value, specs)
+    written = _find_written_calls(found.value, specs)
     if written is None:
         return message.content
     guessed = [r for r in found.repairs if r.endswith("_guessed")]
@@ -182,8 +182,13 @@ def read_text_calls(
         outcome = _read_arguments(
             as_text, name, specs[name], repair=repair, cut=last_cut
         )
-        _take(
-            ledger, name, as_text, outcome, source="text", listed=_after(found.repairs)
+        _take_call(
+            ledger,
+            name,
+            as_text,
+            outcome,
+            source="text",
+            listed=_put_text_repairs_first(found.repairs),
         )
     if isinstance(message.content, str):
         start, end = found.span
@@ -204,15 +209,20 @@ def _read_markup(
     for index, call in enumerate(written):
         name = call.name
         if name not in specs:
-            error = _plain(unknown_tool_error(name, sorted(specs)))
+            error = _make_error(unknown_tool_error(name, sorted(specs)))
             ledger.withhold(name or None, call.arguments, None, error)
             continue
         last_cut = (cut and index == len(written) - 1) or not call.closed
         outcome = _read_arguments(
             call.arguments, name, specs[name], repair=repair, cut=last_cut
         )
-        _take(
-            ledger, name, call.arguments, outcome, source="markup", listed=_after_markup
+        _take_call(
+            ledger,
+            name,
+            call.arguments,
+            outcome,
+            source="markup",
+            listed=_put_markup_first,
         )
     if not isinstance(message.content, str):
         return message.content
@@ -225,7 +235,7 @@ def _read_markup(
     return "".join(content).strip()
 
 
-def _take(
+def _take_call(
     ledger: CallLedger,
     name: str,
     arguments: str,
@@ -243,19 +253,21 @@ def _take(
         ledger.withhold(name, arguments, None, outcome)
         return
     value, repairs, payload = outcome
-    call_id = _new_id()
+    call_id = _make_call_id()
     ledger.valid.append(make_tool_call(name=name, args=value, id=call_id))
     all_repairs = listed(repairs)
     payload = {**payload, "repairs": list(all_repairs)}
     ledger.accept(name, call_id, source, repairs=all_repairs, payload=payload)
 
 
-def _after(found_by: tuple[str, ...]) -> Callable[[tuple[str, ...]], tuple[str, ...]]:
+def _put_text_repairs_first(
+    found_by: tuple[str, ...],
+) -> Callable[[tuple[str, ...]], tuple[str, ...]]:
     """The repairs of a call found in JSON text: the text's, then the rest."""
     return lambda repairs: (*found_by, *(r for r in repairs if r not in found_by))
 
 
-def _after_markup(repairs: tuple[str, ...]) -> tuple[str, ...]:
+def _put_markup_first(repairs: tuple[str, ...]) -> tuple[str, ...]:
     """The repairs of a call found in tool-call markup."""
     return ("tool_markup_stripped", *repairs)
 
@@ -270,12 +282,12 @@ def _read_arguments(
 ) -> Arguments | JsonRecoveryError:
     """Decode (and validate) a call's arguments, or say why they are not used."""
     if cut:
-        return _cut_off(arguments, name)
+        return _make_cut_off_error(arguments, name)
     try:
         found = JsonFenceOutputParser(repair=repair).extract(arguments)
     except JsonRecoveryError as error:
         if isinstance(error, InvalidJsonError) and error.truncated:
-            return _cut_off(arguments, name)
+            return _make_cut_off_error(arguments, name)
         return error
     guessed = [r for r in found.repairs if r.endswith("_guessed")]
     if guessed:
@@ -320,14 +332,14 @@ def _validate(
     return inner, found
 
 
-def _cut_off(arguments: str, name: str) -> InvalidJsonError:
+def _make_cut_off_error(arguments: str, name: str) -> InvalidJsonError:
     text = cut_off_error(name)
     return InvalidJsonError(
         text, llm_output=arguments, observation=text, truncated=True
     )
 
 
-def _written_calls(
+def _find_written_calls(
     value: Any, specs: Mapping[str, ToolSpec]
 ) -> list[tuple[str, Any]] | None:
     """``(name, arguments)`` of each call written as JSON, or ``None``.
@@ -353,9 +365,9 @@ def _written_calls(
     return calls
 
 
-def _plain(text: str) -> JsonRecoveryError:
+def _make_error(text: str) -> JsonRecoveryError:
     return JsonRecoveryError(text, observation=text)
 
 
-def _new_id() -> str:
+def _make_call_id() -> str:
     return f"call_{uuid.uuid4().hex[:24]}"

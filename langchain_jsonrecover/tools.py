@@ -102,7 +102,7 @@ def tool_specs(tools: Sequence[ToolLike]) -> dict[str, ToolSpec]:
             raise TypeError(msg) from exc
         parameters = dict(function.get("parameters") or {})
         name = str(function["name"])
-        target = _target(tool)
+        target = _find_target(tool)
         try:
             validator: JsonFenceOutputParser[Any] = JsonFenceOutputParser(
                 pydantic_object=parameters if target is None else target
@@ -115,7 +115,7 @@ def tool_specs(tools: Sequence[ToolLike]) -> dict[str, ToolSpec]:
     return specs
 
 
-def _target(tool: ToolLike) -> Any:
+def _find_target(tool: ToolLike) -> Any:
     """The type the arguments validate against, if the tool has one."""
     if isinstance(tool, type):
         return tool  # a pydantic model, a TypedDict, a dataclass
