@@ -89,12 +89,14 @@ class CallLedger:
         self,
         name: str,
         call_id: str,
-        source: str,
+        arguments: dict[str, Any],
         *,
+        source: str,
         repairs: Sequence[str],
         payload: dict[str, Any],
     ) -> None:
         """Make a tool call of arguments read, and record how they were read."""
+        self.valid.append(make_tool_call(name=name, args=arguments, id=call_id))
         self.recovered.append(
             {"id": call_id, "name": name, "source": source, "repairs": list(repairs)}
         )
@@ -104,7 +106,15 @@ class CallLedger:
 
 
 def withhold_cut_call(ledger: CallLedger, call: ToolCall) -> None:
-    """Withhold a decoded call that the token limit may have cut short."""
+    """Withhold a decoded call that the token limit may have cut short.
+
+    Example:
+        >>> from langchain_core.messages.tool import tool_call
+        >>> ledger = CallLedger()
+        >>> withhold_cut_call(ledger, tool_call(name="rm", args={"path": "/"}, id="1"))
+        >>> ledger.invalid[0]["args"], ledger.failures[0][1].truncated
+        ('{"path": "/"}', True)
+    """
     arguments = json.dumps(call["args"], ensure_ascii=False, default=str)
     text = cut_off_error(call["name"])
     error = InvalidJsonError(text, observation=text, truncated=True)
@@ -133,8 +143,14 @@ def read_invalid_call(
         ledger.withhold(call.get("name"), call.get("args"), call_id, outcome)
         return
     value, repairs, payload = outcome
-    ledger.valid.append(make_tool_call(name=name, args=value, id=call_id))
-    ledger.accept(name, call_id, "invalid_tool_calls", repairs=repairs, payload=payload)
+    ledger.accept(
+        name,
+        call_id,
+        value,
+        source="invalid_tool_calls",
+        repairs=repairs,
+        payload=payload,
+    )
 
 
 def read_text_calls(
@@ -152,6 +168,19 @@ def read_text_calls(
 
     Returns:
         The message's content, without the calls' text when it is a ``str``.
+
+    Example:
+        >>> from langchain_core.messages import AIMessage
+        >>> from langchain_jsonrecover.tools import tool_specs
+        >>> def search(query: str) -> str:
+        ...     '''Search the web.'''
+        ...     return query
+        >>> ledger, specs = CallLedger(), tool_specs([search])
+        >>> reply = AIMessage('Sure. {"name": "search", "arguments": {"query": "Ada"}}')
+        >>> read_text_calls(ledger, reply, specs, repair=True, cut=False)
+        'Sure.'
+        >>> ledger.valid[0]["args"], ledger.recovered[0]["source"]
+        ({'query': 'Ada'}, 'text')
     """
     text = str(message.text)
     markup = find_tool_calls(text)
@@ -253,11 +282,16 @@ def _take_call(
         ledger.withhold(name, arguments, None, outcome)
         return
     value, repairs, payload = outcome
-    call_id = _make_call_id()
-    ledger.valid.append(make_tool_call(name=name, args=value, id=call_id))
     all_repairs = listed(repairs)
     payload = {**payload, "repairs": list(all_repairs)}
-    ledger.accept(name, call_id, source, repairs=all_repairs, payload=payload)
+    ledger.accept(
+        name,
+        _make_call_id(),
+        value,
+        source=source,
+        repairs=all_repairs,
+        payload=payload,
+    )
 
 
 def _put_text_repairs_first(
