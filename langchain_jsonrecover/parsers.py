@@ -151,6 +151,8 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
 
     _schema: Schema | None = PrivateAttr(default=None)
     _shape: Shape = PrivateAttr(default_factory=Shape)
+    _closes_truncation: ClassVar[bool] = False
+    """Close a candidate the reply ends inside (the truncation parser)."""
 
     def model_post_init(self, context: Any, /) -> None:
         """Check the schema once, at construction.
@@ -180,9 +182,6 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
         if isinstance(self.pydantic_object, dict):
             return dict[str, Any]
         return self.pydantic_object
-
-    _closes_truncation: ClassVar[bool] = False
-    """Close a candidate the reply ends inside (the truncation parser)."""
 
     def _find(self, text: str) -> Extraction | ReplyFailure:
         """Run this parser's extraction on the reply's text."""
