@@ -16,7 +16,6 @@ long; a quadratic one does four times as much.
 from __future__ import annotations
 
 import inspect
-import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -26,6 +25,7 @@ from typing import TYPE_CHECKING, Any, SupportsIndex
 import orjson
 import pydantic_core
 import pytest
+from _counting import Charge, count_patterns
 
 import langchain_jsonrecover._fences as fences_module
 from langchain_jsonrecover import (
@@ -81,57 +81,27 @@ class Work:
         """Every counted call."""
         return self.decode_calls + self.regex_calls + self.str_calls
 
+    def pattern_charges(self, module: str) -> Callable[[str], Charge]:
+        """What each pattern of ``module`` charges: a call, and what it examined."""
+
+        def charge_for(name: str) -> Charge:
+            label = f"{module}.{name}"
+
+            def charge(chars: int) -> None:
+                self.regex_calls += 1
+                self.regex_chars += max(chars, 1)
+                self.by_pattern[label] = self.by_pattern.get(label, 0) + chars
+
+            return charge
+
+        return charge_for
+
     def reset(self) -> None:
         """Start counting afresh."""
         self.decode_calls = self.decode_chars = 0
         self.regex_calls = self.regex_chars = 0
         self.str_calls = self.str_chars = 0
         self.by_pattern.clear()
-
-
-class CountingPattern:
-    """A compiled pattern that records how much text each call may examine.
-
-    A search or a failed match is charged up to where it stopped (or the end
-    of its window); a successful match up to its end; ``finditer`` its window.
-    These are upper bounds: they can only make a scan look costlier. Anything
-    else is handed to the real pattern uncounted.
-    """
-
-    def __init__(self, name: str, pattern: re.Pattern[str], work: Work) -> None:
-        self._name = name
-        self._pattern = pattern
-        self._work = work
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._pattern, name)
-
-    def _charge(self, chars: int) -> None:
-        self._work.regex_calls += 1
-        self._work.regex_chars += max(chars, 1)
-        self._work.by_pattern[self._name] = (
-            self._work.by_pattern.get(self._name, 0) + chars
-        )
-
-    def search(
-        self, string: str, pos: int = 0, endpos: int = sys.maxsize
-    ) -> re.Match[str] | None:
-        found = self._pattern.search(string, pos, endpos)
-        self._charge((found.end() if found else min(endpos, len(string))) - pos)
-        return found
-
-    def match(
-        self, string: str, pos: int = 0, endpos: int = sys.maxsize
-    ) -> re.Match[str] | None:
-        found = self._pattern.match(string, pos, endpos)
-        self._charge((found.end() if found else min(endpos, len(string))) - pos)
-        return found
-
-    def finditer(
-        self, string: str, pos: int = 0, endpos: int = sys.maxsize
-    ) -> Iterator[re.Match[str]]:
-        self._charge(min(endpos, len(string)) - pos)
-        return self._pattern.finditer(string, pos, endpos)
 
 
 class CountingStr(str):  # noqa: SLOT000 - str subtypes cannot have non-empty __slots__
@@ -227,11 +197,9 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> Iterator[Work]:
         patch.setattr(pydantic_core, "from_json", from_json)
         for module in _package_modules():
             short = module.__name__.rsplit(".", 1)[-1]
+            count_patterns(patch, module, work.pattern_charges(short))
             for name, item in list(vars(module).items()):
-                if isinstance(item, re.Pattern) and isinstance(item.pattern, str):
-                    label = f"{short}.{name}"
-                    patch.setattr(module, name, CountingPattern(label, item, work))
-                elif (
+                if (
                     inspect.isfunction(item)
                     and item.__module__ == fences_module.__name__
                     and module is not fences_module

@@ -1,0 +1,113 @@
+"""Counting the work of a scan instead of timing it.
+
+A linear scan does at most about twice the work on a text twice as long; a
+quadratic one does four times as much. Tests wrap what does the work (the
+compiled patterns of a module) with :class:`CountingPattern`, run the scan at
+two sizes in one process, and compare the counts: no clock is read.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from types import ModuleType
+
+    import pytest
+
+Charge = Callable[[int], None]
+"""Told how many characters one call may have examined."""
+
+GROWTH = 2.2
+"""Allowed work ratio when the input doubles (linear: 2, quadratic: 4)."""
+
+
+@dataclass
+class Tally:
+    """Calls counted, and the characters they may have examined."""
+
+    calls: int = 0
+    chars: int = 0
+
+    def charge(self, chars: int) -> None:
+        """Count one call that may have examined ``chars`` characters."""
+        self.calls += 1
+        self.chars += max(chars, 1)
+
+    def grew_linearly_from(self, small: Tally, slack: int = 1024) -> bool:
+        """Whether this tally, taken at twice the size, is linear beside ``small``."""
+        return (
+            self.calls <= GROWTH * small.calls + slack
+            and self.chars <= GROWTH * small.chars + slack
+        )
+
+
+class CountingPattern:
+    """A compiled pattern that charges how much text each call may examine.
+
+    A search or a failed match is charged up to where it stopped (or the end
+    of its window); a successful match up to its end; ``finditer`` its window.
+    These are upper bounds: they can only make a scan look costlier. Anything
+    else is handed to the real pattern uncounted.
+    """
+
+    def __init__(self, pattern: re.Pattern[str], charge: Charge) -> None:
+        self._pattern = pattern
+        self._charge = charge
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._pattern, name)
+
+    def search(
+        self, string: str, pos: int = 0, endpos: int = sys.maxsize
+    ) -> re.Match[str] | None:
+        found = self._pattern.search(string, pos, endpos)
+        self._charge((found.end() if found else min(endpos, len(string))) - pos)
+        return found
+
+    def match(
+        self, string: str, pos: int = 0, endpos: int = sys.maxsize
+    ) -> re.Match[str] | None:
+        found = self._pattern.match(string, pos, endpos)
+        self._charge((found.end() if found else min(endpos, len(string))) - pos)
+        return found
+
+    def finditer(
+        self, string: str, pos: int = 0, endpos: int = sys.maxsize
+    ) -> Iterator[re.Match[str]]:
+        self._charge(min(endpos, len(string)) - pos)
+        return self._pattern.finditer(string, pos, endpos)
+
+
+def count_patterns(
+    patch: pytest.MonkeyPatch, module: ModuleType, charge_for: Callable[[str], Charge]
+) -> None:
+    """Wrap every module-level compiled ``str`` pattern of ``module``.
+
+    Args:
+        patch: Undoes the wrapping when its context ends.
+        module: The module whose patterns are counted.
+        charge_for: Given a pattern's name in the module, what to charge.
+    """
+    for name, item in list(vars(module).items()):
+        if isinstance(item, re.Pattern) and isinstance(item.pattern, str):
+            patch.setattr(module, name, CountingPattern(item, charge_for(name)))
+
+
+def measure(
+    monkeypatch: pytest.MonkeyPatch,
+    modules: tuple[ModuleType, ...],
+    scan: Callable[[], object],
+) -> Tally:
+    """The patterns of ``modules`` counted while ``scan`` runs once."""
+    tally = Tally()
+    with monkeypatch.context() as patch:
+        for module in modules:
+            count_patterns(patch, module, lambda _name: tally.charge)
+        scan()
+    return tally
