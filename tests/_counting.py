@@ -12,7 +12,7 @@ import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self, SupportsIndex, TypeVar
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 Charge = Callable[[int], None]
 """Told how many characters one call may have examined."""
+
+T = TypeVar("T")
 
 GROWTH = 2.2
 """Allowed work ratio when the input doubles (linear: 2, quadratic: 4)."""
@@ -84,6 +86,68 @@ class CountingPattern:
         return self._pattern.finditer(string, pos, endpos)
 
 
+class CountingStr(str):  # noqa: SLOT000 - str subtypes cannot have non-empty __slots__
+    """A ``str`` that charges how much of itself searching and slicing touch.
+
+    ``find`` is charged up to the end of what it found (or its window),
+    ``rfind`` from what it found (or its window's start) to the window's end,
+    indexing and slicing by the length of what they give. Other methods run
+    uncounted.
+    """
+
+    charge: Charge
+
+    def __new__(cls, text: str, charge: Charge) -> Self:
+        """Wrap ``text``; each counted call is reported to ``charge``."""
+        counted = super().__new__(cls, text)
+        counted.charge = charge
+        return counted
+
+    def _window(
+        self, start: SupportsIndex | None, end: SupportsIndex | None
+    ) -> tuple[int, int]:
+        lo, hi, _ = slice(start, end).indices(len(self))
+        return lo, hi
+
+    def find(
+        self,
+        sub: str,
+        start: SupportsIndex | None = None,
+        end: SupportsIndex | None = None,
+        /,
+    ) -> int:
+        lo, hi = self._window(start, end)
+        found = str.find(self, sub, lo, hi)
+        self.charge((found + len(sub) if found >= 0 else hi) - lo)
+        return found
+
+    def rfind(
+        self,
+        sub: str,
+        start: SupportsIndex | None = None,
+        end: SupportsIndex | None = None,
+        /,
+    ) -> int:
+        lo, hi = self._window(start, end)
+        found = str.rfind(self, sub, lo, hi)
+        self.charge(hi - (found if found >= 0 else lo))
+        return found
+
+    def __getitem__(self, key: SupportsIndex | slice, /) -> str:
+        item = str.__getitem__(self, key)
+        self.charge(len(item))
+        return item
+
+
+def package_modules() -> list[ModuleType]:
+    """The package's modules loaded now (every one a scan may call into)."""
+    return [
+        module
+        for name, module in sorted(sys.modules.items())
+        if name.startswith("langchain_jsonrecover.") and module is not None
+    ]
+
+
 def count_patterns(
     patch: pytest.MonkeyPatch, module: ModuleType, charge_for: Callable[[str], Charge]
 ) -> None:
@@ -100,14 +164,16 @@ def count_patterns(
 
 
 def measure(
-    monkeypatch: pytest.MonkeyPatch,
-    modules: tuple[ModuleType, ...],
-    scan: Callable[[], object],
-) -> Tally:
-    """The patterns of ``modules`` counted while ``scan`` runs once."""
+    monkeypatch: pytest.MonkeyPatch, scan: Callable[[Tally], T]
+) -> tuple[Tally, T]:
+    """Run ``scan`` once with every pattern of the package counted.
+
+    ``scan`` is handed the tally, to charge more to it (a :class:`CountingStr`
+    made with ``tally.charge``); it returns what the scan gave.
+    """
     tally = Tally()
     with monkeypatch.context() as patch:
-        for module in modules:
+        for module in package_modules():
             count_patterns(patch, module, lambda _name: tally.charge)
-        scan()
-    return tally
+        result = scan(tally)
+    return tally, result

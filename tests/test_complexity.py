@@ -20,12 +20,12 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from typing import Any
 
 import orjson
 import pydantic_core
 import pytest
-from _counting import Charge, count_patterns
+from _counting import Charge, CountingStr, count_patterns, package_modules
 
 import langchain_jsonrecover._fences as fences_module
 from langchain_jsonrecover import (
@@ -37,9 +37,6 @@ from langchain_jsonrecover import (
     extract_json,
 )
 from langchain_jsonrecover._extract import Extraction
-
-if TYPE_CHECKING:
-    from types import ModuleType
 
 N = 2_500
 """The smaller size; each growth test also runs at twice this."""
@@ -96,6 +93,11 @@ class Work:
 
         return charge_for
 
+    def str_charge(self, chars: int) -> None:
+        """A call of a ``str`` method that examined or copied ``chars`` characters."""
+        self.str_calls += 1
+        self.str_chars += max(chars, 1)
+
     def reset(self) -> None:
         """Start counting afresh."""
         self.decode_calls = self.decode_chars = 0
@@ -104,63 +106,8 @@ class Work:
         self.by_pattern.clear()
 
 
-class CountingStr(str):  # noqa: SLOT000 - str subtypes cannot have non-empty __slots__
-    """A ``str`` that records how much of itself searching and slicing touch."""
-
-    work: Work
-
-    def _charge(self, chars: int) -> None:
-        self.work.str_calls += 1
-        self.work.str_chars += max(chars, 1)
-
-    def _window(
-        self, start: SupportsIndex | None, end: SupportsIndex | None
-    ) -> tuple[int, int]:
-        lo, hi, _ = slice(start, end).indices(len(self))
-        return lo, hi
-
-    def find(
-        self,
-        sub: str,
-        start: SupportsIndex | None = None,
-        end: SupportsIndex | None = None,
-        /,
-    ) -> int:
-        lo, hi = self._window(start, end)
-        found = str.find(self, sub, lo, hi)
-        self._charge((found + len(sub) if found >= 0 else hi) - lo)
-        return found
-
-    def rfind(
-        self,
-        sub: str,
-        start: SupportsIndex | None = None,
-        end: SupportsIndex | None = None,
-        /,
-    ) -> int:
-        lo, hi = self._window(start, end)
-        found = str.rfind(self, sub, lo, hi)
-        self._charge(hi - (found if found >= 0 else lo))
-        return found
-
-    def __getitem__(self, key: SupportsIndex | slice, /) -> str:
-        item = str.__getitem__(self, key)
-        self._charge(len(item))
-        return item
-
-
 def counting_str(text: str, work: Work) -> CountingStr:
-    counted = CountingStr(text)
-    counted.work = work
-    return counted
-
-
-def _package_modules() -> list[ModuleType]:
-    return [
-        module
-        for name, module in sorted(sys.modules.items())
-        if name.startswith("langchain_jsonrecover.") and module is not None
-    ]
+    return CountingStr(text, work.str_charge)
 
 
 @contextmanager
@@ -195,7 +142,7 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> Iterator[Work]:
     with monkeypatch.context() as patch:
         patch.setattr(orjson, "loads", loads)
         patch.setattr(pydantic_core, "from_json", from_json)
-        for module in _package_modules():
+        for module in package_modules():
             short = module.__name__.rsplit(".", 1)[-1]
             count_patterns(patch, module, work.pattern_charges(short))
             for name, item in list(vars(module).items()):
