@@ -14,11 +14,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Self, SupportsIndex, TypeVar
 
+import pytest
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from types import ModuleType
-
-    import pytest
 
 Charge = Callable[[int], None]
 """Told how many characters one call may have examined."""
@@ -68,14 +68,21 @@ class CountingPattern:
     def search(
         self, string: str, pos: int = 0, endpos: int = sys.maxsize
     ) -> re.Match[str] | None:
-        found = self._pattern.search(string, pos, endpos)
-        self._charge((found.end() if found else min(endpos, len(string))) - pos)
-        return found
+        return self._charged(
+            self._pattern.search(string, pos, endpos), string, pos, endpos
+        )
 
     def match(
         self, string: str, pos: int = 0, endpos: int = sys.maxsize
     ) -> re.Match[str] | None:
-        found = self._pattern.match(string, pos, endpos)
+        return self._charged(
+            self._pattern.match(string, pos, endpos), string, pos, endpos
+        )
+
+    def _charged(
+        self, found: re.Match[str] | None, string: str, pos: int, endpos: int
+    ) -> re.Match[str] | None:
+        """Charge a search or match up to where it stopped, and pass it on."""
         self._charge((found.end() if found else min(endpos, len(string))) - pos)
         return found
 
@@ -161,6 +168,32 @@ def count_patterns(
     for name, item in list(vars(module).items()):
         if isinstance(item, re.Pattern) and isinstance(item.pattern, str):
             patch.setattr(module, name, CountingPattern(item, charge_for(name)))
+
+
+def assert_linear_work(
+    count: Callable[[str], tuple[Tally, T]], build: Callable[[int], str], n: int
+) -> tuple[T, T]:
+    """Count the work on ``build(n)`` and on ``build(2 * n)``; it must grow linearly.
+
+    Args:
+        count: Runs the scan on a text, returning its tally and its result.
+        build: Makes a text of about ``n`` repetitions.
+        n: The smaller size.
+
+    Returns:
+        The scan's results at both sizes, for the caller's own checks.
+    """
+    small_work, small = count(build(n))
+    large_work, large = count(build(2 * n))
+    assert large_work.grew_linearly_from(small_work), (small_work, large_work)
+    return small, large
+
+
+def as_params(
+    builders: list[tuple[str, Callable[[int], str]]],
+) -> list[Any]:
+    """``(name, builder)`` rows as ``pytest.param``s with the name as their id."""
+    return [pytest.param(build, id=name) for name, build in builders]
 
 
 def measure(

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from _counting import CountingStr, Tally, measure
+from _counting import CountingStr, Tally, as_params, assert_linear_work, measure
 
 from langchain_jsonrecover._fences import Fence, find_fences, outer_fence
 
@@ -200,16 +200,14 @@ def count_fence_work(
     )
 
 
-@pytest.mark.parametrize(
-    "build", [pytest.param(build, id=name) for name, build in HOSTILE]
-)
+@pytest.mark.parametrize("build", as_params(HOSTILE))
 def test_fence_finding_takes_linear_work(
     monkeypatch: pytest.MonkeyPatch, build: Callable[[int], str]
 ) -> None:
-    small_work, small = count_fence_work(monkeypatch, build(N))
-    large_work, large = count_fence_work(monkeypatch, build(2 * N))
+    small, large = assert_linear_work(
+        lambda text: count_fence_work(monkeypatch, text), build, N
+    )
     assert len(large) <= 2 * len(small) + 1
-    assert large_work.grew_linearly_from(small_work), (small_work, large_work)
 
 
 def test_a_megabyte_of_backticks_is_one_unclosed_block() -> None:

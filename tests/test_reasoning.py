@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from _counting import CountingStr, Tally, measure
+from _counting import CountingStr, Tally, as_params, assert_linear_work, measure
 
 from langchain_jsonrecover._reasoning import (
     blank,
@@ -295,13 +295,11 @@ def count_mask_work(monkeypatch: pytest.MonkeyPatch, text: str) -> tuple[Tally, 
     return tally, masked
 
 
-@pytest.mark.parametrize(
-    "build", [pytest.param(build, id=name) for name, build in HOSTILE]
-)
+@pytest.mark.parametrize("build", as_params(HOSTILE))
 def test_masking_takes_linear_work(
     monkeypatch: pytest.MonkeyPatch, build: Callable[[int], str]
 ) -> None:
-    small_work, small = count_mask_work(monkeypatch, build(N))
-    large_work, large = count_mask_work(monkeypatch, build(2 * N))
+    small, large = assert_linear_work(
+        lambda text: count_mask_work(monkeypatch, text), build, N
+    )
     assert (len(small), len(large)) == (len(build(N)), len(build(2 * N)))
-    assert large_work.grew_linearly_from(small_work), (small_work, large_work)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import pydantic_core
 import pytest
-from _counting import Tally, measure
+from _counting import Tally, as_params, assert_linear_work, measure
 
 from langchain_jsonrecover._decode import DecodeFailure
 from langchain_jsonrecover._recover import (
@@ -226,13 +226,11 @@ def count_close_work(monkeypatch: pytest.MonkeyPatch, text: str) -> tuple[Tally,
     return tally, parser_calls
 
 
-@pytest.mark.parametrize(
-    "build", [pytest.param(build, id=name) for name, build in HOSTILE]
-)
+@pytest.mark.parametrize("build", as_params(HOSTILE))
 def test_closing_takes_linear_work_and_few_parser_calls(
     monkeypatch: pytest.MonkeyPatch, build: Callable[[int], str]
 ) -> None:
-    small_work, small_calls = count_close_work(monkeypatch, build(N))
-    large_work, large_calls = count_close_work(monkeypatch, build(2 * N))
-    assert large_work.grew_linearly_from(small_work), (small_work, large_work)
+    small_calls, large_calls = assert_linear_work(
+        lambda text: count_close_work(monkeypatch, text), build, N
+    )
     assert max(small_calls, large_calls) <= 4  # never one call per prefix

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 import pytest
-from _counting import Tally, measure
+from _counting import Tally, as_params, assert_linear_work, measure
 
 from langchain_jsonrecover._spans import (
     JSON,
@@ -246,16 +246,14 @@ def count_span_work(
     return measure(monkeypatch, scan)
 
 
-@pytest.mark.parametrize(
-    "build", [pytest.param(build, id=name) for name, build in HOSTILE]
-)
+@pytest.mark.parametrize("build", as_params(HOSTILE))
 def test_span_finding_takes_linear_work(
     monkeypatch: pytest.MonkeyPatch, build: Callable[[int], str]
 ) -> None:
-    small_work, small = count_span_work(monkeypatch, build(N))
-    large_work, large = count_span_work(monkeypatch, build(2 * N))
+    small, large = assert_linear_work(
+        lambda text: count_span_work(monkeypatch, text), build, N
+    )
     assert len(large) <= 2 * len(small) + 1
-    assert large_work.grew_linearly_from(small_work), (small_work, large_work)
 
 
 def test_100_kb_of_openers_is_no_recursion() -> None:
