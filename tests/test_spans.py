@@ -208,7 +208,7 @@ def test_continues_structure(text: str, end: int, expected: bool) -> None:
 
 # --- linear work -----------------------------------------------------------------
 
-N = 3_000
+N = 1_500
 """Repetitions at the smaller size; each case also runs at twice this."""
 
 HOSTILE: list[tuple[str, Callable[[int], str]]] = [
