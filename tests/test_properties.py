@@ -21,7 +21,7 @@ from unittest import mock
 
 import orjson
 import pytest
-from _json_values import SETTINGS, same_value
+from _json_values import SETTINGS, same_value, same_value_in_key_order
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -80,6 +80,30 @@ pinned down by ``test_markup_inside_json_strings_is_data`` below."""
 )
 def test_same_is_strict(left: Any, right: Any, expected: bool) -> None:
     assert same_value(left, right) is expected
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "in_any_order", "in_key_order"),
+    [
+        pytest.param(
+            {"a": 1, "b": 2}, {"b": 2, "a": 1}, True, False, id="keys_swapped"
+        ),
+        pytest.param(
+            [{"a": 1, "b": 2}],
+            [{"b": 2, "a": 1}],
+            True,
+            False,
+            id="nested_keys_swapped",
+        ),
+        pytest.param({"a": 1, "b": 2}, {"a": 1, "b": 2}, True, True, id="same_order"),
+        pytest.param({"a": 1}, {"a": 1.0}, False, False, id="types_still_count"),
+    ],
+)
+def test_only_the_key_order_rule_minds_key_order(
+    left: Any, right: Any, in_any_order: bool, in_key_order: bool
+) -> None:
+    assert same_value(left, right) is in_any_order
+    assert same_value_in_key_order(left, right) is in_key_order
 
 
 # --- serializers and wrappers ---------------------------------------------------
