@@ -1,9 +1,11 @@
 """Counting the work of a scan instead of timing it.
 
 A linear scan does at most about twice the work on a text twice as long; a
-quadratic one does four times as much. Tests wrap what does the work (the
-compiled patterns of a module) with :class:`CountingPattern`, run the scan at
-two sizes in one process, and compare the counts: no clock is read.
+quadratic one does four times as much. Tests wrap what does the work (every
+compiled pattern of the package, with :class:`CountingPattern`; the text
+itself, with :class:`CountingStr`, for scans that search it with ``str``
+methods), run the scan at two sizes in one process (:func:`measure`,
+:func:`assert_linear_work`) and compare the counts: no clock is read.
 """
 
 from __future__ import annotations
