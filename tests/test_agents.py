@@ -42,11 +42,6 @@ class Person(BaseModel):
 ADA = Person(name="Ada", age=36)
 
 
-@pytest.fixture(params=["sync", "async"])
-def mode(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
-
-
 @pytest.fixture(autouse=True)
 def _clear_executed() -> None:
     EXECUTED.clear()

@@ -17,6 +17,7 @@ from typing import Any
 
 import orjson
 import pytest
+from _streams import failing_stdout
 
 from langchain_jsonrecover import TruncationRecoveringOutputParser
 from langchain_jsonrecover.batch import CHUNK_LINES, pool_context
@@ -383,19 +384,6 @@ def test_no_progress_in_a_pipe(tmp_path: Path) -> None:
 
 
 # --- writes that fail -------------------------------------------------------------
-
-
-class FailingBuffer(io.BytesIO):
-    def __init__(self, error: OSError) -> None:
-        super().__init__()
-        self.error = error
-
-    def write(self, data: Any) -> int:
-        raise self.error
-
-
-def failing_stdout(error: OSError) -> io.TextIOWrapper:
-    return io.TextIOWrapper(FailingBuffer(error))
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+from _streams import failing_stdout
 
 import langchain_jsonrecover
 from langchain_jsonrecover.cli import main
@@ -576,15 +577,6 @@ def test_top_level_help_shows_the_default_command_options(
 # --- writes that fail -----------------------------------------------------------
 
 
-class FailingBuffer(io.BytesIO):
-    def __init__(self, error: OSError) -> None:
-        super().__init__()
-        self.error = error
-
-    def write(self, data: object) -> int:
-        raise self.error
-
-
 @pytest.mark.parametrize(
     ("error", "code", "err"),
     [
@@ -605,7 +597,7 @@ def test_write_errors_in_process(  # noqa: PLR0917 - fixtures and table columns
     code: int,
     err: str,
 ) -> None:
-    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(FailingBuffer(error)))
+    monkeypatch.setattr(sys, "stdout", failing_stdout(error))
     assert main([str(reply_file)]) == code
     assert capsys.readouterr().err == err
 

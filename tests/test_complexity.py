@@ -16,16 +16,16 @@ long; a quadratic one does four times as much.
 from __future__ import annotations
 
 import inspect
-import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from typing import Any
 
 import orjson
 import pydantic_core
 import pytest
+from _counting import Charge, CountingStr, count_patterns, package_modules
 
 import langchain_jsonrecover._fences as fences_module
 from langchain_jsonrecover import (
@@ -37,9 +37,6 @@ from langchain_jsonrecover import (
     extract_json,
 )
 from langchain_jsonrecover._extract import Extraction
-
-if TYPE_CHECKING:
-    from types import ModuleType
 
 N = 2_500
 """The smaller size; each growth test also runs at twice this."""
@@ -81,6 +78,26 @@ class Work:
         """Every counted call."""
         return self.decode_calls + self.regex_calls + self.str_calls
 
+    def pattern_charges(self, module: str) -> Callable[[str], Charge]:
+        """What each pattern of ``module`` charges: a call, and what it examined."""
+
+        def charge_for(name: str) -> Charge:
+            label = f"{module}.{name}"
+
+            def charge(chars: int) -> None:
+                self.regex_calls += 1
+                self.regex_chars += max(chars, 1)
+                self.by_pattern[label] = self.by_pattern.get(label, 0) + chars
+
+            return charge
+
+        return charge_for
+
+    def str_charge(self, chars: int) -> None:
+        """A call of a ``str`` method that examined or copied ``chars`` characters."""
+        self.str_calls += 1
+        self.str_chars += max(chars, 1)
+
     def reset(self) -> None:
         """Start counting afresh."""
         self.decode_calls = self.decode_chars = 0
@@ -89,108 +106,8 @@ class Work:
         self.by_pattern.clear()
 
 
-class CountingPattern:
-    """A compiled pattern that records how much text each call may examine.
-
-    A search or a failed match is charged up to where it stopped (or the end
-    of its window); a successful match up to its end; ``finditer`` its window.
-    These are upper bounds: they can only make a scan look costlier. Anything
-    else is handed to the real pattern uncounted.
-    """
-
-    def __init__(self, name: str, pattern: re.Pattern[str], work: Work) -> None:
-        self._name = name
-        self._pattern = pattern
-        self._work = work
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._pattern, name)
-
-    def _charge(self, chars: int) -> None:
-        self._work.regex_calls += 1
-        self._work.regex_chars += max(chars, 1)
-        self._work.by_pattern[self._name] = (
-            self._work.by_pattern.get(self._name, 0) + chars
-        )
-
-    def search(
-        self, string: str, pos: int = 0, endpos: int = sys.maxsize
-    ) -> re.Match[str] | None:
-        found = self._pattern.search(string, pos, endpos)
-        self._charge((found.end() if found else min(endpos, len(string))) - pos)
-        return found
-
-    def match(
-        self, string: str, pos: int = 0, endpos: int = sys.maxsize
-    ) -> re.Match[str] | None:
-        found = self._pattern.match(string, pos, endpos)
-        self._charge((found.end() if found else min(endpos, len(string))) - pos)
-        return found
-
-    def finditer(
-        self, string: str, pos: int = 0, endpos: int = sys.maxsize
-    ) -> Iterator[re.Match[str]]:
-        self._charge(min(endpos, len(string)) - pos)
-        return self._pattern.finditer(string, pos, endpos)
-
-
-class CountingStr(str):  # noqa: SLOT000 - str subtypes cannot have non-empty __slots__
-    """A ``str`` that records how much of itself searching and slicing touch."""
-
-    work: Work
-
-    def _charge(self, chars: int) -> None:
-        self.work.str_calls += 1
-        self.work.str_chars += max(chars, 1)
-
-    def _window(
-        self, start: SupportsIndex | None, end: SupportsIndex | None
-    ) -> tuple[int, int]:
-        lo, hi, _ = slice(start, end).indices(len(self))
-        return lo, hi
-
-    def find(
-        self,
-        sub: str,
-        start: SupportsIndex | None = None,
-        end: SupportsIndex | None = None,
-        /,
-    ) -> int:
-        lo, hi = self._window(start, end)
-        found = str.find(self, sub, lo, hi)
-        self._charge((found + len(sub) if found >= 0 else hi) - lo)
-        return found
-
-    def rfind(
-        self,
-        sub: str,
-        start: SupportsIndex | None = None,
-        end: SupportsIndex | None = None,
-        /,
-    ) -> int:
-        lo, hi = self._window(start, end)
-        found = str.rfind(self, sub, lo, hi)
-        self._charge(hi - (found if found >= 0 else lo))
-        return found
-
-    def __getitem__(self, key: SupportsIndex | slice, /) -> str:
-        item = str.__getitem__(self, key)
-        self._charge(len(item))
-        return item
-
-
 def counting_str(text: str, work: Work) -> CountingStr:
-    counted = CountingStr(text)
-    counted.work = work
-    return counted
-
-
-def _package_modules() -> list[ModuleType]:
-    return [
-        module
-        for name, module in sorted(sys.modules.items())
-        if name.startswith("langchain_jsonrecover.") and module is not None
-    ]
+    return CountingStr(text, work.str_charge)
 
 
 @contextmanager
@@ -225,13 +142,11 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> Iterator[Work]:
     with monkeypatch.context() as patch:
         patch.setattr(orjson, "loads", loads)
         patch.setattr(pydantic_core, "from_json", from_json)
-        for module in _package_modules():
+        for module in package_modules():
             short = module.__name__.rsplit(".", 1)[-1]
+            count_patterns(patch, module, work.pattern_charges(short))
             for name, item in list(vars(module).items()):
-                if isinstance(item, re.Pattern) and isinstance(item.pattern, str):
-                    label = f"{short}.{name}"
-                    patch.setattr(module, name, CountingPattern(label, item, work))
-                elif (
+                if (
                     inspect.isfunction(item)
                     and item.__module__ == fences_module.__name__
                     and module is not fences_module

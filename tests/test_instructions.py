@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import pytest
+from _json_values import SETTINGS
 from _plain_models import PLAIN, Node, Order
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 from typing_extensions import TypeAliasType
@@ -786,7 +787,7 @@ JSON_VALUES = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@SETTINGS
 @given(st.dictionaries(st.sampled_from(KEYWORDS), JSON_VALUES, max_size=6))
 def test_any_json_object_as_a_schema_gets_instructions(schema: dict[str, Any]) -> None:
     shape = shape_of(schema)

@@ -21,7 +21,8 @@ from unittest import mock
 
 import orjson
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from _json_values import SETTINGS, same_value, same_value_in_key_order
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from langchain_jsonrecover import (
@@ -35,12 +36,6 @@ from langchain_jsonrecover import (
 
 if TYPE_CHECKING:
     from langchain_jsonrecover._extract import Extraction
-
-SETTINGS = settings(
-    max_examples=150,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
 
 # --- values ---------------------------------------------------------------------
 
@@ -73,19 +68,6 @@ Strings hold no backtick fence or reasoning tag here: those are known bugs,
 pinned down by ``test_markup_inside_json_strings_is_data`` below."""
 
 
-def same(left: Any, right: Any) -> bool:
-    """Equality that tells ``True`` from ``1`` and ``1.0`` from ``1``."""
-    if type(left) is not type(right):
-        return False
-    if isinstance(left, dict):
-        return left.keys() == right.keys() and all(
-            same(item, right[key]) for key, item in left.items()
-        )
-    if isinstance(left, list):
-        return len(left) == len(right) and all(map(same, left, right))
-    return bool(left == right)
-
-
 @pytest.mark.parametrize(
     ("left", "right", "expected"),
     [
@@ -97,7 +79,31 @@ def same(left: Any, right: Any) -> bool:
     ],
 )
 def test_same_is_strict(left: Any, right: Any, expected: bool) -> None:
-    assert same(left, right) is expected
+    assert same_value(left, right) is expected
+
+
+@pytest.mark.parametrize(
+    ("left", "right", "in_any_order", "in_key_order"),
+    [
+        pytest.param(
+            {"a": 1, "b": 2}, {"b": 2, "a": 1}, True, False, id="keys_swapped"
+        ),
+        pytest.param(
+            [{"a": 1, "b": 2}],
+            [{"b": 2, "a": 1}],
+            True,
+            False,
+            id="nested_keys_swapped",
+        ),
+        pytest.param({"a": 1, "b": 2}, {"a": 1, "b": 2}, True, True, id="same_order"),
+        pytest.param({"a": 1}, {"a": 1.0}, False, False, id="types_still_count"),
+    ],
+)
+def test_only_the_key_order_rule_minds_key_order(
+    left: Any, right: Any, in_any_order: bool, in_key_order: bool
+) -> None:
+    assert same_value(left, right) is in_any_order
+    assert same_value_in_key_order(left, right) is in_key_order
 
 
 # --- serializers and wrappers ---------------------------------------------------
@@ -197,7 +203,7 @@ def replies(draw: st.DrawFn) -> Reply:
 @given(replies())
 def test_wrapped_value_is_extracted_intact(reply: Reply) -> None:
     found = extract_json(reply.text)
-    assert same(found.value, reply.value), (found, reply)
+    assert same_value(found.value, reply.value), (found, reply)
 
 
 @SETTINGS
@@ -205,13 +211,13 @@ def test_wrapped_value_is_extracted_intact(reply: Reply) -> None:
 def test_span_slices_back_to_the_value(reply: Reply) -> None:
     start, end = extract_json(reply.text).span
     assert 0 <= start < end <= len(reply.text)
-    assert same(orjson.loads(reply.text[start:end]), reply.value), reply
+    assert same_value(orjson.loads(reply.text[start:end]), reply.value), reply
 
 
 @SETTINGS
 @given(replies())
 def test_parser_agrees_with_extract_json(reply: Reply) -> None:
-    assert same(JsonFenceOutputParser().parse(reply.text), reply.value), reply
+    assert same_value(JsonFenceOutputParser().parse(reply.text), reply.value), reply
 
 
 @SETTINGS
@@ -221,7 +227,7 @@ def test_regex_parser_takes_the_tagged_value(
 ) -> None:
     reply = f"{before}<json>{SERIALIZERS[serializer](value)}</json>{after}"
     parser = RegexJsonOutputParser(pattern=r"<json>(.*?)</json>")
-    assert same(parser.parse(reply), value)
+    assert same_value(parser.parse(reply), value)
 
 
 # --- markup inside JSON strings -------------------------------------------------
@@ -284,7 +290,7 @@ MARKUP_IN_STRINGS: list[Any] = [
 
 @pytest.mark.parametrize(("reply", "expected"), MARKUP_IN_STRINGS)
 def test_markup_inside_json_strings_is_data(reply: str, expected: Any) -> None:
-    assert same(extract_json(reply).value, expected)
+    assert same_value(extract_json(reply).value, expected)
 
 
 # A bare "</think>" inside a string, with no reasoning block before it, reads
@@ -308,7 +314,7 @@ def test_wrapped_value_with_markup_in_its_strings_is_extracted_intact(
     reply = WRAPPERS[wrapper](
         SERIALIZERS[serializer](value), Extras("Sure:", "Bye.", "hm")
     )
-    assert same(extract_json(reply).value, value), reply
+    assert same_value(extract_json(reply).value, value), reply
 
 
 # --- anything else gets a typed error -------------------------------------------
@@ -440,7 +446,7 @@ def test_regex_capture_edge_cases(pattern: str, reply: str, expected: Any) -> No
         with pytest.raises(expected):
             parser.parse(reply)
     else:
-        assert same(parser.parse(reply), expected)
+        assert same_value(parser.parse(reply), expected)
 
 
 # --- errors survive pickling ----------------------------------------------------

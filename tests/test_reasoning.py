@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
+from _counting import CountingStr, Tally, as_params, assert_linear_work, measure
 
 from langchain_jsonrecover._reasoning import (
+    blank,
     harmony_hidden,
     harmony_messages,
     mask_reasoning,
     think_spans,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 # (reply, what stays visible with runs of spaces collapsed, hidden anything?)
 MASKED = [
@@ -200,3 +207,99 @@ def test_harmony_final_leaves_only_final_bodies() -> None:
 
 def test_think_spans_cover_tags() -> None:
     assert think_spans("<think>a</think>b") == [(0, 16)]
+
+
+# Each row: the reply, then what stays visible with runs of spaces collapsed.
+TAGS = [
+    pytest.param('<THINK>x</THINK>{"a": 1}', '{"a": 1}', id="tags_in_upper_case"),
+    pytest.param("<think >x</think >[1]", "[1]", id="space_before_the_bracket"),
+    pytest.param("<Thinking>x</thinking>[1]", "[1]", id="mixed_case_pair"),
+    pytest.param(
+        "<think>a</think>\n<think>b</think>[2]", "[2]", id="two_blocks_in_a_row"
+    ),
+    pytest.param(
+        "<think>x</reasoning>[1]", "", id="another_tags_closer_does_not_close_it"
+    ),
+    pytest.param(
+        "</think>[1] then </think>",
+        "[1] then </think>",
+        id="only_the_first_lone_closer_hides_what_precedes",
+    ),
+    pytest.param(
+        'Use <think> here {"a": 1}',
+        'Use <think> here {"a": 1}',
+        id="opening_tag_mid_line_is_text",
+    ),
+    pytest.param("<think/>[1]", "<think/>[1]", id="self_closing_tag_is_no_tag"),
+    pytest.param(
+        'a<b and c>d {"a": 1}', 'a<b and c>d {"a": 1}', id="other_angle_brackets"
+    ),
+]
+
+
+@pytest.mark.parametrize(("reply", "visible"), TAGS)
+def test_tag_spellings(reply: str, visible: str) -> None:
+    masked, _ = mask_reasoning(reply)
+    assert " ".join(masked.split()) == visible
+
+
+@pytest.mark.parametrize(
+    ("text", "spans", "expected"),
+    [
+        pytest.param("ab<x>cd", [(2, 5)], "ab   cd", id="one_span"),
+        pytest.param("abcdef", [(0, 1), (3, 6)], " bc   ", id="two_spans_to_the_end"),
+        pytest.param("abc", [(1, 1)], "abc", id="empty_span"),
+    ],
+)
+def test_blank_keeps_every_offset(
+    text: str, spans: list[tuple[int, int]], expected: str
+) -> None:
+    assert blank(text, spans) == expected
+
+
+def test_blank_without_spans_returns_the_same_object() -> None:
+    text = "abc"
+    assert blank(text, []) is text
+
+
+# --- linear work -------------------------------------------------------------------
+
+N = 2_000
+"""Repetitions at the smaller size; each case also runs at twice this."""
+
+HOSTILE: list[tuple[str, Callable[[int], str]]] = [
+    ("opening_tags", lambda n: "<think>" * n),
+    ("opening_tags_each_on_a_line", lambda n: "<think>\n" * n),
+    ("closing_tags", lambda n: "</think>" * n),
+    ("quoted_closers_on_one_line", lambda n: '<think>"' + '</think>"' * n),
+    ("blocks_then_json", lambda n: "<think>x</think>\n" * n + "[1]"),
+    ("angle_brackets", lambda n: "<" * n),
+    ("lookalike_tags", lambda n: "<thinker>" * n),
+    ("harmony_headers", lambda n: "<|channel|>analysis<|message|>" * n),
+    ("harmony_starts", lambda n: "<|start|>assistant" * n),
+    (
+        "harmony_messages",
+        lambda n: (
+            "<|channel|>analysis<|message|>a<|end|>" * n
+            + "<|start|>assistant<|channel|>final<|message|>[1]"
+        ),
+    ),
+    ("harmony_json_bodies", lambda n: '<|channel|>final<|message|>{"a": "' * n),
+]
+
+
+def count_mask_work(monkeypatch: pytest.MonkeyPatch, text: str) -> tuple[Tally, str]:
+    tally, (masked, _) = measure(
+        monkeypatch, lambda tally: mask_reasoning(CountingStr(text, tally.charge))
+    )
+    return tally, masked
+
+
+@pytest.mark.parametrize("build", as_params(HOSTILE))
+def test_masking_takes_linear_work(
+    monkeypatch: pytest.MonkeyPatch, build: Callable[[int], str]
+) -> None:
+    small, large = assert_linear_work(
+        lambda text: count_mask_work(monkeypatch, text), build, N
+    )
+    assert (len(small), len(large)) == (len(build(N)), len(build(2 * N)))

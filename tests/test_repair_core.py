@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -16,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 import orjson
 import pydantic_core
 import pytest
-from hypothesis import HealthCheck, given, settings
+from _counting import Tally, count_patterns
+from _json_values import SETTINGS, same_value_in_key_order
+from hypothesis import given
 from hypothesis import strategies as st
 
 import langchain_jsonrecover._repair as repair_module
@@ -24,25 +25,6 @@ from langchain_jsonrecover._repair import Repaired, repair
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
-
-SETTINGS = settings(
-    max_examples=150,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-
-
-def same(left: Any, right: Any) -> bool:
-    """Equality that tells ``True`` from ``1`` and ``1.0`` from ``1``."""
-    if type(left) is not type(right):
-        return False
-    if isinstance(left, dict):
-        return list(left) == list(right) and all(
-            same(item, right[key]) for key, item in left.items()
-        )
-    if isinstance(left, list):
-        return len(left) == len(right) and all(map(same, left, right))
-    return bool(left == right)
 
 
 def decoded(result: Repaired) -> Any:
@@ -321,7 +303,7 @@ def test_repair(text: str, expected: Any, repairs: tuple[str, ...]) -> None:
     result = repair(text)
     assert result is not None
     assert result.truncated is False
-    assert same(orjson.loads(result.text), expected), result.text
+    assert same_value_in_key_order(orjson.loads(result.text), expected), result.text
     assert result.repairs == repairs
 
 
@@ -515,7 +497,7 @@ def test_truncated(text: str, expected: Any, repairs: tuple[str, ...]) -> None:
     assert result is not None
     assert result.repairs == repairs
     assert result.truncated is True
-    assert same(decoded(result), expected), result.text
+    assert same_value_in_key_order(decoded(result), expected), result.text
 
 
 def test_truncated_without_repairs_is_none() -> None:
@@ -549,7 +531,7 @@ def test_hot_path_changes_nothing(monkeypatch: pytest.MonkeyPatch, text: str) ->
         assert fast is careful
         return
     assert (fast.repairs, fast.truncated) == (careful.repairs, careful.truncated)
-    assert same(decoded(fast), decoded(careful))
+    assert same_value_in_key_order(decoded(fast), decoded(careful))
 
 
 # --- properties ------------------------------------------------------------------
@@ -588,7 +570,7 @@ SERIALIZERS: dict[str, Callable[[Any], str]] = {
 def test_repair_never_changes_valid_json(value: Any, serializer: str) -> None:
     text = SERIALIZERS[serializer](value)
     result = repair(text)
-    assert result is None or same(orjson.loads(result.text), value)
+    assert result is None or same_value_in_key_order(orjson.loads(result.text), value)
 
 
 @SETTINGS
@@ -599,7 +581,7 @@ def test_careful_path_never_changes_valid_json(value: Any, serializer: str) -> N
         for name in ("_KEY_COLON", "_MEMBERS", "_ITEMS"):
             patch.setattr(repair_module, name, re.compile(""))
         result = repair(text)
-    assert result is None or same(orjson.loads(result.text), value)
+    assert result is None or same_value_in_key_order(orjson.loads(result.text), value)
 
 
 IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
@@ -697,10 +679,10 @@ def test_exact_repairs_give_back_the_value(case: tuple[Any, str]) -> None:
     value, text = case
     result = repair(text)
     if result is None:
-        assert same(orjson.loads(text), value)
+        assert same_value_in_key_order(orjson.loads(text), value)
         return
     assert result.truncated is False
-    assert same(orjson.loads(result.text), value), result.text
+    assert same_value_in_key_order(orjson.loads(result.text), value), result.text
     assert not any(name.endswith("_guessed") for name in result.repairs)
 
 
@@ -739,40 +721,10 @@ def test_any_text_gives_none_or_decodable_json(opener: str, body: str) -> None:
 # --- linear work -----------------------------------------------------------------
 
 
-@dataclass
-class Work:
-    """Calls to the module's patterns, and characters they may have examined."""
-
-    calls: int = 0
-    chars: int = 0
-
-
-class CountingPattern:
-    """A compiled pattern that counts its calls and what each may examine."""
-
-    def __init__(self, pattern: re.Pattern[str], work: Work) -> None:
-        self._pattern = pattern
-        self._work = work
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._pattern, name)
-
-    def match(
-        self, string: str, pos: int = 0, endpos: int = sys.maxsize
-    ) -> re.Match[str] | None:
-        found = self._pattern.match(string, pos, endpos)
-        self._work.calls += 1
-        stop = found.end() if found else min(endpos, len(string))
-        self._work.chars += max(stop - pos, 1)
-        return found
-
-
-def measure(monkeypatch: pytest.MonkeyPatch, text: str) -> tuple[Work, Any]:
-    work = Work()
+def measure(monkeypatch: pytest.MonkeyPatch, text: str) -> tuple[Tally, Any]:
+    work = Tally()
     with monkeypatch.context() as patch:
-        for name, item in list(vars(repair_module).items()):
-            if isinstance(item, re.Pattern):
-                patch.setattr(repair_module, name, CountingPattern(item, work))
+        count_patterns(patch, repair_module, lambda _name: work.charge)
         result = repair(text)
     return work, result
 

@@ -9,10 +9,11 @@ from __future__ import annotations
 import copy
 import itertools
 import pickle
-from typing import TYPE_CHECKING, Any, TypeVar, assert_type
+from typing import TYPE_CHECKING, Any, assert_type
 
 import pytest
 from _models import Script, ScriptedChatModel, TagRecorder
+from _modes import run
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.exceptions import ModelRefusalError, OutputParserException
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -22,7 +23,7 @@ from langchain_core.output_parsers import (
     PydanticOutputParser,
 )
 from langchain_core.prompts import ChatPromptTemplate
-from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
+from langchain_core.runnables import Runnable, RunnableLambda
 from pydantic import BaseModel
 
 from langchain_jsonrecover._retry_prompts import (
@@ -57,8 +58,6 @@ if TYPE_CHECKING:
 
     from langchain_core.messages.ai import UsageMetadata
 
-R = TypeVar("R")
-
 
 class Person(BaseModel):
     name: str
@@ -90,23 +89,6 @@ def feedback_for(reply: str | AIMessage) -> str:
 def distinct_failures() -> Callable[[list[BaseMessage]], str]:
     takes = itertools.count(1)
     return lambda _: f"no json, take {next(takes)}"
-
-
-@pytest.fixture(params=["sync", "async"])
-def mode(request: pytest.FixtureRequest) -> str:
-    value: str = request.param
-    return value
-
-
-async def run(
-    chain: Runnable[Any, R],
-    value: Any,
-    mode: str,
-    config: RunnableConfig | None = None,
-) -> R:
-    if mode == "sync":
-        return chain.invoke(value, config)
-    return await chain.ainvoke(value, config)
 
 
 def make_chain(

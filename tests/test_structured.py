@@ -9,10 +9,11 @@ a model runs through ``invoke`` and ``ainvoke``.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any, TypeVar, assert_type
+from typing import TYPE_CHECKING, Any, assert_type
 
 import pytest
 from _models import ScriptedChatModel, TagRecorder
+from _modes import run
 from langchain_core.exceptions import ModelRefusalError
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel
@@ -28,10 +29,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from langchain_core.language_models import LanguageModelInput
-    from langchain_core.runnables import Runnable, RunnableConfig
+    from langchain_core.runnables import Runnable
     from langchain_core.tools import BaseTool
-
-R = TypeVar("R")
 
 
 class TextModel(ScriptedChatModel):
@@ -97,23 +96,6 @@ def feedback_for(reply: str) -> HumanMessage:
     step = JsonFenceOutputParser(pydantic_object=Person).process(reply)
     assert isinstance(step, Halt)
     return step.feedback
-
-
-@pytest.fixture(params=["sync", "async"])
-def mode(request: pytest.FixtureRequest) -> str:
-    value: str = request.param
-    return value
-
-
-async def run(
-    chain: Runnable[Any, R],
-    value: Any,
-    mode: str,
-    config: RunnableConfig | None = None,
-) -> R:
-    if mode == "sync":
-        return chain.invoke(value, config)
-    return await chain.ainvoke(value, config)
 
 
 # --- json -----------------------------------------------------------------------

@@ -11,6 +11,7 @@ from typing import Any, TypedDict
 
 import pytest
 from _models import ScriptedChatModel, ToolCallingChatModel
+from _modes import run
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.graph import END, START, StateGraph
 from pydantic import BaseModel
@@ -33,17 +34,6 @@ class Person(BaseModel):
 
 ADA = Person(name="Ada", age=36)
 GOOD = '{"name": "Ada", "age": 36}'
-
-
-@pytest.fixture(params=["sync", "async"])
-def mode(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
-
-
-async def run(runnable: Any, value: Any, mode: str) -> Any:
-    if mode == "sync":
-        return runnable.invoke(value)
-    return await runnable.ainvoke(value)
 
 
 def bad_call(args: str, name: str = "Person", call_id: str = "c1") -> AIMessage:

@@ -62,11 +62,6 @@ def reply_with(*calls: dict[str, Any], **metadata: Any) -> AIMessage:
 ADA = {"name": "Ada", "age": 36}
 
 
-@pytest.fixture(params=["sync", "async"])
-def mode(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
-
-
 @pytest.mark.parametrize(
     ("args", "repair"),
     [

@@ -1,0 +1,18 @@
+"""Fixtures shared by the test modules.
+
+Helpers that tests import by name live in modules named for what they hold
+(``_models``, ``_modes``, ``_counting``, ``_json_values`` …); pytest puts this
+folder on ``sys.path``, so ``from _modes import run`` works in any test module.
+"""
+
+from __future__ import annotations
+
+import pytest
+from _modes import MODES
+
+
+@pytest.fixture(params=MODES)
+def mode(request: pytest.FixtureRequest) -> str:
+    """``"sync"`` or ``"async"``: the test runs once in each."""
+    value: str = request.param
+    return value

@@ -1,0 +1,261 @@
+"""The span finder (``_spans``): which bracketed spans of a reply are candidates.
+
+Rows name what each shows: prose brackets stay prose, JSON-like spans come out
+whole (strings, comments and stray closers inside them do not end them), and
+the scan's window, budget and cost keep to their contract. Work is counted,
+never timed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import orjson
+import pytest
+from _counting import Tally, as_params, assert_linear_work, measure
+
+from langchain_jsonrecover._spans import (
+    JSON,
+    MAYBE,
+    PROSE,
+    Span,
+    classify,
+    continues_structure,
+    find_spans,
+    json_extent,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+
+def spans_of(text: str, lo: int = 0, hi: int | None = None) -> list[Span]:
+    end = len(text) if hi is None else hi
+    return find_spans(text, lo, end, max_depth=200, budget=[2 * len(text) + 1024])
+
+
+# --- which spans -----------------------------------------------------------------
+
+# Each row: the reply, then the text of each candidate span, in order.
+CANDIDATES = [
+    pytest.param("no brackets at all", [], id="no_brackets"),
+    pytest.param(
+        'see [1]. {"a": {"b": 2}}',
+        ["[1]", '{"a": {"b": 2}}'],
+        id="outermost_spans_only",
+    ),
+    pytest.param("use {name} here", [], id="placeholder_braces_are_prose"),
+    pytest.param("the set {1, 2, 3}", [], id="set_braces_are_prose"),
+    pytest.param("[citation] then [1]", ["[1]"], id="citation_brackets_are_prose"),
+    pytest.param("{name}", [], id="bare_word_without_colon_is_prose"),
+    pytest.param('{name: "Ada"}', ['{name: "Ada"}'], id="bare_key_with_colon"),
+    pytest.param("{'a': 1}", ["{'a': 1}"], id="single_quoted_key"),
+    pytest.param("[True, None]", ["[True, None]"], id="python_literals_in_an_array"),
+    pytest.param('text {"a": "}"} more', ['{"a": "}"}'], id="closer_inside_a_string"),
+    pytest.param(
+        'don\'t {"a": 1}', ['{"a": 1}'], id="apostrophe_in_prose_hides_nothing"
+    ),
+    pytest.param(
+        '{"a": 1 // }\n}', ['{"a": 1 // }\n}'], id="closer_inside_a_line_comment"
+    ),
+    pytest.param(
+        '{"a": 1}, {"b": 2}',
+        ['{"a": 1}', '{"b": 2}'],
+        id="values_apart_by_a_comma_stay_apart",
+    ),
+    pytest.param(
+        '{"a": 1}\n{"b": 2}', ['{"a": 1}', '{"b": 2}'], id="one_value_per_line"
+    ),
+    pytest.param("x [1] y [2] z", ["[1]", "[2]"], id="arrays_in_prose"),
+    pytest.param("{}", ["{}"], id="empty_object"),
+    pytest.param('{"a": 1', ['{"a": 1'], id="unclosed_runs_to_the_limit"),
+]
+
+
+@pytest.mark.parametrize(("reply", "expected"), CANDIDATES)
+def test_candidates_are_the_json_like_spans(reply: str, expected: list[str]) -> None:
+    assert [reply[s.start : s.end] for s in spans_of(reply)] == expected
+
+
+# Each row: the reply, and the one span's (closed, is_object, empty, broken, nested).
+FLAGS = [
+    pytest.param('{"a": 1}', (True, True, False, False, False), id="closed_object"),
+    pytest.param("[]", (True, False, True, False, False), id="empty_array"),
+    pytest.param("{ }", (True, True, True, False, False), id="empty_with_space"),
+    pytest.param("[1, 2", (False, False, False, False, False), id="unclosed_array"),
+    pytest.param(
+        '{"a": [1}]}', (True, True, False, True, False), id="stray_closer_inside"
+    ),
+    pytest.param(
+        '{"a": 1}}, "b": 2}',
+        (True, True, False, True, False),
+        id="root_closed_too_early_is_one_broken_span",
+    ),
+    pytest.param(
+        '{"a": 1}]', (True, True, False, True, False), id="unmatched_closer_after"
+    ),
+    pytest.param(
+        '"a": {"b": 1}',
+        (True, True, False, False, True),
+        id="value_after_a_key_is_nested",
+    ),
+]
+
+
+@pytest.mark.parametrize(("reply", "flags"), FLAGS)
+def test_span_flags(reply: str, flags: tuple[bool, ...]) -> None:
+    [span] = spans_of(reply)
+    assert (span.closed, span.is_object, span.empty, span.broken, span.nested) == flags
+
+
+def test_clean_spans_come_decoded_and_broken_ones_do_not() -> None:
+    reply = 'ok {"a": [1, 2]} and {"b": 1,}'
+    clean, broken = spans_of(reply)
+    assert clean.decoded is not None
+    assert clean.decoded.value == {"a": [1, 2]}
+    assert broken.decoded is None
+    assert reply[broken.start : broken.end] == '{"b": 1,}'
+
+
+def test_scan_keeps_to_its_window() -> None:
+    reply = "ab [1] cd [2] ef"
+    assert [(s.start, s.end) for s in spans_of(reply, 3, 9)] == [(3, 6)]
+
+
+def test_span_cut_by_the_window_is_unclosed() -> None:
+    reply = '{"a": 1} tail'
+    [span] = spans_of(reply, 0, 5)
+    assert (span.start, span.end, span.closed) == (0, 5, False)
+
+
+def test_spent_budget_finds_the_same_spans_undecoded() -> None:
+    reply = 'x [1] y {"a": 2}'
+    with_budget = spans_of(reply)
+    spent = find_spans(reply, 0, len(reply), max_depth=200, budget=[0])
+    assert [(s.start, s.end) for s in spent] == [(s.start, s.end) for s in with_budget]
+    assert all(s.decoded is None for s in spent)
+
+
+def test_budget_is_spent_by_what_the_scan_decodes() -> None:
+    reply = 'x [1] y {"a": 2}'
+    budget = [1000]
+    find_spans(reply, 0, len(reply), max_depth=200, budget=budget)
+    assert 0 <= budget[0] < 1000
+
+
+# --- classify, json_extent, continues_structure ---------------------------------
+
+CLASSIFIED = [
+    pytest.param('{"a"', JSON, False, id="quoted_key"),
+    pytest.param("{}", JSON, True, id="empty_object"),
+    pytest.param("[ ]", JSON, True, id="empty_array_with_space"),
+    pytest.param("{name", MAYBE, False, id="bare_key"),
+    pytest.param("{'a'", MAYBE, False, id="single_quoted_key"),
+    pytest.param('{name": 1}', JSON, False, id="key_missing_its_opening_quote"),
+    pytest.param("{1", PROSE, False, id="number_in_braces"),
+    pytest.param("[1", JSON, False, id="number_in_brackets"),
+    pytest.param("[-1", JSON, False, id="negative_number"),
+    pytest.param("[.5", JSON, False, id="bare_decimal"),
+    pytest.param("[True", JSON, False, id="python_true"),
+    pytest.param("[None", JSON, False, id="python_none"),
+    pytest.param("[tr", JSON, False, id="literal_cut_by_the_limit"),
+    pytest.param("[x", PROSE, False, id="word_in_brackets"),
+    pytest.param("[citation]", PROSE, False, id="citation"),
+    pytest.param("{//", JSON, False, id="comment_first"),
+    pytest.param("[,", JSON, False, id="comma_first"),
+    pytest.param('{\\"a', JSON, False, id="escaped_json"),
+]
+
+
+@pytest.mark.parametrize(("text", "mode", "empty"), CLASSIFIED)
+def test_classify_by_what_follows_the_bracket(
+    text: str, mode: int, empty: bool
+) -> None:
+    assert classify(text, 0, len(text)) == (mode, empty)
+
+
+EXTENTS = [
+    pytest.param('{"a": "```"} and more', 0, 12, id="backticks_in_a_string"),
+    pytest.param("[1, [2]] x", 0, 8, id="nested_array"),
+    pytest.param('{"a": 1 // }\n}', 0, 14, id="closer_in_a_comment"),
+    pytest.param('{"a": "x', 0, 8, id="unclosed_string_runs_to_the_end"),
+    pytest.param('[{"a": 1}', 0, 9, id="unclosed_runs_to_the_end"),
+    pytest.param('x {"a": 1}', 2, 10, id="starts_mid_text"),
+    pytest.param("{name}", 0, None, id="prose_braces_have_none"),
+    pytest.param("[citation]", 0, None, id="citation_has_none"),
+]
+
+
+@pytest.mark.parametrize(("text", "start", "end"), EXTENTS)
+def test_json_extent(text: str, start: int, end: int | None) -> None:
+    assert json_extent(text, start) == end
+
+
+CONTINUES = [
+    pytest.param('{"a": 1}, "b": 2}', 8, True, id="key_after_a_comma"),
+    pytest.param('{"a": 1}}', 8, True, id="closer"),
+    pytest.param("[1], ]", 3, True, id="closer_after_a_comma"),
+    pytest.param('{"a": 1}, {"b": 2}', 8, False, id="next_value_of_a_run"),
+    pytest.param('{"a": 1} and prose', 8, False, id="prose"),
+    pytest.param('{"a": 1}', 8, False, id="end_of_text"),
+]
+
+
+@pytest.mark.parametrize(("text", "end", "expected"), CONTINUES)
+def test_continues_structure(text: str, end: int, expected: bool) -> None:
+    assert continues_structure(text, end, len(text)) is expected
+
+
+# --- linear work -----------------------------------------------------------------
+
+N = 1_500
+"""Repetitions at the smaller size; each case also runs at twice this."""
+
+HOSTILE: list[tuple[str, Callable[[int], str]]] = [
+    ("unclosed_braces", lambda n: "{" * n),
+    ("unclosed_brackets", lambda n: "[" * n),
+    ("unclosed_members", lambda n: '{"a": ' * n),
+    ("many_small_arrays", lambda n: "[1] " * n),
+    ("placeholder_braces", lambda n: "{x} " * n),
+    ("quotes_in_an_unclosed_array", lambda n: "[" + '"' * n),
+    ("single_quotes_in_objects", lambda n: "{'" * n),
+    ("roots_apart_by_commas", lambda n: '{"a": 1}, ' * n),
+    ("stray_closers", lambda n: "[1}" * n),
+    ("bare_keys_without_colons", lambda n: "{name " * n),
+    ("comment_openers", lambda n: "[// " * n),
+    ("roots_closed_too_early", lambda n: '{"a": 1}}' * n),
+    ("citations", lambda n: "[citation] " * n),
+]
+
+
+def count_span_work(
+    monkeypatch: pytest.MonkeyPatch, text: str
+) -> tuple[Tally, list[Span]]:
+    """Patterns of the package, and characters handed to orjson, counted."""
+    real_loads = orjson.loads
+
+    def scan(tally: Tally) -> list[Span]:
+        def loads(data: Any) -> Any:
+            tally.charge(len(data))
+            return real_loads(data)
+
+        with monkeypatch.context() as patch:
+            patch.setattr(orjson, "loads", loads)
+            return spans_of(text)
+
+    return measure(monkeypatch, scan)
+
+
+@pytest.mark.parametrize("build", as_params(HOSTILE))
+def test_span_finding_takes_linear_work(
+    monkeypatch: pytest.MonkeyPatch, build: Callable[[int], str]
+) -> None:
+    small, large = assert_linear_work(
+        lambda text: count_span_work(monkeypatch, text), build, N
+    )
+    assert len(large) <= 2 * len(small) + 1
+
+
+def test_100_kb_of_openers_is_no_recursion() -> None:
+    [span] = spans_of("[" * 100_000)
+    assert (span.start, span.end, span.closed) == (0, 100_000, False)
