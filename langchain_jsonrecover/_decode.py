@@ -18,6 +18,8 @@ from typing import Any, Final, Literal
 import orjson
 import pydantic_core
 
+from langchain_jsonrecover._skip import skip_string
+
 DecodeFailureKind = Literal["invalid_json", "truncated", "too_deep", "empty"]
 
 _TRAILING: Final = "unexpected content after document"
@@ -50,8 +52,6 @@ _NOISE: Final = bytes(
 )
 _BRACKETS_ONLY: Final = bytes(b for b in range(256) if b not in b"[]{}")
 _CONTROL_CHAR: Final = re.compile(r"[\x00-\x1f]")
-# Rest of a string after its opening quote; possessive, so it never backtracks.
-_STRING_REST: Final = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
 _ESCAPED: Final = ("control_characters_escaped",)
 _DANGLING: Final = "a line break right before a closing quote (a misplaced quote?)"
 _SHORT_ESCAPES: Final = {
@@ -349,9 +349,9 @@ def escape_control_characters(text: str) -> Escaped:
     dangling = -1
     pos = text.find('"')
     while pos >= 0:
-        match = _STRING_REST.match(text, pos + 1)
-        end = match.end() if match else len(text)
-        if dangling < 0 and match is not None and _dangling_break(text, pos, end):
+        closed_at = skip_string(text, pos)
+        end = len(text) if closed_at is None else closed_at
+        if dangling < 0 and closed_at is not None and _dangling_break(text, pos, end):
             dangling = end - 2
         for ctl in _CONTROL_CHAR.finditer(text, pos + 1, end):
             i = ctl.start()
@@ -366,7 +366,7 @@ def escape_control_characters(text: str) -> Escaped:
             at.append(out_len - 1)
             added.append(total)
             last = i + 1
-        if match is None:
+        if closed_at is None:
             break
         pos = text.find('"', end)
     parts.append(text[last:])
