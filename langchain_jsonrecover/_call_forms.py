@@ -29,23 +29,12 @@ from langchain_jsonrecover._call_json import (
 from langchain_jsonrecover._markup_tokens import spell_deepseek
 
 _NAME_LIMIT: Final = 100
-_NAME: Final = re.compile(r"[A-Za-z_][\w.\-:/]{0,199}")
-# Mistral v11+: ``name[CALL_ID]id[ARGS]{…}`` or ``name[ARGS]{…}`` or ``name{…}``.
-_MISTRAL_NAMED: Final = re.compile(
-    r"\s*+([A-Za-z_][\w.\-]{0,199})(?:\[CALL_ID\][\w\-]{0,64})?+(?:\[ARGS\])?+"
-)
-# A tool name: word characters and dashes, dots only between them.
-_GLM_HEAD: Final = re.compile(
-    r"([A-Za-z_][\w\-]{0,99}(?:\.[\w\-]{1,99}){0,4})[ \t]{0,64}+(?:\r?\n)?+"
-)
-_GLM_KEY: Final = re.compile(r"\s*+<arg_key>")
-_GLM_VALUE: Final = re.compile(r"\s*+<arg_value>")
-_FUNCTION_HEAD: Final = re.compile(r"([^>\s]{1,200})>")
-_INVOKE_HEAD: Final = re.compile(r'"([^"\n]{1,200})"[ \t]{0,8}>')
-_DS_HEAD: Final = re.compile(f"([^<\\n]{{0,200}}?){spell_deepseek('tool sep')}")
-_DS_FENCE_OPEN: Final = re.compile(r"\s*+```[a-zA-Z]{0,10}[ \t]*+\r?\n")
-_DS_FENCE_CLOSE: Final = re.compile(r"\s*+```")
-_KIMI_HEAD: Final = re.compile(r"([^<]{0,200}?)<\|tool_call_argument_begin\|>")
+
+
+def _opens_json(text: str, pos: int) -> bool:
+    """Whether a bracket opens the body at ``pos`` (after any spaces)."""
+    begin = skip_space(text, pos)
+    return begin < len(text) and text[begin] in "[{"
 
 
 def _read_tool_call(text: ScanText, start: int, after: int) -> Found | None:
@@ -53,9 +42,17 @@ def _read_tool_call(text: ScanText, start: int, after: int) -> Found | None:
     begin = skip_space(text, after)
     if text.startswith("<function=", begin):
         return Found([], [(start, after)], after)  # the scan reads the function
-    if begin < len(text) and text[begin] in "[{":
+    if _opens_json(text, begin):
         return read_json_call(text, start, after, "tool_call", None)
     return _read_glm(text, start, after)
+
+
+# A tool name: word characters and dashes, dots only between them.
+_GLM_HEAD: Final = re.compile(
+    r"([A-Za-z_][\w\-]{0,99}(?:\.[\w\-]{1,99}){0,4})[ \t]{0,64}+(?:\r?\n)?+"
+)
+_GLM_KEY: Final = re.compile(r"\s*+<arg_key>")
+_GLM_VALUE: Final = re.compile(r"\s*+<arg_value>")
 
 
 def _read_glm(text: ScanText, start: int, after: int) -> Found | None:
@@ -63,8 +60,8 @@ def _read_glm(text: ScanText, start: int, after: int) -> Found | None:
     head = match_head(_GLM_HEAD, text, after)
     if head is None:
         return None
-    name = head.group(1)
     read = _glm_pairs(text, head.end())
+    name = head.group(1)
     if read.cut_at_end:
         return _key_value_call(
             name, read.pairs, read.cut, (start, len(text)), closed=False
@@ -215,18 +212,23 @@ def _dumps(value: str) -> str:
     return orjson.dumps(value).decode()
 
 
+_FUNCTION_HEAD: Final = re.compile(r"([^>\s]{1,200})>")
+
+
 def _read_function(text: ScanText, start: int, after: int) -> Found | None:
     """``<function=name>{…}</function>`` or Qwen's ``<parameter=k>v</parameter>``."""
     head = match_head(_FUNCTION_HEAD, text, after)
     if head is None:
         return None
-    name = head.group(1)
-    begin = skip_space(text, head.end())
-    if begin < len(text) and text[begin] in "[{":
-        found = read_json_call(text, start, head.end(), "function", name)
+    name, pos = head.group(1), head.end()
+    if _opens_json(text, pos):
+        found = read_json_call(text, start, pos, "function", name)
         if found is not None:
             return found
-    return _read_parameters(text, start, head.end(), name, _QWEN_XML)
+    return _read_parameters(text, start, pos, name, _QWEN_XML)
+
+
+_INVOKE_HEAD: Final = re.compile(r'"([^"\n]{1,200})"[ \t]{0,8}>')
 
 
 def _read_invoke(text: ScanText, start: int, after: int) -> Found | None:
@@ -294,10 +296,15 @@ def _read_parameters(
     return _key_value_call(name, pairs, None, (start, pos), closed=not at_end)
 
 
+# Mistral v11+: ``name[CALL_ID]id[ARGS]{…}`` or ``name[ARGS]{…}`` or ``name{…}``.
+_MISTRAL_NAMED: Final = re.compile(
+    r"\s*+([A-Za-z_][\w.\-]{0,199})(?:\[CALL_ID\][\w\-]{0,64})?+(?:\[ARGS\])?+"
+)
+
+
 def _read_mistral(text: ScanText, start: int, after: int) -> Found | None:
     """``[TOOL_CALLS][{…}]``, ``[TOOL_CALLS]name[ARGS]{…}``, ``[TOOL_CALLS]name{…}``."""
-    begin = skip_space(text, after)
-    if begin < len(text) and text[begin] in "[{":
+    if _opens_json(text, after):
         return read_json_call(text, start, after, None, None)
     named = match_head(_MISTRAL_NAMED, text, after)
     if named is None:
@@ -325,6 +332,12 @@ def _read_python_tag(text: ScanText, start: int, after: int) -> Found | None:
         blanks.extend(more.blanks[1:])
         end = more.end
     return Found(calls, blanks, end)
+
+
+_NAME: Final = re.compile(r"[A-Za-z_][\w.\-:/]{0,199}")
+_DS_HEAD: Final = re.compile(f"([^<\\n]{{0,200}}?){spell_deepseek('tool sep')}")
+_DS_FENCE_OPEN: Final = re.compile(r"\s*+```[a-zA-Z]{0,10}[ \t]*+\r?\n")
+_DS_FENCE_CLOSE: Final = re.compile(r"\s*+```")
 
 
 def _read_deepseek(text: ScanText, start: int, after: int) -> Found | None:
@@ -362,6 +375,9 @@ def _read_deepseek(text: ScanText, start: int, after: int) -> Found | None:
         end = close.end()
     calls = [FoundCall(c.name, c.arguments, start, end, c.closed) for c in found.calls]
     return Found(calls, blanks, end)
+
+
+_KIMI_HEAD: Final = re.compile(r"([^<]{0,200}?)<\|tool_call_argument_begin\|>")
 
 
 def _read_kimi(text: ScanText, start: int, after: int) -> Found | None:
