@@ -25,6 +25,8 @@ tracks strings, so ``{"tip": "end with <|im_end|>"}`` keeps its tag. A reply
 with no token costs one regex search.
 """
 
+from __future__ import annotations
+
 import re
 from dataclasses import dataclass, field
 from typing import Final

@@ -2,10 +2,10 @@
 
 Pure functions on ``str``; no LangChain imports.
 
-Every scan that counts brackets (the span finder, the truncation closer, the
-control-character escaper, the markup reader) must step over strings and
-comments whole. Each skip is one anchored, possessive regex match or one
-``str.find``: C speed, no backtracking, linear in what it skips.
+A scan that counts brackets (the span finder, the truncation closer, the
+control-character escaper) must step over strings, and comments, whole. Each
+skip is one anchored, possessive regex match or one ``str.find``: C speed, no
+backtracking, linear in what it skips.
 """
 
 from __future__ import annotations
