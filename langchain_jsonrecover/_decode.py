@@ -18,6 +18,8 @@ from typing import Any, Final, Literal
 import orjson
 import pydantic_core
 
+from langchain_jsonrecover._skip import skip_string
+
 DecodeFailureKind = Literal["invalid_json", "truncated", "too_deep", "empty"]
 
 _TRAILING: Final = "unexpected content after document"
@@ -41,6 +43,7 @@ _MESSAGES: Final = {
 _EXPECTED: Final = "unexpected character, expected "
 
 _PEEL_ROUNDS: Final = 24
+_QUICK_ROUNDS: Final = (_PEEL_ROUNDS - 2) // 2  # 2 levels a round, within them
 _LONG_DIGITS: Final = 20  # more than any 64-bit integer has
 _LONG_RUN: Final = b"0" * _LONG_DIGITS
 _DIGITS_AS_ZERO: Final = bytes(48 if 48 <= b <= 57 else b for b in range(256))
@@ -49,8 +52,6 @@ _NOISE: Final = bytes(
 )
 _BRACKETS_ONLY: Final = bytes(b for b in range(256) if b not in b"[]{}")
 _CONTROL_CHAR: Final = re.compile(r"[\x00-\x1f]")
-# Rest of a string after its opening quote; possessive, so it never backtracks.
-_STRING_REST: Final = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
 _ESCAPED: Final = ("control_characters_escaped",)
 _DANGLING: Final = "a line break right before a closing quote (a misplaced quote?)"
 _SHORT_ESCAPES: Final = {
@@ -276,6 +277,15 @@ def _peel(skeleton: bytes, value: Any, max_depth: int) -> bool:
     """Peel a bracket skeleton one level per round; walk the value if stuck."""
     if len(skeleton) <= max_depth:
         return True
+    # Quick rounds first: each drops the adjacent pairs of one kind, then of
+    # the other (two levels at most, so a skeleton gone in r rounds is at
+    # most 2r deep). Bounded so that an answer here is the answer of the
+    # exact rounds below; a skeleton they leave goes to the exact rounds whole.
+    quick = skeleton
+    for _ in range(min(max_depth // 2, _QUICK_ROUNDS)):
+        quick = quick.replace(b"{}", b"").replace(b"[]", b"")
+        if not quick:
+            return True
     # A few rounds settle real replies; past that, one walk is cheaper than
     # a round per level.
     for _ in range(min(max_depth + 1, _PEEL_ROUNDS)):
@@ -339,9 +349,9 @@ def escape_control_characters(text: str) -> Escaped:
     dangling = -1
     pos = text.find('"')
     while pos >= 0:
-        match = _STRING_REST.match(text, pos + 1)
-        end = match.end() if match else len(text)
-        if dangling < 0 and match is not None and _dangling_break(text, pos, end):
+        closed_at = skip_string(text, pos)
+        end = len(text) if closed_at is None else closed_at
+        if dangling < 0 and closed_at is not None and _dangling_break(text, pos, end):
             dangling = end - 2
         for ctl in _CONTROL_CHAR.finditer(text, pos + 1, end):
             i = ctl.start()
@@ -356,7 +366,7 @@ def escape_control_characters(text: str) -> Escaped:
             at.append(out_len - 1)
             added.append(total)
             last = i + 1
-        if match is None:
+        if closed_at is None:
             break
         pos = text.find('"', end)
     parts.append(text[last:])

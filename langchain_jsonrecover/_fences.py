@@ -10,8 +10,7 @@ reply is walked a bounded number of times however many backticks it holds.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 #: Info-string tags that mark a block as JSON (compared in lower case).
 JSON_TAGS: Final = frozenset({"json", "jsonc", "json5"})
@@ -24,9 +23,12 @@ _BACKTICKS: Final = re.compile(r"`++")
 _HEAD: Final = re.compile(r"(`++)([A-Za-z0-9_+.#-]*+)[^\S\n]*+(\n)?+")
 
 
-@dataclass(frozen=True, slots=True)
-class Fence:
-    """One fenced block: where it is and what its info string says."""
+class Fence(NamedTuple):
+    """One fenced block: where it is and what its info string says.
+
+    A named tuple, not a frozen dataclass: it is as immutable, and a reply
+    may hold a fence every few characters, so building one must be cheap.
+    """
 
     start: int
     """Offset of the opening backticks."""
@@ -74,28 +76,26 @@ def find_fences(text: str) -> list[Fence]:
     # learnt from a failed search, so that no later search repeats it.
     no_line_start_from: dict[int, int] = {}
     pos = 0
-    while True:
-        start = text.find("```", pos)
-        if start < 0:
-            return fences
+    while (start := text.find("```", pos)) >= 0:
         head = _HEAD.match(text, start)
         if head is None:  # pragma: no cover - a run of three always matches
             return fences
-        run = head.end(1) - start
-        if _quoted(text, start):
-            pos = start + run
+        run_end = head.end(1)
+        if start and text[start - 1] in "\"'":
+            pos = run_end  # glued to a quote: a string's content, not a fence
             continue
-        tag = head.group(2).lower()
-        one_line = head.group(3) is None and head.end() < length
-        body_start = head.end(2) if one_line else head.end()
-        marker = "`" * run
-        close = _find_close(text, marker, body_start, no_line_start_from)
+        tag_end = head.end(2)
+        head_end = head.end()
+        one_line = head.start(3) < 0 and head_end < length
+        body_start = tag_end if one_line else head_end
+        tag = text[run_end:tag_end].lower()
+        close = _find_close(text, run_end - start, body_start, no_line_start_from)
         if close < 0:
             fences.append(Fence(start, length, body_start, length, tag, closed=False))
             return fences
-        close_end = close + _run_length(text, close)
-        fences.append(Fence(start, close_end, body_start, close, tag, closed=True))
-        pos = close_end
+        pos = close + _run_length(text, close)
+        fences.append(Fence(start, pos, body_start, close, tag, closed=True))
+    return fences
 
 
 def outer_fence(text: str) -> Fence | None:
@@ -154,21 +154,26 @@ def _opening(text: str, start: int, run: int, line_end: int) -> tuple[str, int]:
 
 
 def _find_close(
-    text: str, marker: str, body_start: int, no_line_start_from: dict[int, int]
+    text: str, size: int, body_start: int, no_line_start_from: dict[int, int]
 ) -> int:
-    """Find the closing run of backticks for a block whose body starts here."""
-    size = len(marker)
+    """Find the closing run of ``size`` or more backticks for a block's body."""
+    marker = "`" * size
     # No line-start run of length >= m after P rules out every longer length too.
     limit = len(text) + 1
-    for length, pos in no_line_start_from.items():
-        if length <= size and pos < limit:
-            limit = pos
+    if no_line_start_from:
+        for length, pos in no_line_start_from.items():
+            if length <= size and pos < limit:
+                limit = pos
     search = body_start
     while search < limit:
         found = text.find(marker, search)
         if found < 0:
             break
-        if _starts_line(text, found, body_start):
+        if (
+            found == body_start
+            or text[found - 1] in "\r\n"
+            or (text[found - 1] in " \t" and _starts_line(text, found, body_start))
+        ):
             return found
         search = found + _run_length(text, found)
     no_line_start_from[size] = min(no_line_start_from.get(size, body_start), body_start)
@@ -185,6 +190,8 @@ def _starts_line(text: str, index: int, body_start: int) -> bool:
 
 
 def _run_length(text: str, start: int) -> int:
-    """Length of the run of backticks starting at ``start``."""
+    """Length of the run of backticks starting at ``start`` (three at least)."""
+    if not text.startswith("`", start + 3):
+        return 3  # the common fence: no regex call
     run = _BACKTICKS.match(text, start)
     return run.end() - start if run is not None else 0

@@ -226,7 +226,7 @@ def think_spans(text: str) -> list[tuple[int, int]]:
     if open_at >= 0:
         # Only quoted closing tags: the last of them is the best reading.
         hidden.append((open_at, quoted_close if quoted_close >= 0 else len(text)))
-    return _merge(hidden)
+    return merge_spans(hidden)
 
 
 def blank(text: str, spans: list[tuple[int, int]]) -> str:
@@ -332,10 +332,15 @@ def _quoted(text: str, start: int, end: int) -> bool:
     return (start > 0 and text[start - 1] == '"') or text.startswith('"', end)
 
 
-def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Merge overlapping spans given in increasing order of start."""
+def merge_spans(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Merge overlapping spans, in order of start.
+
+    Example:
+        >>> merge_spans([(5, 9), (0, 2), (1, 3), (8, 10)])
+        [(0, 3), (5, 10)]
+    """
     merged: list[tuple[int, int]] = []
-    for start, end in spans:
+    for start, end in sorted(spans):
         if merged and start <= merged[-1][1]:
             merged[-1] = (merged[-1][0], max(merged[-1][1], end))
         else:

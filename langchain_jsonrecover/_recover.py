@@ -29,13 +29,13 @@ from langchain_jsonrecover._decode import (
     too_deep,
     within_depth,
 )
+from langchain_jsonrecover._skip import skip_string
 
 _TOKENS: Final = re.compile(r'[\[\]{}"]')
 _OPENERS_OR_QUOTE: Final = re.compile(r'[\[{"]')
 # In a string the text ends in: a raw line break beside a closing bracket,
 # the JSON's own end written inside a string whose closing quote is missing.
 _END_IN_STRING: Final = re.compile(r"[\]}][ \t]*\r?\n|\n[ \t]*[\]}]")
-_STRING_REST: Final = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
 _POSITION: Final = re.compile(r"at line (\d+) column (\d+)")
 _STRUCTURAL: Final = re.compile(r'[\[\]{}":,]')
 _RECURSION: Final = "recursion limit"
@@ -146,10 +146,10 @@ def opens_nested(text: str, start: int, end: int) -> bool:
         if token is None:
             return False
         if token.group() == '"':
-            rest = _STRING_REST.match(text, token.end(), end)
-            if rest is None:
+            closed_at = skip_string(text, token.start(), end)
+            if closed_at is None:
                 return False
-            pos = rest.end()
+            pos = closed_at
             continue
         opened += 1
         if opened > 1:
@@ -189,10 +189,10 @@ def _end_state(text: str) -> tuple[int, int | None]:
         if token is None:
             return depth, None
         if token.group() == '"':
-            rest = _STRING_REST.match(text, token.end())
-            if rest is None:
+            closed_at = skip_string(text, token.start())
+            if closed_at is None:
                 return depth, token.start()
-            pos = rest.end()
+            pos = closed_at
             continue
         depth += 1 if token.group() in "[{" else -1
         pos = token.end()

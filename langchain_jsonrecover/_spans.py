@@ -2,13 +2,10 @@
 
 Pure functions on ``str``; no LangChain imports.
 
-One pass, one stack, no recursion. A bracket opens a frame, classified by the
-first character after it:
-
-- ``JSON``: plainly JSON (``{"``, ``{}``, ``[1``, ``["``, ``[{``, ``[true`` …);
-- ``MAYBE``: an object with a bare or single-quoted first key (``{name: …``);
-  JSON-like only if a ``:`` turns up at its own depth;
-- ``PROSE``: anything else (``{1, 2, 3}``, ``{name}``, ``[citation]``).
+One pass, one stack, no recursion. A bracket opens a frame
+(:mod:`~langchain_jsonrecover._span_frames`) of the kind that the first
+character after it shows (:mod:`~langchain_jsonrecover._span_kinds`): plainly
+JSON, maybe JSON (a bare first key), or prose.
 
 JSON-like spans that no JSON-like span encloses are the candidates. Strings are
 tracked inside JSON-like frames only, so an apostrophe or a stray quote in prose
@@ -23,19 +20,23 @@ the whole scan linear however many candidates the reply holds.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode
-
-JSON: Final = 0
-MAYBE: Final = 1
-PROSE: Final = 2
+from langchain_jsonrecover._skip import COMMENT_END, skip_comment, skip_string
+from langchain_jsonrecover._span_frames import (
+    JSON_TOKENS,
+    Frame,
+    close_run,
+    pop_frame,
+    pop_run_until,
+    push_run,
+    tokens_of,
+)
+from langchain_jsonrecover._span_kinds import JSON, MAYBE, PROSE, classify
 
 _OPENERS: Final = re.compile(r"[\[{]")
-_OPENER_RUN: Final = re.compile(r"[\[{]++")
-_CLOSER_OF: Final = {"{": "}", "[": "]"}
-_CLOSER_RUNS: Final = {"{": re.compile(r"\}++"), "[": re.compile(r"\]++")}
 # Braces that hold no bracket, quote, colon, comment or backslash and are not
 # empty (``{x}``, ``{name, age}``): prose, never a candidate, whatever their
 # classification; a run of them, with the prose between, is skipped at once.
@@ -44,24 +45,7 @@ _SKIP_WINDOW: Final = 1024
 _PROSE_BRACES: Final = re.compile(
     r"(?:\{\s*+[^\s\[\]{}:\"'/#\\][^\[\]{}:\"'/#\\]*+\}[^\[{]*+)++"
 )
-_PROSE_TOKENS: Final = re.compile(r"[\[\]{}]")
-_JSON_TOKENS: Final = re.compile(r'[\[\]{}"]|//|/\*|#')
-_MAYBE_TOKENS: Final = re.compile(r'[\[\]{}":]|//|/\*|#')
-_JSON_TOKENS_SQ: Final = re.compile(r"[\[\]{}\"']|//|/\*|#")
-_MAYBE_TOKENS_SQ: Final = re.compile(r"[\[\]{}\":']|//|/\*|#")
-_SQ_STRING_REST: Final = re.compile(r"(?:[^'\\]++|\\.)*+'", re.DOTALL)
-# A comment in almost-JSON hides its brackets: to the line's end, or to */.
-_COMMENT_END: Final = {"//": "\n", "#": "\n", "/*": "*/"}
-_STRING_REST: Final = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
 _SPACE: Final = re.compile(r"\s*")
-_LITERALS: Final = ("true", "false", "null")
-# What makes a container JSON-like though it is broken: a comment, escaped
-# JSON, a comma or colon first; and in an array, a Python literal, NaN,
-# Infinity or a bare decimal.
-_BROKEN_START: Final = re.compile(r'//|/\*|#[ #]|\\"|[,:]')
-# A first key that lost its opening quote: ``{name": …``.
-_HALF_QUOTED_KEY: Final = re.compile(r'[A-Za-z_$][\w$-]{0,64}"[ \t]*:')
-_ARRAY_WORD: Final = re.compile(r"(?:True|False|None|NaN|-?Infinity)\b|-?\.[0-9]")
 # How far past a closed root the look for more structure reaches (a bound, so
 # that many roots cost a bounded look each).
 _LOOK: Final = 256
@@ -101,150 +85,6 @@ class Span:
     an object whose opening bracket is missing, never the answer alone."""
 
 
-class _Frame:
-    __slots__ = (
-        "broken",
-        "char",
-        "empty",
-        "has_colon",
-        "in_json",
-        "mark",
-        "mode",
-        "nested",
-        "run",
-        "squote",
-        "start",
-        "strings",
-    )
-
-    def __init__(  # noqa: PLR0917
-        self,
-        start: int,
-        char: str,
-        mode: int,
-        empty: bool,
-        mark: int,
-        in_json: bool,
-        strings: bool,
-    ) -> None:
-        self.start = start
-        self.char = char
-        self.mode = mode
-        self.empty = empty
-        self.mark = mark
-        self.in_json = in_json
-        self.strings = strings
-        self.squote = False
-        self.has_colon = False
-        self.broken = False
-        self.nested = False
-        # A run of identical frames held as one (``[[[[`` inside JSON, ``{{{{``
-        # in prose): the brackets of the units, and how many remain; ``char``
-        # is the top unit's bracket.
-        self.run = ""
-
-
-def _pop(stack: list[_Frame], open_count: dict[str, int]) -> tuple[_Frame, str]:
-    """Pop the top frame (one unit of a run frame); return it and its bracket."""
-    frame = stack[-1]
-    char = frame.char
-    open_count[char] -= 1
-    count = len(frame.run)
-    if count > 1:
-        frame.run = frame.run[: count - 1]  # the unit's frame does nothing on close
-        frame.char = frame.run[-1]
-    else:
-        stack.pop()
-    return frame, char
-
-
-def _close_run(
-    text: str, i: int, hi: int, stack: list[_Frame], open_count: dict[str, int]
-) -> int:
-    """Close, in C, units of a top run frame with a run of their closer at ``i``.
-
-    Returns:
-        How many closers were used (0 when the top is no run frame that they
-        close); the run frame keeps at least one unit, closed by the scan.
-    """
-    top = stack[-1]
-    want = top.char
-    if len(top.run) < 3 or _CLOSER_OF[want] != text[i]:
-        return 0
-    closers = _CLOSER_RUNS[want].match(text, i, hi)
-    units = len(top.run) - len(top.run.rstrip(want))
-    count = min(closers.end() - i if closers else 0, units, len(top.run) - 1)
-    if count < 2:
-        return 0
-    top.run = top.run[:-count]
-    top.char = top.run[-1]
-    open_count[want] -= count
-    return count
-
-
-def _pop_run_until(stack: list[_Frame], open_count: dict[str, int], want: str) -> None:
-    """Drop, in C, the units of a top run frame above its last ``want`` bracket."""
-    frame = stack[-1]
-    keep = frame.run.rfind(want) + 1
-    dropped = frame.run[keep:]
-    open_count["{"] -= dropped.count("{")
-    open_count["["] -= dropped.count("[")
-    if keep:
-        frame.run = frame.run[:keep]
-        frame.char = want
-    else:
-        stack.pop()
-
-
-def classify(text: str, start: int, limit: int) -> tuple[int, bool]:
-    r"""Classify the bracket at ``start`` by what follows it.
-
-    A container that opens with a comment, escaped JSON (``{\"``), or, for
-    an array, a Python literal, ``NaN``/``Infinity`` or a bare decimal is
-    JSON-like too: broken JSON, for the repair pass or for an error, never
-    prose whose inner values could be taken alone.
-
-    Args:
-        text: The reply.
-        start: Offset of a ``{`` or ``[``.
-        limit: Where the scan stops.
-
-    Returns:
-        The frame kind (``JSON``, ``MAYBE`` or ``PROSE``) and whether the
-        brackets enclose nothing.
-
-    Example:
-        >>> classify("{1, 2}", 0, 6), classify("[True, None]", 0, 12)
-        ((2, False), (0, False))
-    """
-    space = _SPACE.match(text, start + 1, limit)
-    j = space.end() if space else start + 1
-    nxt = text[j] if j < limit else ""
-    if _BROKEN_START.match(text, j, min(limit, j + 2)):
-        return JSON, False
-    if text[start] == "{":
-        if nxt in {'"', ""}:
-            return JSON, False
-        if nxt == "}":
-            return JSON, True
-        if _HALF_QUOTED_KEY.match(text, j, min(limit, j + 72)):
-            return JSON, False
-        if nxt in {"'", "_"} or nxt.isalpha():
-            return MAYBE, False
-        return PROSE, False
-    if nxt == "]":
-        return JSON, True
-    if nxt in '"{[-' or nxt.isdigit() or nxt == "'":
-        return JSON, False
-    if _ARRAY_WORD.match(text, j, min(limit, j + 10)):
-        return JSON, False
-    if text.startswith(_LITERALS, j) or (
-        limit - j < 5 and any(lit.startswith(text[j:limit]) for lit in _LITERALS)
-    ):
-        return JSON, False  # a literal, or the start of one cut by the limit
-    return PROSE, False
-
-
 def find_spans(
     text: str, lo: int, hi: int, *, max_depth: int, budget: list[int]
 ) -> list[Span]:
@@ -277,252 +117,280 @@ def find_spans(
         ...                                                 max_depth=9, budget=[99])]
         [(0, 18, True)]
     """
-    spans: list[Span] = []
-    stack: list[_Frame] = []
-    open_count = {"{": 0, "[": 0}
-    pos = lo
-    chain = -1  # index of the first span of a run of roots apart only by commas
-    root_end = -1  # where a root just closed (its span is the last one)
-    while True:
-        if root_end >= 0:
-            reopen = _after_root(text, root_end, hi, spans, chain, open_count)
-            root_end = -1
-            if isinstance(reopen, _Frame):
-                stack.append(reopen)
-                open_count[reopen.char] += 1
-                chain = -1
-            elif reopen >= 0:
-                chain = reopen
-                if spans[-1].end > pos:
-                    pos = root_end = spans[-1].end  # merged up to a stray closer
-                    continue
-            else:
-                chain = -1
-        if not stack:
-            found = _OPENERS.search(text, pos, hi)
-            if found is None:
-                return spans
-            i, char = found.start(), found.group()
-            prose = (
-                _PROSE_BRACES.match(text, i, min(hi, i + _SKIP_WINDOW))
-                if char == "{"
-                else None
+    first = _OPENERS.search(text, lo, hi)
+    if first is None:
+        return []  # prose only: nothing to set up
+    scan = _Scan(text, lo, hi, max_depth, budget, first.start())
+    scan.run()
+    return scan.spans
+
+
+@dataclass(slots=True)
+class _Scan:
+    """One :func:`find_spans` call: the text, the frames open, the spans found."""
+
+    text: str
+    lo: int
+    hi: int
+    max_depth: int
+    budget: list[int]
+    pos: int
+    spans: list[Span] = field(default_factory=list)
+    stack: list[Frame] = field(default_factory=list)
+    open_count: dict[str, int] = field(default_factory=lambda: {"{": 0, "[": 0})
+    chain: int = -1
+    """The first span of a run of roots apart only by commas (-1: none)."""
+    root_end: int = -1
+    """Where a root just closed (its span is the last one; -1: none)."""
+
+    def run(self) -> None:
+        """Walk the text once; frames still open at the limit are unclosed."""
+        while True:
+            if self.root_end >= 0 and self._resume_after_root():
+                continue
+            opener = self._next_in_frame() if self.stack else self._next_in_prose()
+            if opener is None:
+                break
+            if opener >= 0 and self._open(opener):
+                break
+        while self.stack:
+            _finish(self.stack.pop(), self.spans, self.hi, closed=False)
+
+    def _resume_after_root(self) -> bool:
+        """Read what follows the root that just closed.
+
+        Returns:
+            Whether the scan resumes at once past a span merged up to a
+            stray closer.
+        """
+        reopen = self._after_root()
+        self.root_end = -1
+        if isinstance(reopen, Frame):
+            self.stack.append(reopen)
+            self.open_count[reopen.char] += 1
+            self.chain = -1
+            return False
+        self.chain = reopen
+        if reopen >= 0 and self.spans[-1].end > self.pos:
+            self.pos = self.root_end = self.spans[-1].end
+            return True
+        return False
+
+    def _after_root(self) -> Frame | int:
+        """Read what follows the root that just closed (the last span).
+
+        Returns:
+            A frame to push when the root closed too early (a key follows: the
+            root, with the run of roots before it, is reopened);
+            else the index of the first span of the run of roots this one belongs
+            to (the run merged into one broken span when a closer that matches
+            nothing follows), or ``-1`` when prose resumes.
+        """
+        text, end, spans = self.text, self.root_end, self.spans
+        found = _AFTER_ROOT.match(text, end, min(self.hi, end + _LOOK))
+        first = self.chain if self.chain >= 0 else len(spans) - 1
+        if found is None:
+            return -1
+        closer = found.group(1)
+        if closer is not None:
+            if self.open_count["{" if closer == "}" else "["]:
+                return -1  # it closes a bracket of the prose around
+            start = spans[first].start
+            is_object = spans[first].is_object
+            del spans[first:]
+            spans.append(
+                Span(
+                    start,
+                    found.end(),
+                    closed=True,
+                    is_object=is_object,
+                    empty=False,
+                    broken=True,
+                )
             )
+            return first
+        if found.group(2) is not None:
+            start = spans[first].start
+            del spans[first:]
+            frame = Frame(
+                start,
+                text[start],
+                JSON,
+                empty=False,
+                mark=len(spans),
+                in_json=False,
+                strings=True,
+            )
+            frame.broken = True
+            return frame
+        return first
+
+    def _next_in_prose(self) -> int | None:
+        """The next opener in prose: its offset, -1 after skipping prose braces.
+
+        ``None`` when no opener remains.
+        """
+        found = _OPENERS.search(self.text, self.pos, self.hi)
+        if found is None:
+            return None
+        i = found.start()
+        if found.group() == "{":
+            window = min(self.hi, i + _SKIP_WINDOW)
+            prose = _PROSE_BRACES.match(self.text, i, window)
             if prose is not None:
-                pos = prose.end()
-                continue
+                self.pos = prose.end()
+                return -1
+        return i
+
+    def _next_in_frame(self) -> int | None:
+        """Step over the next token inside the top frame.
+
+        Strings and comments are skipped whole, a colon is noted, a closer
+        closes what it closes.
+
+        Returns:
+            The offset of an opener to open, -1 when the token was handled,
+            ``None`` when the text ends (inside a string or comment, perhaps).
+        """
+        top = self.stack[-1]
+        found = tokens_of(top).search(self.text, self.pos, self.hi)
+        if found is None:
+            return None
+        i, char = found.start(), found.group()
+        if char in "\"'":
+            end = skip_string(self.text, i, self.hi)
+        elif char in COMMENT_END:
+            end = skip_comment(self.text, i, char, self.hi)
+        elif char == ":":
+            top.has_colon = True
+            end = i + 1
+        elif char in "]}":
+            self._close(i, char)
+            return -1
         else:
-            top = stack[-1]
-            if not top.strings:
-                pattern = _PROSE_TOKENS
-            elif top.mode == MAYBE:
-                pattern = _MAYBE_TOKENS_SQ if top.squote else _MAYBE_TOKENS
-            else:
-                pattern = _JSON_TOKENS_SQ if top.squote else _JSON_TOKENS
-            found = pattern.search(text, pos, hi)
-            if found is None:
-                break
-            i, char = found.start(), found.group()
-            if char in "\"'":
-                rest = (_STRING_REST if char == '"' else _SQ_STRING_REST).match(
-                    text, i + 1, hi
-                )
-                if rest is None:
-                    break
-                pos = rest.end()
-                continue
-            if char in _COMMENT_END:
-                close = _COMMENT_END[char]
-                end = text.find(close, i + len(char), hi)
-                if end < 0:
-                    break
-                pos = end + len(close)
-                continue
-            if char == ":":
-                top.has_colon = True
-                pos = i + 1
-                continue
-            if char in "]}":
-                want = "{" if char == "}" else "["
-                pos = i + 1
-                if (top.in_json or top.mode == JSON) and top.char != want:
-                    if not top.in_json:
-                        # At a candidate's top level: a stray closer inside it.
-                        top.broken = True
-                        continue
-                    # Inside JSON a wrong closer is a typo for the right one
-                    # (or closes what was left open): it closes the top frame
-                    # only, so the enclosing value keeps its real extent.
-                    frame, _ = _pop(stack, open_count)
-                    frame_root = _finish(frame, spans, i + 1, closed=False)
-                elif open_count[want]:
-                    closed = _close_run(text, i, hi, stack, open_count)
-                    if closed:
-                        pos = i + closed
-                        continue
-                    while True:
-                        if len(stack[-1].run) > 1 and stack[-1].char != want:
-                            _pop_run_until(stack, open_count, want)
-                            continue
-                        frame, popped = _pop(stack, open_count)
-                        matched = popped == want
-                        frame_root = _finish(frame, spans, i + 1, closed=matched)
-                        if matched:
-                            break
-                else:
-                    continue
-                if frame_root:
-                    root_end = i + 1
-                continue
-        mode, empty = classify(text, i, hi)
+            return i
+        if end is None:
+            return None
+        self.pos = end
+        return -1
+
+    def _close(self, i: int, char: str) -> None:
+        """A closer at ``i``: close the frames it closes.
+
+        At a candidate's top level a closer of the wrong kind is a stray
+        inside it (the candidate is broken); inside JSON it is a typo for the
+        right one and closes the top frame only, so the enclosing value keeps
+        its real extent. A closer that matches no open bracket is prose.
+        """
+        stack, open_count = self.stack, self.open_count
+        top = stack[-1]
+        want = "{" if char == "}" else "["
+        self.pos = i + 1
+        if (top.in_json or top.mode == JSON) and top.char != want:
+            if not top.in_json:
+                top.broken = True
+                return
+            frame, _ = pop_frame(stack, open_count)
+            root = _finish(frame, self.spans, i + 1, closed=False)
+        elif open_count[want]:
+            closed = close_run(self.text, i, self.hi, stack, open_count)
+            if closed:
+                self.pos = i + closed
+                return
+            root = _close_to(stack, open_count, want, self.spans, i + 1)
+        else:
+            return
+        if root:
+            self.root_end = i + 1
+
+    def _open(self, i: int) -> bool:
+        """Open the bracket at ``i``: a plainly-JSON root is decoded at once.
+
+        Returns:
+            Whether the scan stops (the root runs to the limit, cut off).
+        """
+        text, stack = self.text, self.stack
+        mode, empty = classify(text, i, self.hi)
         in_json = bool(stack) and (stack[-1].in_json or stack[-1].mode == JSON)
-        if mode == JSON and not in_json and not empty and budget[0] >= hi - i:
-            budget[0] -= hi - i
-            result = decode(text[i:hi], max_depth=max_depth, allow_trailing=True)
-            if isinstance(result, DecodeFailure) and result.kind == "truncated":
-                # Valid JSON up to the limit: the span runs to it, and the
-                # frames around it close there too.
-                spans.append(
-                    Span(
-                        i,
-                        hi,
-                        closed=False,
-                        is_object=char == "{",
-                        empty=False,
-                        cut=result,
-                        nested=_after_key(text, i, lo),
-                    )
-                )
-                break
-            if isinstance(result, Decoded):
-                spans.append(
-                    Span(
-                        i,
-                        i + result.end,
-                        closed=True,
-                        is_object=char == "{",
-                        empty=False,
-                        decoded=result,
-                        nested=_after_key(text, i, lo),
-                    )
-                )
-                pos = root_end = i + result.end
-                continue
+        if mode == JSON and not in_json and not empty:
+            decoded = self._decode_root(i)
+            if decoded is not None:
+                return decoded
+        char = text[i]
         strings = mode != PROSE or (bool(stack) and stack[-1].strings)
-        frame = _Frame(i, char, mode, empty, len(spans), in_json, strings)
+        frame = Frame(i, char, mode, empty, len(self.spans), in_json, strings)
         # A dict written with single quotes (Python style): its strings are
         # quoted that way, and may hold brackets.
-        space = _SPACE.match(text, i + 1, hi)
+        space = _SPACE.match(text, i + 1, self.hi)
         after = space.end() if space else i + 1
         frame.squote = text.startswith("'", after) or (bool(stack) and stack[-1].squote)
-        frame.nested = not in_json and mode != PROSE and _after_key(text, i, lo)
+        frame.nested = not in_json and mode != PROSE and _after_key(text, i, self.lo)
         stack.append(frame)
-        open_count[char] += 1
-        pos = i + 1
-        if text[pos : pos + 1] in {"[", "{"}:
-            pos = _push_run(text, pos, hi, stack, open_count)
-    while stack:
-        _finish(stack.pop(), spans, hi, closed=False)
-    return spans
+        self.open_count[char] += 1
+        self.pos = i + 1
+        if text[self.pos : self.pos + 1] in {"[", "{"}:
+            self.pos = push_run(text, self.pos, self.hi, stack, self.open_count)
+        return False
 
+    def _decode_root(self, i: int) -> bool | None:
+        """Hand a plainly-JSON root at ``i`` to the decoder, while the budget lasts.
 
-def _push_run(
-    text: str, pos: int, hi: int, stack: list[_Frame], open_count: dict[str, int]
-) -> int:
-    """Push the openers of a run that follow the top frame's, as one frame.
-
-    Each opener but the run's last is followed by an opener, so all are
-    alike: inside JSON, frames of JSON that close no candidate; in prose,
-    ``{`` frames of prose (up to the first ``[``, which may start a
-    candidate). The last opener is left to the scan, to be classified by what
-    follows it.
-
-    Returns:
-        Where the scan resumes.
-    """
-    top = stack[-1]
-    found = _OPENER_RUN.match(text, pos, hi)
-    end = found.end() - 1 if found is not None else pos
-    in_json = top.in_json or top.mode == JSON
-    if not in_json:
-        if top.mode != PROSE:
-            return pos
-        square = text.find("[", pos, end)
-        if square >= 0:
-            end = square
-    if end - pos < 2:  # too short to be worth a run frame
-        return pos
-    run = _Frame(
-        pos,
-        text[end - 1],
-        JSON if in_json else PROSE,
-        empty=False,
-        mark=top.mark,
-        in_json=in_json,
-        strings=top.strings,
-    )
-    run.squote = top.squote
-    run.run = text[pos:end]
-    stack.append(run)
-    open_count["{"] += run.run.count("{")
-    open_count["["] += run.run.count("[")
-    return end
-
-
-def _after_root(  # noqa: PLR0917 - the scan's state, passed whole
-    text: str,
-    end: int,
-    hi: int,
-    spans: list[Span],
-    chain: int,
-    open_count: dict[str, int],
-) -> _Frame | int:
-    """Read what follows a root that just closed at ``end`` (``spans[-1]``).
-
-    Returns:
-        A frame to push when the root closed too early (a key follows: the
-        root, with the run of roots before it, is reopened);
-        else the index of the first span of the run of roots this one belongs
-        to (the run merged into one broken span when a closer that matches
-        nothing follows), or ``-1`` when prose resumes.
-    """
-    found = _AFTER_ROOT.match(text, end, min(hi, end + _LOOK))
-    first = chain if chain >= 0 else len(spans) - 1
-    if found is None:
-        return -1
-    closer = found.group(1)
-    if closer is not None:
-        if open_count["{" if closer == "}" else "["]:
-            return -1  # it closes a bracket of the prose around
-        start = spans[first].start
-        is_object = spans[first].is_object
-        del spans[first:]
-        spans.append(
-            Span(
-                start,
-                found.end(),
-                closed=True,
-                is_object=is_object,
-                empty=False,
-                broken=True,
-            )
-        )
-        return first
-    if found.group(2) is not None:
-        start = spans[first].start
-        del spans[first:]
-        frame = _Frame(
-            start,
-            text[start],
-            JSON,
+        Returns:
+            ``True`` when it is valid JSON cut off at the limit (the scan
+            stops), ``False`` when it decoded (the scan resumes after it),
+            ``None`` when it did not (the scan opens a frame).
+        """
+        text, hi = self.text, self.hi
+        if self.budget[0] < hi - i:
+            return None
+        self.budget[0] -= hi - i
+        result = decode(text[i:hi], max_depth=self.max_depth, allow_trailing=True)
+        if isinstance(result, DecodeFailure) and result.kind != "truncated":
+            return None
+        # Decoded, or valid JSON up to the limit (cut off): then the span runs
+        # to the limit, and the frames around it close there too.
+        decoded = result if isinstance(result, Decoded) else None
+        end = hi if decoded is None else i + decoded.end
+        span = Span(
+            i,
+            end,
+            closed=decoded is not None,
+            is_object=text[i] == "{",
             empty=False,
-            mark=len(spans),
-            in_json=False,
-            strings=True,
+            decoded=decoded,
+            cut=None if isinstance(result, Decoded) else result,
+            nested=_after_key(text, i, self.lo),
         )
-        frame.broken = True
-        return frame
-    return first
+        self.spans.append(span)
+        if decoded is None:
+            return True
+        self.pos = self.root_end = end
+        return False
+
+
+def _close_to(
+    stack: list[Frame],
+    open_count: dict[str, int],
+    want: str,
+    spans: list[Span],
+    end: int,
+) -> bool:
+    """Pop frames down to the last one ``want`` opened, which closes at ``end``.
+
+    Frames above it are left unclosed (their brackets never closed).
+
+    Returns:
+        Whether the frame closed was a JSON-like root (a span was added).
+    """
+    while True:
+        if len(stack[-1].run) > 1 and stack[-1].char != want:
+            pop_run_until(stack, open_count, want)
+            continue
+        frame, popped = pop_frame(stack, open_count)
+        matched = popped == want
+        root = _finish(frame, spans, end, closed=matched)
+        if matched:
+            return root
 
 
 def continues_structure(text: str, end: int, hi: int) -> bool:
@@ -557,7 +425,7 @@ def _after_key(text: str, start: int, lo: int) -> bool:
     return i >= floor and text[i] in "\"'"
 
 
-def _finish(frame: _Frame, spans: list[Span], end: int, *, closed: bool) -> bool:
+def _finish(frame: Frame, spans: list[Span], end: int, *, closed: bool) -> bool:
     """Close a frame: a JSON-like root replaces the candidates inside it.
 
     Returns:
@@ -606,22 +474,19 @@ def json_extent(text: str, start: int) -> int | None:
     depth = 0
     pos = start
     while True:
-        found = _JSON_TOKENS.search(text, pos)
+        found = JSON_TOKENS.search(text, pos)
         if found is None:
             return len(text)
         char = found.group()
-        if char == '"':
-            rest = _STRING_REST.match(text, found.end())
-            if rest is None:
+        if char == '"' or char in COMMENT_END:
+            end = (
+                skip_string(text, found.start())
+                if char == '"'
+                else skip_comment(text, found.start(), char)
+            )
+            if end is None:
                 return len(text)
-            pos = rest.end()
-            continue
-        if char in _COMMENT_END:
-            close = _COMMENT_END[char]
-            end = text.find(close, found.end())
-            if end < 0:
-                return len(text)
-            pos = end + len(close)
+            pos = end
             continue
         depth += 1 if char in "[{" else -1
         pos = found.end()

@@ -1,0 +1,79 @@
+"""What a bracket opens, read from what follows it: JSON, maybe JSON, or prose.
+
+Pure functions on ``str``; no LangChain imports.
+
+The span finder gives each bracket one of three kinds (see :func:`classify`):
+
+- ``JSON``: plainly JSON (``{"``, ``{}``, ``[1``, ``["``, ``[{``, ``[true`` …);
+- ``MAYBE``: an object with a bare or single-quoted first key (``{name: …``);
+  JSON-like only if a ``:`` turns up at its own depth;
+- ``PROSE``: anything else (``{1, 2, 3}``, ``{name}``, ``[citation]``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+JSON: Final = 0
+MAYBE: Final = 1
+PROSE: Final = 2
+
+_SPACE: Final = re.compile(r"\s*")
+_LITERALS: Final = ("true", "false", "null")
+# What makes a container JSON-like though it is broken: a comment, escaped
+# JSON, a comma or colon first; and in an array, a Python literal, NaN,
+# Infinity or a bare decimal.
+_BROKEN_START: Final = re.compile(r'//|/\*|#[ #]|\\"|[,:]')
+# A first key that lost its opening quote: ``{name": …``.
+_HALF_QUOTED_KEY: Final = re.compile(r'[A-Za-z_$][\w$-]{0,64}"[ \t]*:')
+_ARRAY_WORD: Final = re.compile(r"(?:True|False|None|NaN|-?Infinity)\b|-?\.[0-9]")
+
+
+def classify(text: str, start: int, limit: int) -> tuple[int, bool]:
+    r"""Classify the bracket at ``start`` by what follows it.
+
+    A container that opens with a comment, escaped JSON (``{\"``), or, for
+    an array, a Python literal, ``NaN``/``Infinity`` or a bare decimal is
+    JSON-like too: broken JSON, for the repair pass or for an error, never
+    prose whose inner values could be taken alone.
+
+    Args:
+        text: The reply.
+        start: Offset of a ``{`` or ``[``.
+        limit: Where the scan stops.
+
+    Returns:
+        The frame kind (``JSON``, ``MAYBE`` or ``PROSE``) and whether the
+        brackets enclose nothing.
+
+    Example:
+        >>> classify("{1, 2}", 0, 6), classify("[True, None]", 0, 12)
+        ((2, False), (0, False))
+    """
+    space = _SPACE.match(text, start + 1, limit)
+    j = space.end() if space else start + 1
+    nxt = text[j] if j < limit else ""
+    if _BROKEN_START.match(text, j, min(limit, j + 2)):
+        return JSON, False
+    if text[start] == "{":
+        if nxt in {'"', ""}:
+            return JSON, False
+        if nxt == "}":
+            return JSON, True
+        if _HALF_QUOTED_KEY.match(text, j, min(limit, j + 72)):
+            return JSON, False
+        if nxt in {"'", "_"} or nxt.isalpha():
+            return MAYBE, False
+        return PROSE, False
+    if nxt == "]":
+        return JSON, True
+    if nxt in '"{[-' or nxt.isdigit() or nxt == "'":
+        return JSON, False
+    if _ARRAY_WORD.match(text, j, min(limit, j + 10)):
+        return JSON, False
+    if text.startswith(_LITERALS, j) or (
+        limit - j < 5 and any(lit.startswith(text[j:limit]) for lit in _LITERALS)
+    ):
+        return JSON, False  # a literal, or the start of one cut by the limit
+    return PROSE, False
