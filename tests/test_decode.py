@@ -58,6 +58,14 @@ DECODES = [
         (),
         id="integer_past_64_bits_kept_exact",
     ),
+    pytest.param(
+        "[-9223372036854775809]",
+        False,
+        [-9223372036854775809],
+        22,
+        (),
+        id="negative_19_digits_past_int64_kept_exact",
+    ),
     pytest.param('"just a string"', False, "just a string", 15, (), id="scalar"),
 ]
 
@@ -307,3 +315,19 @@ def test_depth_check_matches_the_value(value: Any, max_depth: int) -> None:
     decoded, shallow = loads_within(padded, max_depth)
     assert decoded == value
     assert shallow is expected
+
+
+@pytest.mark.parametrize(
+    "number",
+    [
+        pytest.param(-9223372036854775809, id="one_below_int64"),
+        pytest.param(-9999999999999999999, id="most_negative_19_digits"),
+        pytest.param(18446744073709551616, id="one_past_uint64"),
+        pytest.param(-(10**30), id="thirty_digits"),
+    ],
+)
+def test_integers_past_64_bits_stay_integers(number: int) -> None:
+    result = decode(f'{{"n": {number}}}', max_depth=200, allow_trailing=False)
+    assert isinstance(result, Decoded)
+    assert type(result.value["n"]) is int
+    assert result.value["n"] == number
