@@ -20,13 +20,12 @@ import pydantic_core
 
 from langchain_jsonrecover._skip import skip_string
 
-DecodeFailureKind = Literal["invalid_json", "truncated", "too_deep", "empty"]
+DecodeFailureKind = Literal["invalid_json", "truncated", "too_deep"]
 
 _TRAILING: Final = "unexpected content after document"
 _END: Final = "unexpected end of data"
 _CONTROL: Final = "unexpected control character in string"
 _DEPTH: Final = "depth limit exceeded"
-_EMPTY: Final = "zero-length"
 _SURROGATES: Final = "str is not valid UTF-8"
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 # orjson gives up on memory before depth on some unclosed runs of openers.
@@ -80,7 +79,7 @@ class DecodeFailure:
     """Why a candidate text does not decode."""
 
     kind: DecodeFailureKind
-    """``invalid``, ``truncated`` (ends before the value), ``too_deep``, ``empty``."""
+    """``invalid_json``, ``truncated`` (ends before the value) or ``too_deep``."""
     pos: int
     """Offset in the candidate text where the decoder stopped."""
     message: str
@@ -192,8 +191,6 @@ def too_deep(pos: int, max_depth: int, limit: int | None = None) -> DecodeFailur
 def _failure(text: str, msg: str, pos: int, max_depth: int) -> DecodeFailure:
     if msg.startswith(_SURROGATES):
         return _surrogate_failure(text)
-    if msg.startswith(_EMPTY):
-        return DecodeFailure("empty", 0, "empty document")
     if msg.startswith(_DEPTH):
         return too_deep(pos, max_depth, _ORJSON_DEPTH)
     if msg.startswith(_ALLOCATION):
