@@ -14,6 +14,7 @@ from langchain_jsonrecover.errors import (
     InvalidJsonError,
     JsonRecoveryError,
     NoJsonFoundError,
+    RetryExhaustedError,
     SchemaValidationError,
 )
 from langchain_jsonrecover.extract import extract_json
@@ -24,7 +25,7 @@ from langchain_jsonrecover.parsers import (
     TruncationRecoveringOutputParser,
 )
 from langchain_jsonrecover.records import recover_frame, recover_record
-from langchain_jsonrecover.retry import JsonRetryChain, RetryExhaustedError
+from langchain_jsonrecover.retry import JsonRetryChain
 from langchain_jsonrecover.structured import structured_output
 from langchain_jsonrecover.tools import recover_tool_calls
 

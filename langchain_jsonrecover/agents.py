@@ -40,6 +40,7 @@ from langchain_core.messages import (
 )
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from langchain_jsonrecover._sync_or_async import Call, arun_steps, run_steps
 from langchain_jsonrecover._tool_prompts import (
     NOT_EXECUTED,
     calls_as_text,
@@ -52,8 +53,9 @@ from langchain_jsonrecover.errors import InvalidJsonError
 from langchain_jsonrecover.events import RECOVERY_EVENT, aemit_event, emit_event
 from langchain_jsonrecover.outcomes import Continue
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
-from langchain_jsonrecover.retry import (
-    RETRY_EVENT,
+from langchain_jsonrecover.retry import RETRY_EVENT
+from langchain_jsonrecover.retry_parsing import parse_reply
+from langchain_jsonrecover.retry_steps import (
     Ask,
     Done,
     GiveUp,
@@ -61,14 +63,11 @@ from langchain_jsonrecover.retry import (
     Outcome,
     Plan,
     Rejected,
-    aparse,
-    exhausted,
+    build_exhausted_error,
     first_ask,
     next_move,
-    parse,
-    read_call,
-    with_system,
 )
+from langchain_jsonrecover.retry_turns import read_call, with_system
 from langchain_jsonrecover.structured import with_schema
 from langchain_jsonrecover.tools import Recovered, ToolSpec, recover, tool_specs
 
@@ -86,7 +85,7 @@ except ImportError as exc:  # pragma: no cover - exercised without langchain
     raise ImportError(_INSTALL) from exc
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable, Sequence
+    from collections.abc import Awaitable, Callable, Generator, Sequence
 
     from langchain_core.tools import BaseTool
 
@@ -372,31 +371,7 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
             RetryExhaustedError: No usable reply within ``max_retries``.
             ValueError: Two response formats were given.
         """
-        job = self._job(request)
-        move: Move = first_ask(job.plan)
-        while isinstance(move, Ask):
-            if move.event is not None:
-                emit_event(RETRY_EVENT, move.event)
-            reply, provider_error = _call(
-                handler,
-                job.request.override(
-                    messages=cast("list[AnyMessage]", list(move.messages))
-                ),
-            )
-            recovered = self._recover(job, reply)
-            for payload in recovered.events:
-                emit_event(RECOVERY_EVENT, payload)
-            verdict = self._judge_calls(job, reply, recovered, provider_error)
-            if isinstance(verdict, list):
-                return ModelResponse(result=verdict)
-            if isinstance(verdict, _Read):
-                assert job.parser is not None  # noqa: S101 - _Read needs a parser
-                done = self._result(verdict, parse(job.parser, verdict.message))
-                if isinstance(done, ModelResponse):
-                    return done
-                verdict = done
-            move = next_move(job.plan, move.state, reply, verdict)
-        return _finish(move)
+        return run_steps(self._steps(request, handler))
 
     async def awrap_model_call(
         self,
@@ -416,26 +391,37 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
             RetryExhaustedError: No usable reply within ``max_retries``.
             ValueError: Two response formats were given.
         """
+        return await arun_steps(self._steps(request, handler))
+
+    def _steps(
+        self, request: ModelRequest[Any], handler: Callable[..., Any]
+    ) -> Generator[Call, Any, ModelResponse[Any]]:
+        """One model step: call, recover, judge, re-ask; yields each call and event.
+
+        ``handler`` is the sync or the async one: the same in both slots of
+        its ``Call``, as only the driver awaits.
+        """
         job = self._job(request)
         move: Move = first_ask(job.plan)
         while isinstance(move, Ask):
             if move.event is not None:
-                await aemit_event(RETRY_EVENT, move.event)
-            reply, provider_error = await _acall(
-                handler,
-                job.request.override(
-                    messages=cast("list[AnyMessage]", list(move.messages))
-                ),
-            )
+                yield Call(emit_event, aemit_event, (RETRY_EVENT, move.event))
+            messages = cast("list[AnyMessage]", list(move.messages))
+            asked = job.request.override(messages=messages)
+            try:
+                response = yield Call(handler, handler, (asked,))
+                reply, provider_error = _reply_of(response), ""
+            except Exception as error:  # noqa: BLE001 - only a raw-call error is read
+                reply, provider_error = _from_error(error)
             recovered = self._recover(job, reply)
             for payload in recovered.events:
-                await aemit_event(RECOVERY_EVENT, payload)
+                yield Call(emit_event, aemit_event, (RECOVERY_EVENT, payload))
             verdict = self._judge_calls(job, reply, recovered, provider_error)
             if isinstance(verdict, list):
                 return ModelResponse(result=verdict)
             if isinstance(verdict, _Read):
                 assert job.parser is not None  # noqa: S101 - _Read needs a parser
-                outcome = await aparse(job.parser, verdict.message)
+                outcome = yield from parse_reply(job.parser, verdict.message)
                 done = self._result(verdict, outcome)
                 if isinstance(done, ModelResponse):
                     return done
@@ -469,7 +455,7 @@ def _as_text_history(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
 
 def _finish(move: Done | GiveUp) -> ModelResponse[Any]:
     if isinstance(move, GiveUp):
-        raise exhausted(move) from move.error
+        raise build_exhausted_error(move) from move.error
     return ModelResponse(result=[move.reply], structured_response=move.value)
 
 
@@ -492,23 +478,3 @@ def _from_error(error: Exception) -> tuple[AIMessage, str]:
         raise error
     raw, reason = found
     return AIMessage(raw), reason or type(error).__name__
-
-
-def _call(
-    handler: Callable[[ModelRequest[Any]], ModelResponse[Any]],
-    request: ModelRequest[Any],
-) -> tuple[AIMessage, str]:
-    try:
-        return _reply_of(handler(request)), ""
-    except Exception as error:  # noqa: BLE001 - only a raw-call error is read
-        return _from_error(error)
-
-
-async def _acall(
-    handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
-    request: ModelRequest[Any],
-) -> tuple[AIMessage, str]:
-    try:
-        return _reply_of(await handler(request)), ""
-    except Exception as error:  # noqa: BLE001 - only a raw-call error is read
-        return _from_error(error)

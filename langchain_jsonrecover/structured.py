@@ -22,26 +22,28 @@ from langchain_core.runnables import Runnable, RunnableConfig, RunnableSerializa
 from pydantic import ConfigDict, SkipValidation
 
 from langchain_jsonrecover._retry_prompts import with_instructions
+from langchain_jsonrecover._sync_or_async import Call, arun_steps, run_steps
 from langchain_jsonrecover.parsers import JsonFenceOutputParser, _JsonRecoveringParser
 from langchain_jsonrecover.retry import (
-    Attempt,
     JsonRetryChain,
-    Move,
     RetryResult,
-    State,
-    aparse,
-    as_reply,
     attempt_config,
     check_model,
     check_parser,
+)
+from langchain_jsonrecover.retry_parsing import parse_reply
+from langchain_jsonrecover.retry_steps import (
+    Attempt,
+    Move,
+    State,
     first_ask,
     next_move,
-    parse,
-    to_messages,
-    with_system,
 )
+from langchain_jsonrecover.retry_turns import as_reply, to_messages, with_system
 
 if TYPE_CHECKING:
+    from collections.abc import Generator
+
     from langchain_core.callbacks import (
         AsyncCallbackManagerForChainRun,
         CallbackManagerForChainRun,
@@ -153,20 +155,7 @@ class StructuredOutputChain(RunnableSerializable[LanguageModelInput, Any]):
         config: RunnableConfig,
         **kwargs: Any,
     ) -> Any:
-        base = to_messages(input_)
-        plan = self.chain.plan(with_system(base, self.instructions))
-        if self.native is None:
-            return self.chain.drive(
-                plan, first_ask(plan), run_manager, config, **kwargs
-            )
-        child = attempt_config(config, run_manager, 1)
-        result = self.native.invoke(self._native_input(base), child, **kwargs)
-        raw, parsed, error = _unpack(result)
-        if not self.fallback or (error is None and parsed is not None):
-            return self._native_result(raw, parsed, error)
-        outcome = parse(self.chain.parser, raw)
-        move: Move = next_move(plan, State(), raw, outcome)
-        return self.chain.drive(plan, move, run_manager, config, **kwargs)
+        return run_steps(self._steps(input_, run_manager, config, kwargs))
 
     async def _ainvoke(
         self,
@@ -175,20 +164,31 @@ class StructuredOutputChain(RunnableSerializable[LanguageModelInput, Any]):
         config: RunnableConfig,
         **kwargs: Any,
     ) -> Any:
+        return await arun_steps(self._steps(input_, run_manager, config, kwargs))
+
+    def _steps(
+        self,
+        input_: LanguageModelInput,
+        run_manager: CallbackManagerForChainRun | AsyncCallbackManagerForChainRun,
+        config: RunnableConfig,
+        kwargs: dict[str, Any],
+    ) -> Generator[Call, Any, Any]:
+        """Native first (when set), then the JSON strategy's loop."""
+        chain = self.chain
         base = to_messages(input_)
-        plan = self.chain.plan(with_system(base, self.instructions))
-        if self.native is None:
-            return await self.chain.adrive(
-                plan, first_ask(plan), run_manager, config, **kwargs
-            )
-        child = attempt_config(config, run_manager, 1)
-        result = await self.native.ainvoke(self._native_input(base), child, **kwargs)
-        raw, parsed, error = _unpack(result)
-        if not self.fallback or (error is None and parsed is not None):
-            return self._native_result(raw, parsed, error)
-        outcome = await aparse(self.chain.parser, raw)
-        move: Move = next_move(plan, State(), raw, outcome)
-        return await self.chain.adrive(plan, move, run_manager, config, **kwargs)
+        plan = chain.plan(with_system(base, self.instructions))
+        move: Move = first_ask(plan)
+        if self.native is not None:
+            child = attempt_config(config, run_manager, 1)
+            request = (self._native_input(base), child)
+            native = self.native
+            result = yield Call(native.invoke, native.ainvoke, request, kwargs)
+            raw, parsed, error = _unpack(result)
+            if not self.fallback or (error is None and parsed is not None):
+                return self._native_result(raw, parsed, error)
+            outcome = yield from parse_reply(chain.parser, raw)
+            move = next_move(plan, State(), raw, outcome)
+        return (yield from chain.drive_steps(plan, move, run_manager, config, kwargs))
 
     def __getstate__(self) -> dict[Any, Any]:
         """Pickle without the native runnable; it is built again on load."""

@@ -39,17 +39,12 @@ from langchain_jsonrecover.outcomes import Continue, Halt
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.retry import (
     RETRY_EVENT,
-    Ask,
-    Done,
-    GiveUp,
     JsonRetryChain,
-    Plan,
-    Rejected,
     RetryExhaustedError,
     RetryResult,
-    State,
     next_move,
 )
+from langchain_jsonrecover.retry_steps import Ask, Done, GiveUp, Plan, Rejected, State
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
