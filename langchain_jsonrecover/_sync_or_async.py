@@ -10,11 +10,12 @@ plain call. No LangChain imports.
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable, Generator
+    from collections.abc import Awaitable, Callable
 
 T = TypeVar("T")
 
@@ -31,7 +32,11 @@ class Call:
     kwargs: dict[str, Any] = field(default_factory=dict)
 
 
-def run_steps(steps: Generator[Call, Any, T]) -> T:
+Steps: TypeAlias = Generator[Call, Any, T]
+"""A procedure: yields each :class:`Call`, is sent its result, returns a ``T``."""
+
+
+def run_steps(steps: Steps[T]) -> T:
     """Run ``steps``, making each call it yields; return what it returns.
 
     Example:
@@ -53,7 +58,7 @@ def run_steps(steps: Generator[Call, Any, T]) -> T:
     raise RuntimeError(msg)
 
 
-async def arun_steps(steps: Generator[Call, Any, T]) -> T:
+async def arun_steps(steps: Steps[T]) -> T:
     """Run ``steps``, awaiting the async form of each call it yields.
 
     Example:
@@ -72,7 +77,7 @@ async def arun_steps(steps: Generator[Call, Any, T]) -> T:
     return await _drive(steps, awaiting=True)
 
 
-async def _drive(steps: Generator[Call, Any, T], *, awaiting: bool) -> T:
+async def _drive(steps: Steps[T], *, awaiting: bool) -> T:
     value: Any = None
     resume: Callable[[Any], Call] = steps.send
     while True:

@@ -34,19 +34,19 @@ from typing import (
 )
 
 from langchain_core.callbacks import adispatch_custom_event, dispatch_custom_event
-from langchain_core.language_models import LanguageModelInput
-from langchain_core.messages import AIMessage, AnyMessage, BaseMessage
-from langchain_core.messages.ai import UsageMetadata  # noqa: TC002 - hints resolve
+from langchain_core.language_models import LanguageModelInput  # noqa: TC002 - fields
+from langchain_core.messages import AIMessage  # noqa: TC002 - RetryResult
+from langchain_core.messages.ai import UsageMetadata  # noqa: TC002 - RetryResult
 from langchain_core.output_parsers import BaseOutputParser
-from langchain_core.prompt_values import ChatPromptValueConcrete, StringPromptValue
-from langchain_core.runnables import Runnable, RunnableConfig, RunnableSerializable
+from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import patch_config
 from pydantic import ConfigDict, SkipValidation, field_validator
 
-from langchain_jsonrecover._sync_or_async import Call, arun_steps, run_steps
+from langchain_jsonrecover._sync_or_async import Call, Steps, arun_steps, run_steps
 from langchain_jsonrecover.errors import RetryExhaustedError
 from langchain_jsonrecover.events import write_to_stream
 from langchain_jsonrecover.retry_parsing import parse_continued
+from langchain_jsonrecover.retry_runnable import ChainRun, LoopRunnable
 from langchain_jsonrecover.retry_steps import (
     Ask,
     Attempt,
@@ -64,12 +64,13 @@ from langchain_jsonrecover.retry_steps import (
 from langchain_jsonrecover.retry_turns import as_reply, has_bound_tools, to_messages
 
 if TYPE_CHECKING:
-    from collections.abc import Generator, Sequence
+    from collections.abc import Sequence
 
     from langchain_core.callbacks import (
         AsyncCallbackManagerForChainRun,
         CallbackManagerForChainRun,
     )
+    from langchain_core.messages import BaseMessage
 
 __all__ = [
     "RETRY_EVENT",
@@ -196,7 +197,7 @@ def _check_retries(value: int) -> int:
     return value
 
 
-class JsonRetryChain(RunnableSerializable[LanguageModelInput, T]):
+class JsonRetryChain(LoopRunnable[T]):
     r"""Invoke the model, parse; on failure say what was wrong and ask again.
 
     The input is whatever a chat model takes (text, messages, a prompt value),
@@ -327,11 +328,6 @@ class JsonRetryChain(RunnableSerializable[LanguageModelInput, T]):
         return _check_retries(value)
 
     @property
-    def InputType(self) -> Any:  # noqa: N802 - LangChain's name
-        """What a chat model takes."""
-        return str | StringPromptValue | ChatPromptValueConcrete | list[AnyMessage]
-
-    @property
     def OutputType(self) -> Any:  # noqa: N802 - LangChain's name
         """The parser's output type, or a ``dict`` with ``include_raw``."""
         return dict[str, Any] if self.include_raw else self.parser.OutputType
@@ -357,69 +353,10 @@ class JsonRetryChain(RunnableSerializable[LanguageModelInput, T]):
             tools_bound=has_bound_tools(self.model),
         )
 
-    def invoke(
-        self,
-        input: LanguageModelInput,  # noqa: A002 - LangChain's name
-        config: RunnableConfig | None = None,
-        **kwargs: Any,
-    ) -> T:
-        """Ask until a reply parses.
-
-        Args:
-            input: What a chat model takes.
-            config: The runnable config.
-            **kwargs: Passed to each model call (``stop=`` …).
-
-        Returns:
-            The parsed value; with ``include_raw``, the ``RetryResult``.
-
-        Raises:
-            RetryExhaustedError: No reply parsed (not with ``include_raw``).
-            ModelRefusalError: The model refused.
-        """
-        return self._call_with_config(self._invoke, input, config, **kwargs)
-
-    async def ainvoke(
-        self,
-        input: LanguageModelInput,  # noqa: A002 - LangChain's name
-        config: RunnableConfig | None = None,
-        **kwargs: Any,
-    ) -> T:
-        """Async twin of :meth:`invoke`.
-
-        Args:
-            input: What a chat model takes.
-            config: The runnable config.
-            **kwargs: Passed to each model call.
-
-        Returns:
-            The parsed value; with ``include_raw``, the ``RetryResult``.
-
-        Raises:
-            RetryExhaustedError: No reply parsed (not with ``include_raw``).
-            ModelRefusalError: The model refused.
-        """
-        return await self._acall_with_config(self._ainvoke, input, config, **kwargs)
-
-    def _invoke(
-        self,
-        input_: LanguageModelInput,
-        run_manager: CallbackManagerForChainRun,
-        config: RunnableConfig,
-        **kwargs: Any,
-    ) -> T:
+    def steps(self, input_: LanguageModelInput, run: ChainRun) -> Steps[T]:
+        """The loop over ``input_``: yields each event, model and parser call."""
         plan = self.plan(to_messages(input_))
-        return self.drive(plan, first_ask(plan), run_manager, config, **kwargs)
-
-    async def _ainvoke(
-        self,
-        input_: LanguageModelInput,
-        run_manager: AsyncCallbackManagerForChainRun,
-        config: RunnableConfig,
-        **kwargs: Any,
-    ) -> T:
-        plan = self.plan(to_messages(input_))
-        return await self.adrive(plan, first_ask(plan), run_manager, config, **kwargs)
+        return (yield from self.drive_steps(plan, first_ask(plan), run))
 
     def drive(
         self,
@@ -434,7 +371,8 @@ class JsonRetryChain(RunnableSerializable[LanguageModelInput, T]):
         Returns:
             The value, or the ``RetryResult``.
         """
-        return run_steps(self.drive_steps(plan, move, run_manager, config, kwargs))
+        run = ChainRun(run_manager, config, kwargs)
+        return run_steps(self.drive_steps(plan, move, run))
 
     async def adrive(
         self,
@@ -449,17 +387,10 @@ class JsonRetryChain(RunnableSerializable[LanguageModelInput, T]):
         Returns:
             The value, or the ``RetryResult``.
         """
-        steps = self.drive_steps(plan, move, run_manager, config, kwargs)
-        return await arun_steps(steps)
+        run = ChainRun(run_manager, config, kwargs)
+        return await arun_steps(self.drive_steps(plan, move, run))
 
-    def drive_steps(
-        self,
-        plan: Plan,
-        move: Move,
-        run_manager: CallbackManagerForChainRun | AsyncCallbackManagerForChainRun,
-        config: RunnableConfig,
-        kwargs: dict[str, Any],
-    ) -> Generator[Call, Any, T]:
+    def drive_steps(self, plan: Plan, move: Move, run: ChainRun) -> Steps[T]:
         """The loop from ``move``, yielding each event and model and parser call.
 
         Each re-ask's event goes to callbacks (tagged for the call that
@@ -472,14 +403,15 @@ class JsonRetryChain(RunnableSerializable[LanguageModelInput, T]):
         model = self.model
         while isinstance(move, Ask):
             if move.event is not None:
-                failed = attempt_config(config, run_manager, move.event["attempt"])
+                failed = attempt_config(run.config, run.manager, move.event["attempt"])
                 dispatch = (dispatch_custom_event, adispatch_custom_event)
                 yield Call(*dispatch, (RETRY_EVENT, move.event), {"config": failed})
                 write_to_stream(RETRY_EVENT, move.event)
             call = len(move.state.attempts) + 1
-            child = attempt_config(config, run_manager, call)
+            child = attempt_config(run.config, run.manager, call)
             request = (list(move.messages), child)
-            reply = as_reply((yield Call(model.invoke, model.ainvoke, request, kwargs)))
+            output = yield Call(model.invoke, model.ainvoke, request, run.kwargs)
+            reply = as_reply(output)
             outcome = yield from parse_continued(self.parser, move.state, reply)
             move = next_move(plan, move.state, reply, outcome)
         return self.finish(move)

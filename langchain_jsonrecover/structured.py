@@ -15,14 +15,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, cast, overload
 
 from langchain_core.exceptions import ModelRefusalError
-from langchain_core.language_models import LanguageModelInput
-from langchain_core.messages import AIMessage, AnyMessage
-from langchain_core.prompt_values import ChatPromptValueConcrete, StringPromptValue
-from langchain_core.runnables import Runnable, RunnableConfig, RunnableSerializable
+from langchain_core.language_models import LanguageModelInput  # noqa: TC002 - fields
+from langchain_core.runnables import Runnable  # noqa: TC002 - a field's type
 from pydantic import ConfigDict, SkipValidation
 
 from langchain_jsonrecover._retry_prompts import with_instructions
-from langchain_jsonrecover._sync_or_async import Call, arun_steps, run_steps
+from langchain_jsonrecover._sync_or_async import Call, Steps
 from langchain_jsonrecover.parsers import JsonFenceOutputParser, _JsonRecoveringParser
 from langchain_jsonrecover.retry import (
     JsonRetryChain,
@@ -32,6 +30,7 @@ from langchain_jsonrecover.retry import (
     check_parser,
 )
 from langchain_jsonrecover.retry_parsing import parse_reply
+from langchain_jsonrecover.retry_runnable import ChainRun, LoopRunnable
 from langchain_jsonrecover.retry_steps import (
     Attempt,
     Move,
@@ -42,13 +41,7 @@ from langchain_jsonrecover.retry_steps import (
 from langchain_jsonrecover.retry_turns import as_reply, to_messages, with_system
 
 if TYPE_CHECKING:
-    from collections.abc import Generator
-
-    from langchain_core.callbacks import (
-        AsyncCallbackManagerForChainRun,
-        CallbackManagerForChainRun,
-    )
-    from langchain_core.messages import BaseMessage
+    from langchain_core.messages import AIMessage, BaseMessage
 
 __all__ = ["StructuredOutputChain", "structured_output"]
 
@@ -58,7 +51,7 @@ Strategy = Literal["auto", "json", "native"]
 _STRATEGIES = ("auto", "json", "native")
 
 
-class StructuredOutputChain(RunnableSerializable[LanguageModelInput, Any]):
+class StructuredOutputChain(LoopRunnable[Any]):
     """What :func:`structured_output` returns: native, JSON, or native then JSON.
 
     Example:
@@ -95,100 +88,32 @@ class StructuredOutputChain(RunnableSerializable[LanguageModelInput, Any]):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     @property
-    def InputType(self) -> Any:  # noqa: N802 - LangChain's name
-        """What a chat model takes."""
-        return str | StringPromptValue | ChatPromptValueConcrete | list[AnyMessage]
-
-    @property
     def OutputType(self) -> Any:  # noqa: N802 - LangChain's name
         """The schema's type, or a ``dict`` with ``include_raw``."""
         return self.chain.OutputType
 
-    def invoke(
-        self,
-        input: LanguageModelInput,  # noqa: A002 - LangChain's name
-        config: RunnableConfig | None = None,
-        **kwargs: Any,
-    ) -> Any:
-        """Ask for the structured value.
-
-        Args:
-            input: What a chat model takes.
-            config: The runnable config.
-            **kwargs: Passed to each model call.
-
-        Returns:
-            The validated value; with ``include_raw``, the ``RetryResult``.
+    def steps(self, input_: LanguageModelInput, run: ChainRun) -> Steps[Any]:
+        """Native first (when set), then the JSON strategy's loop.
 
         Raises:
             RetryExhaustedError: No reply parsed (JSON strategy).
             ModelRefusalError: The model refused.
         """
-        return self._call_with_config(self._invoke, input, config, **kwargs)
-
-    async def ainvoke(
-        self,
-        input: LanguageModelInput,  # noqa: A002 - LangChain's name
-        config: RunnableConfig | None = None,
-        **kwargs: Any,
-    ) -> Any:
-        """Async twin of :meth:`invoke`.
-
-        Args:
-            input: What a chat model takes.
-            config: The runnable config.
-            **kwargs: Passed to each model call.
-
-        Returns:
-            The validated value; with ``include_raw``, the ``RetryResult``.
-
-        Raises:
-            RetryExhaustedError: No reply parsed (JSON strategy).
-            ModelRefusalError: The model refused.
-        """
-        return await self._acall_with_config(self._ainvoke, input, config, **kwargs)
-
-    def _invoke(
-        self,
-        input_: LanguageModelInput,
-        run_manager: CallbackManagerForChainRun,
-        config: RunnableConfig,
-        **kwargs: Any,
-    ) -> Any:
-        return run_steps(self._steps(input_, run_manager, config, kwargs))
-
-    async def _ainvoke(
-        self,
-        input_: LanguageModelInput,
-        run_manager: AsyncCallbackManagerForChainRun,
-        config: RunnableConfig,
-        **kwargs: Any,
-    ) -> Any:
-        return await arun_steps(self._steps(input_, run_manager, config, kwargs))
-
-    def _steps(
-        self,
-        input_: LanguageModelInput,
-        run_manager: CallbackManagerForChainRun | AsyncCallbackManagerForChainRun,
-        config: RunnableConfig,
-        kwargs: dict[str, Any],
-    ) -> Generator[Call, Any, Any]:
-        """Native first (when set), then the JSON strategy's loop."""
         chain = self.chain
         base = to_messages(input_)
         plan = chain.plan(with_system(base, self.instructions))
         move: Move = first_ask(plan)
         if self.native is not None:
-            child = attempt_config(config, run_manager, 1)
+            child = attempt_config(run.config, run.manager, 1)
             request = (self._native_input(base), child)
             native = self.native
-            result = yield Call(native.invoke, native.ainvoke, request, kwargs)
+            result = yield Call(native.invoke, native.ainvoke, request, run.kwargs)
             raw, parsed, error = _unpack(result)
             if not self.fallback or (error is None and parsed is not None):
                 return self._native_result(raw, parsed, error)
             outcome = yield from parse_reply(chain.parser, raw)
             move = next_move(plan, State(), raw, outcome)
-        return (yield from chain.drive_steps(plan, move, run_manager, config, kwargs))
+        return (yield from chain.drive_steps(plan, move, run))
 
     def __getstate__(self) -> dict[Any, Any]:
         """Pickle without the native runnable; it is built again on load."""
