@@ -14,6 +14,7 @@ from langchain_jsonrecover.errors import (
     InvalidJsonError,
     JsonRecoveryError,
     NoJsonFoundError,
+    ReplyTooLargeError,
     RetryExhaustedError,
     SchemaValidationError,
 )
@@ -39,6 +40,7 @@ __all__ = [
     "JsonRetryChain",
     "NoJsonFoundError",
     "RegexJsonOutputParser",
+    "ReplyTooLargeError",
     "RetryExhaustedError",
     "SchemaValidationError",
     "TruncationRecoveringOutputParser",

@@ -5,7 +5,8 @@ Every error a parser raises for a bad reply is a LangChain
 
     ValueError
     └── langchain_core.exceptions.OutputParserException
-        ├── JsonRecoveryError          the reply cannot be used (too long to scan)
+        ├── JsonRecoveryError          the reply cannot be used
+        │   ├── ReplyTooLargeError     too long to scan (over ``max_chars``)
         │   ├── NoJsonFoundError       nothing JSON-like in the reply
         │   ├── InvalidJsonError       JSON-like, but it does not decode
         │   │                          (``truncated`` when the reply was cut off)
@@ -40,6 +41,7 @@ __all__ = [
     "InvalidJsonError",
     "JsonRecoveryError",
     "NoJsonFoundError",
+    "ReplyTooLargeError",
     "RetryExhaustedError",
     "SchemaValidationError",
 ]
@@ -114,6 +116,21 @@ class JsonRecoveryError(_WrittenMessageError):
             observation=observation or message,
             send_to_llm=True,
         )
+
+
+class ReplyTooLargeError(JsonRecoveryError):
+    """The reply is longer than ``max_chars``: refused before any scan.
+
+    Example:
+        >>> from langchain_jsonrecover import extract_json, ReplyTooLargeError
+        >>> try:
+        ...     extract_json('{"a": 1}', max_chars=5)
+        ... except ReplyTooLargeError as exc:
+        ...     print(exc, exc.kind)
+        The reply is too long to scan (8 characters, over 5 characters). too_large
+    """
+
+    kind: ClassVar[str] = "too_large"
 
 
 class NoJsonFoundError(JsonRecoveryError):
@@ -285,7 +302,7 @@ def error_for(
 ) -> JsonRecoveryError:
     """Build the typed error for a failure on ``llm_output``.
 
-    The error's class is the first whose ``kind`` is the failure's; a failure
+    The error's class is the one whose ``kind`` is the failure's; a failure
     to decode (``invalid_json``, ``truncated``, ``too_deep``) is an
     ``InvalidJsonError``.
 
@@ -315,7 +332,7 @@ def error_for(
             errors=errors,
             value=failure.value,
         )
-    for plain in (NoJsonFoundError, JsonRecoveryError):
+    for plain in (NoJsonFoundError, ReplyTooLargeError):
         if failure.kind == plain.kind:
             return plain(
                 described.message, llm_output=text, observation=described.observation
