@@ -40,10 +40,10 @@ def run_steps(steps: Steps[T]) -> T:
     """Run ``steps``, making each call it yields; return what it returns.
 
     Example:
-        >>> def steps():
+        >>> def doubled_length():
         ...     got = yield Call(len, None, ("abc",))
         ...     return got * 2
-        >>> run_steps(steps())
+        >>> run_steps(doubled_length())
         6
     """
     # With sync calls the driver never suspends: one send runs it to the end.
@@ -65,13 +65,13 @@ async def arun_steps(steps: Steps[T]) -> T:
         >>> import asyncio
         >>> async def double(n):
         ...     return n * 2
-        >>> def steps():
+        >>> def retried():
         ...     try:
         ...         yield Call(None, double, (None,))
         ...     except TypeError:
         ...         got = yield Call(None, double, (21,))
         ...     return got
-        >>> asyncio.run(arun_steps(steps()))
+        >>> asyncio.run(arun_steps(retried()))
         42
     """
     return await _drive(steps, awaiting=True)

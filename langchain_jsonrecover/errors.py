@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from langchain_core.exceptions import OutputParserException
 
-from langchain_jsonrecover._prompts import Shape, describe, quoting_cut_short
+from langchain_jsonrecover._prompts import Shape, cut_quoting_short, describe
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -317,7 +317,7 @@ def error_for(
     text = str(llm_output)
     if failure.kind == SchemaValidationError.kind:
         # Cut once here; the message and the observation quote these.
-        bounded = tuple(quoting_cut_short(e) for e in failure.errors)
+        bounded = tuple(cut_quoting_short(e) for e in failure.errors)
         failure = dataclasses.replace(failure, errors=bounded)
     described = describe(failure, text, shape)
     if failure.kind == SchemaValidationError.kind:

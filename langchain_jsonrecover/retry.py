@@ -164,17 +164,17 @@ def check_parser(parser: Any, argument: str = "parser") -> None:
 # --- the chain ------------------------------------------------------------------
 
 
-def attempt_tag(call: int) -> str:
+def make_attempt_tag(call: int) -> str:
     """The tag of model call ``call`` (1-based) and of the event about it.
 
     Example:
-        >>> attempt_tag(2)
+        >>> make_attempt_tag(2)
         'jsonrecover:attempt:2'
     """
     return f"jsonrecover:attempt:{call}"
 
 
-def attempt_config(
+def configure_attempt(
     config: RunnableConfig,
     run_manager: CallbackManagerForChainRun | AsyncCallbackManagerForChainRun,
     call: int,
@@ -186,7 +186,7 @@ def attempt_config(
     too, not only the sequence.
     """
     child = patch_config(config, callbacks=run_manager.get_child())
-    child["tags"] = [*child.get("tags", ()), attempt_tag(call)]
+    child["tags"] = [*child.get("tags", ()), make_attempt_tag(call)]
     return child
 
 
@@ -208,17 +208,17 @@ class JsonRetryChain(LoopRunnable[T]):
     ``OutputParserException`` gives its observation, else its message without
     LangChain's troubleshooting URL and without the copy of the reply.
 
-    - ``feedback_strategy="user"`` (AgentSea's way): a re-ask sends the
-      original messages, the failed reply (its tool calls' arguments shown
-      as text) and the feedback as a user message. When ``model`` has tools
-      bound (``model.bind_tools(...)``) and the failed reply called tools,
-      it goes back unchanged, followed by one error ``ToolMessage`` per
-      tool-call id (the failed call's holds the feedback and its arguments).
-      Only the latest failed reply and its feedback are kept, so the context
-      stays bounded.
-    - ``"system"`` (Normandy's way): the conversation is not extended; the
-      feedback and the start of the failed reply (at most 500 characters) are
-      added to the system message, or to a new one put first.
+    - ``feedback_strategy="user"``: a re-ask sends the original messages,
+      the failed reply (its tool calls' arguments shown as text) and the
+      feedback as a user message. When ``model`` has tools bound
+      (``model.bind_tools(...)``) and the failed reply called tools, it goes
+      back unchanged, followed by one error ``ToolMessage`` per tool-call id
+      (the failed call's holds the feedback and its arguments). Only the
+      latest failed reply and its feedback are kept, so the context stays
+      bounded.
+    - ``"system"``: the conversation is not extended; the feedback and the
+      start of the failed reply (at most 500 characters) are added to the
+      system message, or to a new one put first.
     - A reply identical to an earlier failed one stops the loop at once (the
       model is stuck): ``RetryExhaustedError`` with ``repeats`` set. A
       continuation is compared by the joined text: the same piece sent twice
@@ -253,7 +253,7 @@ class JsonRetryChain(LoopRunnable[T]):
     """Parses each reply; its errors become the feedback."""
 
     max_retries: int = 2
-    """Re-asks allowed after the first call (Normandy's default, 2)."""
+    """Re-asks allowed after the first call."""
 
     feedback_strategy: FeedbackStrategy = "user"
     """``"user"``: the failed reply and the feedback as new turns;
@@ -353,7 +353,7 @@ class JsonRetryChain(LoopRunnable[T]):
             tools_bound=has_bound_tools(self.model),
         )
 
-    def steps(self, input_: LanguageModelInput, run: ChainRun) -> Steps[T]:
+    def start_steps(self, input_: LanguageModelInput, run: ChainRun) -> Steps[T]:
         """The loop over ``input_``: yields each event, model and parser call."""
         plan = self.plan(to_messages(input_))
         return (yield from self.drive_steps(plan, first_ask(plan), run))
@@ -403,12 +403,14 @@ class JsonRetryChain(LoopRunnable[T]):
         model = self.model
         while isinstance(move, Ask):
             if move.event is not None:
-                failed = attempt_config(run.config, run.manager, move.event["attempt"])
+                failed = configure_attempt(
+                    run.config, run.manager, move.event["attempt"]
+                )
                 dispatch = (dispatch_custom_event, adispatch_custom_event)
                 yield Call(*dispatch, (RETRY_EVENT, move.event), {"config": failed})
                 write_to_stream(RETRY_EVENT, move.event)
             call = len(move.state.attempts) + 1
-            child = attempt_config(run.config, run.manager, call)
+            child = configure_attempt(run.config, run.manager, call)
             request = (list(move.messages), child)
             output = yield Call(model.invoke, model.ainvoke, request, run.kwargs)
             reply = as_reply(output)

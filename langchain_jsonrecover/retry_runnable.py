@@ -2,7 +2,7 @@
 
 Internal to ``retry`` (:class:`~langchain_jsonrecover.retry.JsonRetryChain`)
 and ``structured`` (``StructuredOutputChain``); not a public API. A subclass
-writes :meth:`LoopRunnable.steps` once; ``invoke`` runs it making each call,
+writes :meth:`LoopRunnable.start_steps` once; ``invoke`` runs it making each call,
 ``ainvoke`` awaiting each, both inside a chain run so that model calls are
 its child runs. The input is whatever a chat model takes.
 """
@@ -89,7 +89,9 @@ class LoopRunnable(RunnableSerializable[LanguageModelInput, T]):
         config: RunnableConfig,
         **kwargs: Any,
     ) -> T:
-        return run_steps(self.steps(input_, ChainRun(run_manager, config, kwargs)))
+        return run_steps(
+            self.start_steps(input_, ChainRun(run_manager, config, kwargs))
+        )
 
     async def _ainvoke(
         self,
@@ -99,10 +101,10 @@ class LoopRunnable(RunnableSerializable[LanguageModelInput, T]):
         **kwargs: Any,
     ) -> T:
         run = ChainRun(run_manager, config, kwargs)
-        return await arun_steps(self.steps(input_, run))
+        return await arun_steps(self.start_steps(input_, run))
 
     @abstractmethod
-    def steps(self, input_: LanguageModelInput, run: ChainRun) -> Steps[T]:
+    def start_steps(self, input_: LanguageModelInput, run: ChainRun) -> Steps[T]:
         """The run over ``input_``: yields each call, returns the output.
 
         Args:

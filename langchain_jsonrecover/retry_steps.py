@@ -24,11 +24,11 @@ from langchain_core.messages.ai import UsageMetadata, add_usage
 
 from langchain_jsonrecover._retry_prompts import (
     CONTINUE_REQUEST,
+    ask_shorter,
     clean_parser_message,
-    exhausted_message,
-    shorter_answer,
-    stuck_message,
-    system_feedback,
+    write_exhausted_message,
+    write_stuck_message,
+    write_system_feedback,
 )
 from langchain_jsonrecover.errors import (
     InvalidJsonError,
@@ -38,11 +38,11 @@ from langchain_jsonrecover.errors import (
 from langchain_jsonrecover.outcomes import Continue
 from langchain_jsonrecover.parsers import stopped_at_token_limit
 from langchain_jsonrecover.retry_turns import (
-    failed_turn,
+    append_to_system,
+    build_failed_turn,
+    build_tool_turns,
     list_tool_calls,
-    reply_text,
-    tool_turns,
-    with_system,
+    read_reply_text,
 )
 
 if TYPE_CHECKING:
@@ -212,13 +212,18 @@ def next_move(plan: Plan, state: State, reply: AIMessage, outcome: Outcome) -> M
         event = _make_event(call, "truncated", CONTINUE_REQUEST)
         return Ask(messages, State(attempts, keys, partial=text), event)
     if cut_off and not isinstance(error, JsonRecoveryError):
-        feedback = shorter_answer(feedback)
+        feedback = ask_shorter(feedback)
     if plan.strategy == "system":
-        messages = with_system(plan.base, system_feedback(feedback, text))
+        messages = append_to_system(plan.base, write_system_feedback(feedback, text))
     elif plan.tools_bound and state.partial is None and list_tool_calls(reply):
-        messages = (*plan.base, *tool_turns(reply, feedback, outcome.tool_call_id))
+        messages = (
+            *plan.base,
+            *build_tool_turns(reply, feedback, outcome.tool_call_id),
+        )
     else:
-        turn = AIMessage(text) if state.partial is not None else failed_turn(reply)
+        turn = (
+            AIMessage(text) if state.partial is not None else build_failed_turn(reply)
+        )
         messages = (*plan.base, turn, HumanMessage(feedback))
     event = _make_event(call, "truncated" if cut_off else classify(error), feedback)
     return Ask(messages, State(attempts, keys), event)
@@ -265,7 +270,7 @@ def sum_usage(attempts: Sequence[Attempt]) -> UsageMetadata | None:
 
 
 def _join_reply(state: State, reply: AIMessage) -> str:
-    text = reply_text(reply)
+    text = read_reply_text(reply)
     return text if state.partial is None else state.partial + text
 
 
@@ -323,9 +328,9 @@ def build_exhausted_error(move: GiveUp) -> RetryExhaustedError:
         else str(error)
     )
     message = (
-        stuck_message(calls, move.repeats, name, detail)
+        write_stuck_message(calls, move.repeats, name, detail)
         if move.repeats is not None
-        else exhausted_message(calls, name, detail)
+        else write_exhausted_message(calls, name, detail)
     )
     text = move.text
     parsed = getattr(error, "llm_output", None)

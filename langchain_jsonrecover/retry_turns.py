@@ -25,7 +25,7 @@ from langchain_core.messages import (
 from langchain_core.prompt_values import PromptValue
 from langchain_core.runnables import Runnable, RunnableBinding
 
-from langchain_jsonrecover._tool_prompts import NOT_EXECUTED, call_feedback
+from langchain_jsonrecover._tool_prompts import NOT_EXECUTED, write_call_feedback
 from langchain_jsonrecover.streaming import message_text
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ _TOOL_BLOCKS: Final = frozenset(
 )
 
 
-def reply_text(reply: BaseMessage) -> str:
+def read_reply_text(reply: BaseMessage) -> str:
     """A reply's text; its first tool call's arguments when it has no text.
 
     The arguments of a valid call as JSON; those of an invalid call as sent.
@@ -52,10 +52,10 @@ def reply_text(reply: BaseMessage) -> str:
     Example:
         >>> from langchain_core.messages import AIMessage
         >>> call = {"name": "Person", "args": {"name": "Ada"}, "id": "1"}
-        >>> reply_text(AIMessage("", tool_calls=[call]))
+        >>> read_reply_text(AIMessage("", tool_calls=[call]))
         '{"name": "Ada"}'
         >>> bad = {"name": "Person", "args": '{"name": "Ada",}', "id": "1"}
-        >>> reply_text(AIMessage("", invalid_tool_calls=[bad]))
+        >>> read_reply_text(AIMessage("", invalid_tool_calls=[bad]))
         '{"name": "Ada",}'
     """
     text = message_text(reply)
@@ -109,7 +109,7 @@ def read_call(reply: AIMessage, name: str | None) -> tuple[str, str | None] | No
     return None
 
 
-def tool_turns(
+def build_tool_turns(
     reply: AIMessage, feedback: str, failed_id: str | None
 ) -> tuple[BaseMessage, ...]:
     """The re-ask turns when tools are bound: the reply, then a result per call.
@@ -122,7 +122,8 @@ def tool_turns(
     Example:
         >>> from langchain_core.messages import AIMessage
         >>> bad = {"name": "search", "args": '{"q": "x",}', "id": "c1"}
-        >>> turns = tool_turns(AIMessage("", invalid_tool_calls=[bad]), "Bad.", "c1")
+        >>> reply = AIMessage("", invalid_tool_calls=[bad])
+        >>> turns = build_tool_turns(reply, "Bad.", "c1")
         >>> [(type(m).__name__, getattr(m, "status", "")) for m in turns]
         [('AIMessage', ''), ('ToolMessage', 'error')]
     """
@@ -131,7 +132,7 @@ def tool_turns(
         if call_id is None:
             continue
         text = (
-            call_feedback(name, feedback, arguments)
+            write_call_feedback(name, feedback, arguments)
             if call_id == failed_id
             else NOT_EXECUTED
         )
@@ -143,7 +144,7 @@ def tool_turns(
     return tuple(turns)
 
 
-def failed_turn(reply: AIMessage) -> AIMessage:
+def build_failed_turn(reply: AIMessage) -> AIMessage:
     """The failed reply as it goes back into the conversation: no tool calls.
 
     A tool call left in would need a tool result after it; its content blocks
@@ -153,7 +154,7 @@ def failed_turn(reply: AIMessage) -> AIMessage:
     Example:
         >>> from langchain_core.messages import AIMessage
         >>> call = {"name": "Person", "args": {"age": "x"}, "id": "1"}
-        >>> turn = failed_turn(AIMessage("", tool_calls=[call]))
+        >>> turn = build_failed_turn(AIMessage("", tool_calls=[call]))
         >>> turn.content, turn.tool_calls
         ('{"age": "x"}', [])
     """
@@ -183,17 +184,17 @@ def failed_turn(reply: AIMessage) -> AIMessage:
     return AIMessage(content=content, name=reply.name)
 
 
-def with_system(base: Sequence[BaseMessage], text: str) -> tuple[BaseMessage, ...]:
+def append_to_system(base: Sequence[BaseMessage], text: str) -> tuple[BaseMessage, ...]:
     r"""Append ``text`` to the system message, or put one first. No mutation.
 
     Example:
         >>> from langchain_core.messages import HumanMessage, SystemMessage
         >>> base = [SystemMessage("Be terse."), HumanMessage("Hi")]
-        >>> with_system(base, "Answer in JSON.")[0].content
+        >>> append_to_system(base, "Answer in JSON.")[0].content
         'Be terse.\n\nAnswer in JSON.'
         >>> base[0].content
         'Be terse.'
-        >>> with_system([HumanMessage("Hi")], "Answer in JSON.")[0].content
+        >>> append_to_system([HumanMessage("Hi")], "Answer in JSON.")[0].content
         'Answer in JSON.'
     """
     for index, message in enumerate(base):

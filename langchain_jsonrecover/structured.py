@@ -19,15 +19,15 @@ from langchain_core.language_models import LanguageModelInput  # noqa: TC002 - f
 from langchain_core.runnables import Runnable  # noqa: TC002 - a field's type
 from pydantic import ConfigDict, SkipValidation
 
-from langchain_jsonrecover._retry_prompts import with_instructions
+from langchain_jsonrecover._retry_prompts import prepend_system_prompt
 from langchain_jsonrecover._sync_or_async import Call, Steps
 from langchain_jsonrecover.parsers import JsonFenceOutputParser, _JsonRecoveringParser
 from langchain_jsonrecover.retry import (
     JsonRetryChain,
     RetryResult,
-    attempt_config,
     check_model,
     check_parser,
+    configure_attempt,
 )
 from langchain_jsonrecover.retry_parsing import parse_reply
 from langchain_jsonrecover.retry_runnable import ChainRun, LoopRunnable
@@ -38,7 +38,7 @@ from langchain_jsonrecover.retry_steps import (
     first_ask,
     next_move,
 )
-from langchain_jsonrecover.retry_turns import as_reply, to_messages, with_system
+from langchain_jsonrecover.retry_turns import append_to_system, as_reply, to_messages
 
 if TYPE_CHECKING:
     from langchain_core.messages import AIMessage, BaseMessage
@@ -92,7 +92,7 @@ class StructuredOutputChain(LoopRunnable[Any]):
         """The schema's type, or a ``dict`` with ``include_raw``."""
         return self.chain.OutputType
 
-    def steps(self, input_: LanguageModelInput, run: ChainRun) -> Steps[Any]:
+    def start_steps(self, input_: LanguageModelInput, run: ChainRun) -> Steps[Any]:
         """Native first (when set), then the JSON strategy's loop.
 
         Raises:
@@ -101,16 +101,16 @@ class StructuredOutputChain(LoopRunnable[Any]):
         """
         chain = self.chain
         base = to_messages(input_)
-        plan = chain.plan(with_system(base, self.instructions))
+        plan = chain.plan(append_to_system(base, self.instructions))
         move: Move = first_ask(plan)
         if self.native is not None:
-            child = attempt_config(run.config, run.manager, 1)
-            request = (self._native_input(base), child)
+            child = configure_attempt(run.config, run.manager, 1)
+            request = (self._build_native_input(base), child)
             native = self.native
             result = yield Call(native.invoke, native.ainvoke, request, run.kwargs)
             raw, parsed, error = _unpack(result)
             if not self.fallback or (error is None and parsed is not None):
-                return self._native_result(raw, parsed, error)
+                return self._build_native_result(raw, parsed, error)
             outcome = yield from parse_reply(chain.parser, raw)
             move = next_move(plan, State(), raw, outcome)
         return (yield from chain.drive_steps(plan, move, run))
@@ -128,15 +128,15 @@ class StructuredOutputChain(LoopRunnable[Any]):
         super().__setstate__(state)
         if self.native_spec is not None and self.native is None:
             schema, kwargs = self.native_spec
-            native = _native(self.chain.model, schema, kwargs)
+            native = _build_native(self.chain.model, schema, kwargs)
             object.__setattr__(self, "native", native)
 
-    def _native_input(self, base: tuple[BaseMessage, ...]) -> list[BaseMessage]:
+    def _build_native_input(self, base: tuple[BaseMessage, ...]) -> list[BaseMessage]:
         if self.system_prompt:
-            return list(with_system(base, self.system_prompt))
+            return list(append_to_system(base, self.system_prompt))
         return list(base)
 
-    def _native_result(
+    def _build_native_result(
         self, raw: AIMessage, parsed: Any, error: Exception | None
     ) -> Any:
         if not self.chain.include_raw:
@@ -297,14 +297,14 @@ def structured_output(
         msg = f"strategy must be one of {', '.join(_STRATEGIES)}, got {strategy!r}"
         raise ValueError(msg)
     # The native strategy never parses: a JSON-schema dict must not need jsonschema.
-    chosen = with_schema(parser, None if strategy == "native" else schema)
+    chosen = attach_schema(parser, None if strategy == "native" else schema)
     chain = JsonRetryChain(
         model=model, parser=chosen, max_retries=max_retries, include_raw=include_raw
     )
     native: Runnable[LanguageModelInput, Any] | None = None
     if strategy != "json":
         try:
-            native = _native(model, schema, kwargs)
+            native = _build_native(model, schema, kwargs)
         except NotImplementedError:
             if strategy == "native":
                 raise
@@ -313,19 +313,22 @@ def structured_output(
         native=native,
         native_spec=(schema, dict(kwargs)) if native is not None else None,
         fallback=strategy == "auto",
-        instructions=with_instructions(chosen.get_format_instructions(), system_prompt),
+        instructions=prepend_system_prompt(
+            chosen.get_format_instructions(), system_prompt
+        ),
         system_prompt=system_prompt,
     )
     return cast("Runnable[LanguageModelInput, Any]", runnable)
 
 
-def with_schema(
+def attach_schema(
     parser: _JsonRecoveringParser[Any] | None, schema: Any
 ) -> _JsonRecoveringParser[Any]:
     """``parser`` (default ``JsonFenceOutputParser()``) with ``schema``, options kept.
 
     Example:
-        >>> parser = with_schema(JsonFenceOutputParser(repair=True), {"type": "object"})
+        >>> repairing = JsonFenceOutputParser(repair=True)
+        >>> parser = attach_schema(repairing, {"type": "object"})
         >>> parser.repair, parser.pydantic_object
         (True, {'type': 'object'})
 
@@ -356,7 +359,7 @@ def with_schema(
     return type(parser)(**fields)
 
 
-def _native(
+def _build_native(
     model: Runnable[LanguageModelInput, Any], schema: Any, kwargs: dict[str, Any]
 ) -> Runnable[LanguageModelInput, Any]:
     method = getattr(model, "with_structured_output", None)

@@ -28,7 +28,9 @@ from pydantic import BaseModel
 from langchain_jsonrecover._retry_prompts import (
     CONTINUE_REQUEST,
     SHORTER_REQUEST,
-    system_feedback,
+)
+from langchain_jsonrecover._retry_prompts import (
+    write_system_feedback as system_feedback,
 )
 from langchain_jsonrecover.errors import (
     InvalidJsonError,
