@@ -105,7 +105,7 @@ def clean_parser_message(message: str, reply: str) -> str:
     Returns:
         The message without the URL, pydantic's documentation links, and the
         copy of the reply (replaced by "your reply"); cut short as
-        :func:`bound_foreign_feedback` cuts.
+        :func:`cut_foreign_feedback` cuts.
 
     Example:
         >>> clean_parser_message(
@@ -120,10 +120,10 @@ def clean_parser_message(message: str, reply: str) -> str:
         at = text.rfind(reply)
         if at >= 0:
             text = text[:at] + "your reply" + text[at + len(reply) :]
-    return bound_foreign_feedback(text.strip())
+    return cut_foreign_feedback(text.strip())
 
 
-def bound_foreign_feedback(text: str) -> str:
+def cut_foreign_feedback(text: str) -> str:
     """A foreign parser's feedback, bounded: it may quote the reply's data.
 
     LangChain's ``PydanticOutputParser`` quotes the decoded object; any long
@@ -131,7 +131,7 @@ def bound_foreign_feedback(text: str) -> str:
     :data:`FOREIGN_LIMIT`.
 
     Example:
-        >>> len(bound_foreign_feedback("Failed to parse " + "{" * 10**6))
+        >>> len(cut_foreign_feedback("Failed to parse " + "{" * 10**6))
         76
     """
     return shorten_quoting(text, FOREIGN_LIMIT)

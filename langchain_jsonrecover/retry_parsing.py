@@ -18,8 +18,8 @@ from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration
 
 from langchain_jsonrecover._retry_prompts import (
-    bound_foreign_feedback,
     clean_parser_message,
+    cut_foreign_feedback,
 )
 from langchain_jsonrecover._sync_or_async import Call
 from langchain_jsonrecover.outcomes import Continue
@@ -47,7 +47,7 @@ def explain_foreign_error(error: OutputParserException) -> str:
         'Invalid json output: your reply'
     """
     if error.observation:
-        return bound_foreign_feedback(str(error.observation))
+        return cut_foreign_feedback(str(error.observation))
     return clean_parser_message(str(error), str(error.llm_output or ""))
 
 
