@@ -1,7 +1,7 @@
 r"""The script of ``jsonrecover demo``: a weak model that fixes what it is told.
 
 Pure functions on ``str``; no LangChain imports (the chat-model adapter,
-``DemoChatModel``, is in ``cli.py``). The model is stateless and
+``DemoChatModel``, is in ``demo.py``). The model is stateless and
 deterministic: it reads the conversation it is given. Its first reply is a
 friendly sentence after a ``<think>`` block, with a ```` ```json ```` fence
 holding a trailing comma and a wrong type for ``wind_kph``. It fixes the
@@ -101,7 +101,7 @@ def demo_reply(turns: Sequence[tuple[str, str]]) -> str:
         >>> demo_reply([("human", QUESTION), ("ai", "…"), ("human", feedback)])
         '{"city": "Lisbon", "temperature_c": 18.5, "sky": "clear", "wind_kph": 12}'
     """
-    feedback = _feedback(turns)
+    feedback = _gather_feedback(turns)
     if "wind_kph" in feedback and "valid integer" in feedback:
         return FINAL_REPLY
     if "not valid JSON" in feedback and "comma" in feedback:
@@ -109,7 +109,7 @@ def demo_reply(turns: Sequence[tuple[str, str]]) -> str:
     return FIRST_REPLY
 
 
-def _feedback(turns: Sequence[tuple[str, str]]) -> str:
+def _gather_feedback(turns: Sequence[tuple[str, str]]) -> str:
     """The system text and every user turn but the first (the question)."""
     parts: list[str] = []
     seen_question = False

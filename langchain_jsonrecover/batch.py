@@ -157,9 +157,9 @@ class Tally:
         head = f"jsonrecover: {self.lines:,} lines: {self.recovered:,} recovered"
         lines = [f"{head}, {failed:,} failed"]
         if failed:
-            lines.append(f"  failed: {_counts(self.failed)}")
+            lines.append(f"  failed: {_format_counts(self.failed)}")
         if self.repairs:
-            lines.append(f"  repairs: {_counts(self.repairs)}")
+            lines.append(f"  repairs: {_format_counts(self.repairs)}")
         if self.cut_off:
             lines.append(f"  cut off at the token limit: {self.cut_off:,}")
         rate = f", {self.lines / seconds:,.0f} lines/s" if seconds > 0 else ""
@@ -167,7 +167,7 @@ class Tally:
         return lines
 
 
-def _counts(counter: Counter[str]) -> str:
+def _format_counts(counter: Counter[str]) -> str:
     ranked = sorted(counter.items(), key=lambda item: (-item[1], item[0]))
     return ", ".join(f"{name} {count:,}" for name, count in ranked)
 

@@ -59,8 +59,11 @@ from langchain_jsonrecover.errors import JsonRecoveryError, SchemaValidationErro
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import TypeAlias
 
     from langchain_jsonrecover.records import Parser
+
+    Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]  # noqa: SLF001
 
 
 __all__ = ["main"]
@@ -69,7 +72,7 @@ _COMMANDS = ("extract", "batch", "demo")
 _TOP_LEVEL = frozenset({*_COMMANDS, "-h", "--help", "--version"})
 
 
-def _parser() -> argparse.ArgumentParser:
+def _build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="jsonrecover",
         description="Pull the JSON out of language models' replies.",
@@ -79,6 +82,14 @@ def _parser() -> argparse.ArgumentParser:
         "--version", action="version", version=f"%(prog)s {__version__}"
     )
     commands = parser.add_subparsers(dest="command", required=True)
+    extract = _add_extract(commands)
+    _add_batch(commands)
+    _add_demo(commands)
+    parser.epilog = "With no command, extract runs:\n\n" + extract.format_help()
+    return parser
+
+
+def _add_extract(commands: Commands) -> argparse.ArgumentParser:
     extract = commands.add_parser(
         "extract",
         prog="jsonrecover [extract]",
@@ -107,7 +118,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     extract.add_argument(
         "--max-chars",
-        type=_positive,
+        type=_parse_positive,
         default=DEFAULT_MAX_CHARS,
         metavar="N",
         help="refuse longer replies (default: %(default)s)",
@@ -117,6 +128,10 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="say on standard error how the JSON was found",
     )
+    return extract
+
+
+def _add_batch(commands: Commands) -> None:
     batch = commands.add_parser(
         "batch",
         help="recover the JSON in every reply of a JSONL log",
@@ -136,7 +151,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_parser_options(batch)
     batch.add_argument(
         "--jobs",
-        type=_positive,
+        type=_parse_positive,
         default=1,
         metavar="N",
         help="worker processes, input order kept (default: %(default)s)",
@@ -147,6 +162,9 @@ def _parser() -> argparse.ArgumentParser:
         metavar="OUT.jsonl",
         help="where the rows go (default: standard output)",
     )
+
+
+def _add_demo(commands: Commands) -> None:
     demo = commands.add_parser(
         "demo",
         help="run a retry chain end to end on a scripted weak model (offline)",
@@ -180,8 +198,6 @@ def _parser() -> argparse.ArgumentParser:
         help="send feedback as a new user turn, or in the system message "
         "(default: %(default)s)",
     )
-    parser.epilog = "With no command, extract runs:\n\n" + extract.format_help()
-    return parser
 
 
 def _add_parser_options(command: argparse.ArgumentParser) -> None:
@@ -229,7 +245,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list or args_list[0] not in _TOP_LEVEL:
         args_list.insert(0, "extract")
-    args = _parser().parse_args(args_list)
+    args = _build_parser().parse_args(args_list)
     if args.command == "demo" and args.agent:
         return run_agent_demo(args.model, args.max_retries)
     if args.command == "demo":
@@ -254,7 +270,7 @@ def _extract(args: argparse.Namespace) -> int:
         _say(f"jsonrecover: {exc}")
         return 2
     try:
-        raw = _read(args.file)
+        raw = _read_input(args.file)
     except OSError as exc:
         _say(f"jsonrecover: cannot read {args.file}: {exc.strerror or exc}")
         return 2
@@ -262,13 +278,13 @@ def _extract(args: argparse.Namespace) -> int:
     try:
         found = parser.extract(text)
     except SchemaValidationError as exc:
-        _say(f"jsonrecover: {type(exc).__name__}: {_first_line(str(exc))}")
+        _say(f"jsonrecover: {type(exc).__name__}: {_take_first_line(str(exc))}")
         for error in exc.errors:
             got = f" (got {error['value']})" if error["value"] else ""
             _say(f"  {error['path'] or 'the value'}: {error['message']}{got}")
         return 1
     except JsonRecoveryError as exc:
-        _say(f"jsonrecover: {type(exc).__name__}: {_first_line(str(exc))}")
+        _say(f"jsonrecover: {type(exc).__name__}: {_take_first_line(str(exc))}")
         return 1
     if args.verbose:
         repairs = ", ".join(found.repairs) or "none"
@@ -299,7 +315,7 @@ def _batch(args: argparse.Namespace) -> int:
         return 2
     to_stdout = args.output in {None, "-"}
     from_stdin = args.input == "-"
-    if not to_stdout and not from_stdin and _same_file(args.input, args.output):
+    if not to_stdout and not from_stdin and _is_same_file(args.input, args.output):
         _say(f"jsonrecover: --output {args.output} would overwrite the input")
         return 2
     with contextlib.ExitStack() as files:
@@ -382,7 +398,7 @@ class _OutputFile(contextlib.AbstractContextManager["BinaryIO"]):
                 self.file.close()
 
 
-def _same_file(first: str, second: str) -> bool:
+def _is_same_file(first: str, second: str) -> bool:
     try:
         return Path(first).samefile(second)
     except OSError:
@@ -407,7 +423,7 @@ def _drop_stdout() -> None:
         os.close(null)
 
 
-def _positive(text: str) -> int:
+def _parse_positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
@@ -419,14 +435,14 @@ def _positive(text: str) -> int:
     return value
 
 
-def _read(file: str | None) -> bytes:
+def _read_input(file: str | None) -> bytes:
     if file is None or file == "-":
         stream: BinaryIO = sys.stdin.buffer
         return stream.read()
     return Path(file).read_bytes()
 
 
-def _first_line(message: str) -> str:
+def _take_first_line(message: str) -> str:
     return next((line for line in message.splitlines() if line.strip()), message)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from abc import abstractmethod
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
@@ -34,7 +35,7 @@ from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.retry import RETRY_EVENT, JsonRetryChain
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
     from uuid import UUID
 
     from langchain_core.callbacks import CallbackManagerForLLMRun
@@ -51,7 +52,38 @@ _PACKAGES: Final = {
 }
 
 
-class DemoChatModel(BaseChatModel):
+class _ScriptedChatModel(BaseChatModel):
+    """A chat model whose reply is its script's answer to the conversation."""
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        """The scripted reply, with usage estimated from the lengths."""
+        turns = [(message.type, str(message.text)) for message in messages]
+        text = self._reply(turns)
+        prompt = estimate_tokens("".join(turn for _, turn in turns))
+        completion = estimate_tokens(text)
+        reply = AIMessage(
+            text,
+            response_metadata={"finish_reason": "stop", "model_name": MODEL_NAME},
+            usage_metadata={
+                "input_tokens": prompt,
+                "output_tokens": completion,
+                "total_tokens": prompt + completion,
+            },
+        )
+        return ChatResult(generations=[ChatGeneration(message=reply)])
+
+    @abstractmethod
+    def _reply(self, turns: Sequence[tuple[str, str]]) -> str:
+        """The reply to the conversation, given as ``(type, text)`` turns."""
+
+
+class DemoChatModel(_ScriptedChatModel):
     """The scripted weak model of ``jsonrecover demo``: offline and stateless.
 
     It reads the conversation it is given. Its first reply is prose after a
@@ -72,21 +104,15 @@ class DemoChatModel(BaseChatModel):
         WeatherReport(city='Lisbon', temperature_c=18.5, sky='clear', wind_kph=12)
     """
 
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        return _scripted_result(messages, demo_reply)
+    def _reply(self, turns: Sequence[tuple[str, str]]) -> str:
+        return demo_reply(turns)
 
     @property
     def _llm_type(self) -> str:
         return "jsonrecover-demo"
 
 
-class DemoAgentModel(BaseChatModel):
+class DemoAgentModel(_ScriptedChatModel):
     """The scripted weak model of ``jsonrecover demo --agent``: no tool calling.
 
     Its ``bind_tools`` is not implemented, so the middleware describes the
@@ -99,14 +125,8 @@ class DemoAgentModel(BaseChatModel):
         '{"name": "get_weather", "arguments": {"city": "Lisbon",}}'
     """
 
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        return _scripted_result(messages, agent_reply)
+    def _reply(self, turns: Sequence[tuple[str, str]]) -> str:
+        return agent_reply(turns)
 
     @property
     def _llm_type(self) -> str:
@@ -117,7 +137,7 @@ class _DemoSetupError(Exception):
     """``--model`` cannot be used; the message says what to do."""
 
 
-def _chat_model(spec: str) -> BaseChatModel:
+def _load_chat_model(spec: str) -> BaseChatModel:
     """A real chat model from ``PROVIDER:NAME``, through ``init_chat_model``."""
     provider, sep, name = spec.partition(":")
     if not sep or not provider or not name:
@@ -139,7 +159,7 @@ def _chat_model(spec: str) -> BaseChatModel:
     except ImportError as exc:
         raise _DemoSetupError(install) from exc
     except ValueError as exc:
-        msg = f"cannot use --model {spec}: {_first_line(str(exc))}"
+        msg = f"cannot use --model {spec}: {_take_first_line(str(exc))}"
         raise _DemoSetupError(msg) from exc
     return model
 
@@ -161,7 +181,7 @@ class _DemoPrinter(BaseCallbackHandler):
     ) -> None:
         self.replies += 1
         text = response.generations[0][0].text if response.generations else ""
-        _out(f"--- reply {self.replies} ---\n{text}\n")
+        _show(f"--- reply {self.replies} ---\n{text}\n")
 
     def on_custom_event(
         self,
@@ -174,19 +194,19 @@ class _DemoPrinter(BaseCallbackHandler):
         **kwargs: Any,
     ) -> None:
         if name == RETRY_EVENT and self.agent:
-            _out(
+            _show(
                 f"--- reply {self.replies} failed ({data['error']}); "
                 f"feedback sent in the same model step ---\n{data['feedback']}\n"
             )
         elif name == RETRY_EVENT:
-            _out(
+            _show(
                 f"--- reply {data['attempt']} failed ({data['error']}); "
                 f"feedback sent ---\n{data['feedback']}\n"
             )
         elif name == RECOVERY_EVENT and "tool_call" in data:
             source = str(data["source"]).replace("_", " ")
             repairs = ", ".join(data["repairs"])
-            _out(
+            _show(
                 f"--- tool call {data['tool_call']} recovered from the "
                 f"{source} ({repairs}) ---\n"
             )
@@ -199,7 +219,7 @@ class _DemoPrinter(BaseCallbackHandler):
         parent_run_id: UUID | None = None,
         **kwargs: Any,
     ) -> None:
-        _out(f"--- tool result ---\n{getattr(output, 'content', output)}\n")
+        _show(f"--- tool result ---\n{getattr(output, 'content', output)}\n")
 
 
 def run_demo(model_spec: str | None, max_retries: int, strategy: str) -> int:
@@ -222,7 +242,7 @@ def run_demo(model_spec: str | None, max_retries: int, strategy: str) -> int:
         0
     """
     try:
-        model = DemoChatModel() if model_spec is None else _chat_model(model_spec)
+        model = DemoChatModel() if model_spec is None else _load_chat_model(model_spec)
         chain = JsonRetryChain(
             model=model,
             parser=JsonFenceOutputParser(pydantic_object=WeatherReport),
@@ -231,11 +251,11 @@ def run_demo(model_spec: str | None, max_retries: int, strategy: str) -> int:
             include_raw=True,
         )
     except (_DemoSetupError, ValueError) as exc:
-        _say(f"jsonrecover: {_first_line(str(exc))}")
+        _say(f"jsonrecover: {_take_first_line(str(exc))}")
         return 2
     instructions = chain.parser.get_format_instructions()
     name = MODEL_NAME if model_spec is None else model_spec
-    _out(f"Model: {name}\nSystem:\n{instructions}\n\nUser:\n{QUESTION}\n")
+    _show(f"Model: {name}\nSystem:\n{instructions}\n\nUser:\n{QUESTION}\n")
     try:
         result = chain.invoke(
             [SystemMessage(instructions), HumanMessage(QUESTION)],
@@ -255,11 +275,11 @@ def run_demo(model_spec: str | None, max_retries: int, strategy: str) -> int:
     parsed = result["parsed"]
     if parsed is None:
         error = result["parsing_error"]
-        _out(f"--- no valid reply after {calls} model {plural}{tokens} ---")
-        _say(f"jsonrecover: {type(error).__name__}: {_first_line(str(error))}")
+        _show(f"--- no valid reply after {calls} model {plural}{tokens} ---")
+        _say(f"jsonrecover: {type(error).__name__}: {_take_first_line(str(error))}")
         return 1
     dumped = orjson.dumps(parsed.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
-    _out(
+    _show(
         f"--- validated WeatherReport after {calls} model {plural}{tokens} ---\n"
         + dumped.decode()
     )
@@ -288,7 +308,7 @@ def run_agent_demo(model_spec: str | None, max_retries: int) -> int:
         agents = importlib.import_module("langchain.agents")
         tools = importlib.import_module("langchain_core.tools")
         middleware = importlib.import_module("langchain_jsonrecover.agents")
-        model = DemoAgentModel() if model_spec is None else _chat_model(model_spec)
+        model = DemoAgentModel() if model_spec is None else _load_chat_model(model_spec)
     except ImportError:
         _say(
             "jsonrecover: demo --agent needs langchain: "
@@ -296,7 +316,7 @@ def run_agent_demo(model_spec: str | None, max_retries: int) -> int:
         )
         return 2
     except _DemoSetupError as exc:
-        _say(f"jsonrecover: {_first_line(str(exc))}")
+        _say(f"jsonrecover: {_take_first_line(str(exc))}")
         return 2
 
     def get_weather(city: str) -> str:
@@ -315,53 +335,32 @@ def run_agent_demo(model_spec: str | None, max_retries: int) -> int:
     name = (
         f"{MODEL_NAME} (agent, no tool calling)" if model_spec is None else model_spec
     )
-    _out(f"Model: {name}\nUser:\n{AGENT_QUESTION}\n")
+    _show(f"Model: {name}\nUser:\n{AGENT_QUESTION}\n")
     try:
         state = agent.invoke(
             {"messages": [HumanMessage(AGENT_QUESTION)]},
             {"callbacks": [_DemoPrinter(agent=True)]},
         )
     except Exception as exc:  # noqa: BLE001 - any failure, reported in one line
-        _say(f"jsonrecover: {type(exc).__name__}: {_first_line(str(exc))}")
+        _say(f"jsonrecover: {type(exc).__name__}: {_take_first_line(str(exc))}")
         return 1
     report = state.get("structured_response")
     if report is None:
         _say("jsonrecover: the agent ended without a structured response")
         return 1
     dumped = orjson.dumps(report.model_dump(mode="json"), option=orjson.OPT_INDENT_2)
-    _out("--- structured_response: WeatherReport ---\n" + dumped.decode())
+    _show("--- structured_response: WeatherReport ---\n" + dumped.decode())
     return 0
 
 
-def _out(text: str) -> None:
+def _show(text: str) -> None:
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
 
 
-def _first_line(message: str) -> str:
+def _take_first_line(message: str) -> str:
     return next((line for line in message.splitlines() if line.strip()), message)
 
 
 def _say(line: str) -> None:
     sys.stderr.write(line + "\n")
-
-
-def _scripted_result(
-    messages: list[BaseMessage],
-    script: Callable[[Sequence[tuple[str, str]]], str],
-) -> ChatResult:
-    """The scripted reply to ``messages``, with usage estimated from lengths."""
-    turns = [(message.type, str(message.text)) for message in messages]
-    text = script(turns)
-    prompt = estimate_tokens("".join(turn for _, turn in turns))
-    completion = estimate_tokens(text)
-    reply = AIMessage(
-        text,
-        response_metadata={"finish_reason": "stop", "model_name": MODEL_NAME},
-        usage_metadata={
-            "input_tokens": prompt,
-            "output_tokens": completion,
-            "total_tokens": prompt + completion,
-        },
-    )
-    return ChatResult(generations=[ChatGeneration(message=reply)])

@@ -86,33 +86,38 @@ def recovery_payload(found: Extraction, reply: str) -> dict[str, Any] | None:
     }
 
 
-def _prepare(
-    found: Extraction, reply: str
-) -> tuple[RunnableConfig | None, Any, dict[str, Any]] | None:
-    """Who listens and what to tell them; ``None`` when there is nothing to do.
+def _find_listening_config() -> RunnableConfig | None:
+    """The run's config when its callback handlers listen, else ``None``.
 
-    The run's callback handlers listen when there are any (outside a run there
-    are none); a LangGraph run's stream writer listens; the logger listens at
-    INFO.
+    Outside a run there are none.
     """
-    run_config = ensure_config()
-    manager = get_callback_manager_for_config(run_config)
+    config = ensure_config()
+    manager = get_callback_manager_for_config(config)
     listening = manager.parent_run_id is not None and bool(manager.handlers)
-    config = run_config if listening else None
-    writer = _stream_writer()
+    return config if listening else None
+
+
+def _log_payload(found: Extraction, reply: str) -> dict[str, Any] | None:
+    """The event's data when anyone listens, logged at INFO; else ``None``.
+
+    The run's callback handlers, a LangGraph run's stream writer and the
+    logger at INFO listen; the payload is built only when one of them does.
+    """
     logging_on = logger.isEnabledFor(logging.INFO)
-    if config is None and writer is None and not logging_on:
+    if (
+        _find_listening_config() is None
+        and _find_stream_writer() is None
+        and not logging_on
+    ):
         return None
     payload = recovery_payload(found, reply)
-    if payload is None:
-        return None
-    if logging_on:
+    if payload is not None and logging_on:
         logger.info("%s %s", RECOVERY_EVENT, payload)
-    return config, writer, payload
+    return payload
 
 
 @functools.cache
-def _langgraph_config() -> Any:
+def _import_langgraph_config() -> Any:
     """``langgraph.config``, or ``None`` without LangGraph (looked up once)."""
     try:
         return importlib.import_module("langgraph.config")
@@ -120,9 +125,9 @@ def _langgraph_config() -> Any:
         return None
 
 
-def _stream_writer() -> Any:
+def _find_stream_writer() -> Any:
     """LangGraph's stream writer of the current graph run, or ``None``."""
-    config = _langgraph_config()
+    config = _import_langgraph_config()
     if config is None:
         return None
     try:
@@ -144,7 +149,7 @@ def write_to_stream(name: str, data: dict[str, Any]) -> None:
     Example:
         >>> write_to_stream(RECOVERY_EVENT, {"repairs": []})  # outside a graph
     """
-    writer = _stream_writer()
+    writer = _find_stream_writer()
     if writer is not None:
         writer({"event": name, "data": data})
 
@@ -161,9 +166,8 @@ def emit_event(name: str, data: dict[str, Any]) -> None:
     Example:
         >>> emit_event(RECOVERY_EVENT, {"repairs": []})  # nobody listens
     """
-    config = ensure_config()
-    manager = get_callback_manager_for_config(config)
-    if manager.parent_run_id is not None and manager.handlers:
+    config = _find_listening_config()
+    if config is not None:
         dispatch_custom_event(name, data, config=config)
     write_to_stream(name, data)
 
@@ -175,9 +179,8 @@ async def aemit_event(name: str, data: dict[str, Any]) -> None:
         name: The event's name.
         data: Its payload.
     """
-    config = ensure_config()
-    manager = get_callback_manager_for_config(config)
-    if manager.parent_run_id is not None and manager.handlers:
+    config = _find_listening_config()
+    if config is not None:
         await adispatch_custom_event(name, data, config=config)
     write_to_stream(name, data)
 
@@ -189,14 +192,9 @@ def report_recovery(found: Extraction, reply: str) -> None:
         found: The final extraction.
         reply: The reply it came from.
     """
-    prepared = _prepare(found, reply)
-    if prepared is None:
-        return
-    config, writer, payload = prepared
-    if config is not None:
-        dispatch_custom_event(RECOVERY_EVENT, payload, config=config)
-    if writer is not None:
-        writer({"event": RECOVERY_EVENT, "data": payload})
+    payload = _log_payload(found, reply)
+    if payload is not None:
+        emit_event(RECOVERY_EVENT, payload)
 
 
 async def areport_recovery(found: Extraction, reply: str) -> None:
@@ -206,11 +204,6 @@ async def areport_recovery(found: Extraction, reply: str) -> None:
         found: The final extraction.
         reply: The reply it came from.
     """
-    prepared = _prepare(found, reply)
-    if prepared is None:
-        return
-    config, writer, payload = prepared
-    if config is not None:
-        await adispatch_custom_event(RECOVERY_EVENT, payload, config=config)
-    if writer is not None:
-        writer({"event": RECOVERY_EVENT, "data": payload})
+    payload = _log_payload(found, reply)
+    if payload is not None:
+        await aemit_event(RECOVERY_EVENT, payload)

@@ -9,10 +9,9 @@ LangChain's ``BaseOutputParser``.
 from __future__ import annotations
 
 import dataclasses
-import re
-from abc import abstractmethod
+import re  # noqa: TC003 - pydantic reads the pattern field's type at runtime
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
-from typing import Annotated, Any, Literal, TypeVar, overload
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, overload
 
 from langchain_core.exceptions import ModelRefusalError
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
@@ -31,12 +30,18 @@ from langchain_jsonrecover._extract import (
     extract_with_pattern,
 )
 from langchain_jsonrecover._instructions import shape_of
+from langchain_jsonrecover._patterns import compile_pattern
 from langchain_jsonrecover._prompts import Shape
 from langchain_jsonrecover._schema import Schema
 from langchain_jsonrecover.errors import JsonRecoveryError, error_for
 from langchain_jsonrecover.events import areport_recovery, report_recovery
 from langchain_jsonrecover.outcomes import Continue, Halt
-from langchain_jsonrecover.streaming import NOTHING, StreamState, message_text
+from langchain_jsonrecover.streaming import (
+    astream_values,
+    generation_text,
+    message_text,
+    stream_values,
+)
 
 __all__ = [
     "JsonFenceOutputParser",
@@ -70,13 +75,6 @@ def raise_if_refused(message: BaseMessage) -> None:
             raise ModelRefusalError.from_refusal(block, raw_message=message)
 
 
-def generation_text(generation: Generation) -> str:
-    """A generation's text; a chat generation's is its message's (no copy)."""
-    if isinstance(generation, ChatGeneration):
-        return message_text(generation.message)
-    return str(generation.text)
-
-
 def stopped_at_token_limit(metadata: Mapping[str, Any]) -> bool:
     """Whether a reply's metadata says the model stopped at its token limit.
 
@@ -102,34 +100,6 @@ def stopped_at_token_limit(metadata: Mapping[str, Any]) -> bool:
             return True
     details = metadata.get("incomplete_details")
     return isinstance(details, Mapping) and details.get("reason") == "max_output_tokens"
-
-
-def compile_pattern(pattern: str | re.Pattern[str]) -> re.Pattern[str]:
-    """Compile a JSON-capturing pattern, checking it has one capture group.
-
-    Args:
-        pattern: A ``str`` (compiled with ``re.DOTALL``) or a compiled pattern.
-
-    Returns:
-        The compiled pattern.
-
-    Raises:
-        ValueError: It does not compile, is not a ``str`` pattern, or does not
-            have exactly one capture group.
-    """
-    if isinstance(pattern, str):
-        try:
-            pattern = re.compile(pattern, re.DOTALL)
-        except re.error as exc:
-            raise ValueError(f"pattern does not compile: {exc}") from exc
-    if not isinstance(pattern, re.Pattern) or not isinstance(pattern.pattern, str):
-        raise ValueError("pattern must be a str or a compiled str pattern")  # noqa: TRY004
-    if pattern.groups != 1:
-        raise ValueError(
-            f"pattern must have exactly one capture group, it has {pattern.groups}: "
-            f"{pattern.pattern!r}"
-        )
-    return pattern
 
 
 class _JsonRecoveringParser(BaseTransformOutputParser[T]):
@@ -181,6 +151,8 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
 
     _schema: Schema | None = PrivateAttr(default=None)
     _shape: Shape = PrivateAttr(default_factory=Shape)
+    _closes_truncation: ClassVar[bool] = False
+    """Close a candidate the reply ends inside (the truncation parser)."""
 
     def model_post_init(self, context: Any, /) -> None:
         """Check the schema once, at construction.
@@ -211,9 +183,32 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
             return dict[str, Any]
         return self.pydantic_object
 
-    @abstractmethod
     def _find(self, text: str) -> Extraction | ReplyFailure:
         """Run this parser's extraction on the reply's text."""
+        return extract(
+            text,
+            max_chars=self.max_chars,
+            max_depth=self.max_depth,
+            schema=self._schema,
+            prefer=self.prefer,
+            close_truncated=self._closes_truncation,
+            trim_runaway_newlines=self._trims_newlines(),
+            repair=self.repair,
+        )
+
+    def _partial(self, text: str) -> Any:
+        """The value so far of a reply still arriving, or ``None``."""
+        return extract_partial(
+            text,
+            max_chars=self.max_chars,
+            max_depth=self.max_depth,
+            trim_runaway_newlines=self._trims_newlines(),
+            prefer=self.prefer,
+        )
+
+    def _trims_newlines(self) -> bool:
+        """Whether a string cut inside a newline run loses the run."""
+        return False
 
     def _error(self, failure: ReplyFailure, text: str) -> JsonRecoveryError:
         if failure.kind == "schema" and self._schema is not None:
@@ -286,17 +281,6 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
         A reply longer than ``OFF_LOOP_CHARS`` (1,000,000 characters) is parsed
         in a worker thread (LangChain's ``run_in_executor``, which carries the
         callbacks' context), so the event loop is not blocked meanwhile.
-
-        Args:
-            result: The model's generations; the first is parsed.
-            partial: Parse a reply still streaming in (see ``parse_result``).
-
-        Returns:
-            The value: decoded JSON, or the schema's validated instance.
-
-        Raises:
-            ModelRefusalError: The model refused.
-            JsonRecoveryError: No usable JSON in the reply.
         """
         text = generation_text(result[0])
         off_loop = len(text) > OFF_LOOP_CHARS
@@ -313,51 +297,21 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
         return value
 
     async def aparse(self, text: str) -> T:
-        """Async twin of :meth:`parse` (a reply over 1 MB is parsed off the loop).
-
-        Args:
-            text: The model's reply.
-
-        Returns:
-            The value: decoded JSON, or the schema's validated instance.
-
-        Raises:
-            JsonRecoveryError: No usable JSON in the reply.
-        """
+        """Async twin of :meth:`parse` (a reply over 1 MB is parsed off the loop)."""
         return await self.aparse_result([Generation(text=text)])
 
-    def _partial(self, text: str) -> Any:
-        """The value so far of a reply still arriving, or ``None``."""
-        return extract_partial(
-            text, max_chars=self.max_chars, max_depth=self.max_depth, prefer=self.prefer
+    def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:  # noqa: A002
+        return stream_values(
+            input, diff=self.diff, partial=self._partial, final=self.parse_result
         )
 
-    def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:  # noqa: A002
-        state = StreamState(diff=self.diff)
-        for chunk in input:
-            if state.push(chunk):
-                out = state.offer(self._partial(state.text()))
-                if out is not NOTHING:
-                    yield out
-        final = self.parse_result([state.generation()])
-        out = state.offer_final(final)
-        if out is not NOTHING:
-            yield out
-
-    async def _atransform(
+    def _atransform(
         self,
         input: AsyncIterator[str | BaseMessage],  # noqa: A002
     ) -> AsyncIterator[Any]:
-        state = StreamState(diff=self.diff)
-        async for chunk in input:
-            if state.push(chunk):
-                out = state.offer(self._partial(state.text()))
-                if out is not NOTHING:
-                    yield out
-        final = await self.aparse_result([state.generation()])
-        out = state.offer_final(final)
-        if out is not NOTHING:
-            yield out
+        return astream_values(
+            input, diff=self.diff, partial=self._partial, final=self.aparse_result
+        )
 
     def parse(self, text: str) -> T:
         """Parse a reply given as text.
@@ -395,17 +349,7 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
         return Continue(value, reply)
 
     async def aprocess(self, message: BaseMessage | str) -> Continue[T] | Halt:
-        """Async twin of :meth:`process`.
-
-        Args:
-            message: The model's reply.
-
-        Returns:
-            ``Continue`` or ``Halt``, as :meth:`process`.
-
-        Raises:
-            ModelRefusalError: The model refused.
-        """
+        """Async twin of :meth:`process`."""
         reply = message if isinstance(message, BaseMessage) else AIMessage(message)
         try:
             value = await self.aparse_result([ChatGeneration(message=reply)])
@@ -470,16 +414,6 @@ class JsonFenceOutputParser(_JsonRecoveringParser[T]):
         """
         super().__init__(**kwargs)
 
-    def _find(self, text: str) -> Extraction | ReplyFailure:
-        return extract(
-            text,
-            max_chars=self.max_chars,
-            max_depth=self.max_depth,
-            schema=self._schema,
-            prefer=self.prefer,
-            repair=self.repair,
-        )
-
     @property
     def _type(self) -> str:
         return "json_fence_output_parser"
@@ -510,10 +444,12 @@ class TruncationRecoveringOutputParser(_JsonRecoveringParser[T]):
     """
 
     trim_runaway_newlines: bool = False
-    """Normandy's rule: when the cut is inside a string opened at depth 1, the
-    string ends after its last character that is not part of a ``\n``/``\r``
-    escape run (a model looping on newlines until the limit). Strings nested
-    deeper are closed by the general rule, untrimmed."""
+    """When the cut is inside a string opened at depth 1, the string ends
+    after its last character that is not part of a ``\n``/``\r`` escape run
+    (a model looping on newlines until the limit). Strings nested deeper are
+    closed by the general rule, untrimmed."""
+
+    _closes_truncation: ClassVar[bool] = True
 
     @overload
     def __init__(
@@ -548,26 +484,8 @@ class TruncationRecoveringOutputParser(_JsonRecoveringParser[T]):
         """
         super().__init__(**kwargs)
 
-    def _find(self, text: str) -> Extraction | ReplyFailure:
-        return extract(
-            text,
-            max_chars=self.max_chars,
-            max_depth=self.max_depth,
-            schema=self._schema,
-            prefer=self.prefer,
-            close_truncated=True,
-            trim_runaway_newlines=self.trim_runaway_newlines,
-            repair=self.repair,
-        )
-
-    def _partial(self, text: str) -> Any:
-        return extract_partial(
-            text,
-            max_chars=self.max_chars,
-            max_depth=self.max_depth,
-            trim_runaway_newlines=self.trim_runaway_newlines,
-            prefer=self.prefer,
-        )
+    def _trims_newlines(self) -> bool:
+        return self.trim_runaway_newlines
 
     @property
     def _type(self) -> str:
@@ -645,26 +563,25 @@ class RegexJsonOutputParser(_JsonRecoveringParser[T]):
         return compile_pattern(value)
 
     def _find(self, text: str) -> Extraction | ReplyFailure:
+        return self._match(text, schema=self._schema, repair=self.repair)
+
+    def _partial(self, text: str) -> Any:
+        # The capture is complete once the pattern matches: no closing needed.
+        found = self._match(text, schema=None, repair=False)
+        return found.value if isinstance(found, Extraction) else None
+
+    def _match(
+        self, text: str, *, schema: Schema | None, repair: bool
+    ) -> Extraction | ReplyFailure:
         return extract_with_pattern(
             text,
             self.pattern,
             max_chars=self.max_chars,
             max_depth=self.max_depth,
-            schema=self._schema,
+            schema=schema,
             prefer=self.prefer,
-            repair=self.repair,
+            repair=repair,
         )
-
-    def _partial(self, text: str) -> Any:
-        # The capture is complete once the pattern matches: no closing needed.
-        found = extract_with_pattern(
-            text,
-            self.pattern,
-            max_chars=self.max_chars,
-            max_depth=self.max_depth,
-            prefer=self.prefer,
-        )
-        return found.value if isinstance(found, Extraction) else None
 
     def get_format_instructions(self) -> str:
         """The instructions given at construction, else the generic ones."""

@@ -114,7 +114,7 @@ def recover_record(
     """  # noqa: E501 - a doctest's output is one line
     chosen = _DEFAULT_PARSER if parser is None else parser
     try:
-        reply = _reply_at(record, field)
+        reply = _find_reply(record, field)
     except _NoReplyError as exc:
         return failed_row(line, BAD_RECORD, str(exc))
     # The parser reports cut_off with a value; a failed row needs it too.
@@ -277,27 +277,27 @@ def recover_frame(
     )
 
 
-def _reply_at(record: Any, field: str | None) -> str | AIMessage:
+def _find_reply(record: Any, field: str | None) -> str | AIMessage:
     """The reply held in a record at a dotted path, as text or a message."""
     target = record
     if field is not None:
         walked: list[str] = []
         for part in field.split("."):
-            target = _step(target, part, walked)
+            target = _step_into(target, part, walked)
             walked.append(part)
     where = f"at {field!r}" if field is not None else "in the record"
     if isinstance(target, str):
         return target
     if isinstance(target, Mapping):
-        return _message(target, where)
+        return _read_message(target, where)
     msg = (
-        f"{_kind_of(target)} {where}, not a reply (a string, or a message dict "
+        f"{_describe_kind(target)} {where}, not a reply (a string, or a message dict "
         "with 'content')"
     )
     raise _NoReplyError(msg)
 
 
-def _step(target: Any, part: str, walked: list[str]) -> Any:
+def _step_into(target: Any, part: str, walked: list[str]) -> Any:
     where = ".".join(walked) or "the record"
     if isinstance(target, Mapping):
         if part in target:
@@ -311,11 +311,11 @@ def _step(target: Any, part: str, walked: list[str]) -> Any:
         except IndexError:
             msg = f"no item {part} in {where} (a list of {len(target)})"
             raise _NoReplyError(msg) from None
-    msg = f"cannot take {part!r} of {where}: it is {_kind_of(target)}"
+    msg = f"cannot take {part!r} of {where}: it is {_describe_kind(target)}"
     raise _NoReplyError(msg)
 
 
-def _message(fields: Mapping[str, Any], where: str) -> AIMessage:
+def _read_message(fields: Mapping[str, Any], where: str) -> AIMessage:
     if "content" not in fields:
         keys = ", ".join(repr(k) for k in list(fields)[:8])
         msg = (
@@ -326,7 +326,7 @@ def _message(fields: Mapping[str, Any], where: str) -> AIMessage:
     content = fields["content"]
     if not isinstance(content, str | list):
         msg = (
-            f"the message {where} has {_kind_of(content)} as content, "
+            f"the message {where} has {_describe_kind(content)} as content, "
             "not text or content blocks"
         )
         raise _NoReplyError(msg)
@@ -343,7 +343,7 @@ def _message(fields: Mapping[str, Any], where: str) -> AIMessage:
         raise _NoReplyError(msg) from None
 
 
-def _kind_of(value: Any) -> str:
+def _describe_kind(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):

@@ -1,8 +1,7 @@
 """Streaming for the parsers: partial values in linear total time.
 
-langchain-core's cumulative parser re-parses the whole reply on every chunk
-and deep-compares the results: quadratic in the reply. Here a re-parse is due
-only once the reply has grown by a sixteenth since the last one, so the total
+A re-parse is due only once the reply has grown by a sixteenth since the last
+one (re-parsing on every chunk would be quadratic in the reply), so the total
 work is a constant times the reply's length, however small the chunks (a
 64 KB reply in 4-character chunks is re-parsed about 150 times, not 16,000).
 Between re-parses nothing is yielded; every value yielded holds only what is
@@ -26,9 +25,25 @@ from langchain_core.messages.ai import add_ai_message_chunks
 from langchain_core.outputs import ChatGeneration, Generation
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import (
+        AsyncIterator,
+        Awaitable,
+        Callable,
+        Iterable,
+        Iterator,
+        Sequence,
+    )
 
-__all__ = ["StreamState", "is_plain_json", "message_text", "plain", "same_json"]
+__all__ = [
+    "StreamState",
+    "astream_values",
+    "generation_text",
+    "is_plain_json",
+    "message_text",
+    "plain",
+    "same_json",
+    "stream_values",
+]
 
 #: Re-parse once the reply has grown by this fraction since the last parse.
 GROWTH_SHIFT: Final = 4  # 1/16
@@ -117,6 +132,69 @@ def message_text(message: BaseMessage) -> str:
     return content if isinstance(content, str) else str(message.text)
 
 
+def generation_text(generation: Generation) -> str:
+    """A generation's text; a chat generation's is its message's (no copy).
+
+    Example:
+        >>> from langchain_core.messages import AIMessage
+        >>> generation_text(ChatGeneration(message=AIMessage("{}")))
+        '{}'
+    """
+    if isinstance(generation, ChatGeneration):
+        return message_text(generation.message)
+    return str(generation.text)
+
+
+def stream_values(
+    chunks: Iterable[str | BaseMessage],
+    *,
+    diff: bool,
+    partial: Callable[[str], Any],
+    final: Callable[[list[Generation]], Any],
+) -> Iterator[Any]:
+    """The values to yield for a streamed reply: partial ones, then the final one.
+
+    Args:
+        chunks: The reply's chunks, text or message chunks.
+        diff: Yield JSONPatch operations instead of values.
+        partial: The value so far of a reply still arriving (``None``: none).
+        final: Parses the whole reply, as ``invoke`` would.
+
+    Yields:
+        Each new partial value (or its patch), then the final one unless the
+        last partial value was already it.
+
+    Example:
+        >>> import json
+        >>> from langchain_jsonrecover._extract import extract_partial
+        >>> parts = ['{"a": 1', ', "b": [2', "]}"]
+        >>> def whole(result):
+        ...     return json.loads(result[0].text)
+        >>> list(stream_values(parts, diff=False, partial=extract_partial, final=whole))
+        [{}, {'a': 1, 'b': []}, {'a': 1, 'b': [2]}]
+    """
+    state = StreamState(diff=diff)
+    for chunk in chunks:
+        yield from state.feed(chunk, partial)
+    yield from state.finish(final([state.generation()]))
+
+
+async def astream_values(
+    chunks: AsyncIterator[str | BaseMessage],
+    *,
+    diff: bool,
+    partial: Callable[[str], Any],
+    final: Callable[[list[Generation]], Awaitable[Any]],
+) -> AsyncIterator[Any]:
+    """Async twin of :func:`stream_values`: ``final`` is awaited."""
+    state = StreamState(diff=diff)
+    async for chunk in chunks:
+        for out in state.feed(chunk, partial):
+            yield out
+    for out in state.finish(await final([state.generation()])):
+        yield out
+
+
 class StreamState:
     """The chunks of one streamed reply, and what was last yielded.
 
@@ -157,6 +235,36 @@ class StreamState:
         return bool(text) and (
             self._length - self._parsed_at >= self._length >> GROWTH_SHIFT
         )
+
+    def feed(
+        self, chunk: str | BaseMessage, partial: Callable[[str], Any]
+    ) -> tuple[Any, ...]:
+        """Add a chunk; what to yield for it (nothing, or one value).
+
+        Args:
+            chunk: Text, or a message chunk.
+            partial: Parses the reply so far when a re-parse is due.
+
+        Returns:
+            ``()``, or the new partial value (or its patch) alone.
+        """
+        if not self.push(chunk):
+            return ()
+        out = self.offer(partial(self.text()))
+        return () if out is NOTHING else (out,)
+
+    def finish(self, value: Any) -> tuple[Any, ...]:
+        """What to yield for the final value: nothing, or one value.
+
+        Args:
+            value: The value ``invoke`` would return.
+
+        Returns:
+            ``()`` when the last partial value was already the final one,
+            else the value (or its patch) alone (see :meth:`offer_final`).
+        """
+        out = self.offer_final(value)
+        return () if out is NOTHING else (out,)
 
     def text(self) -> str:
         """The reply so far (joined once per re-parse)."""

@@ -20,38 +20,25 @@ emitted as the ``jsonrecover.recovery`` event (one per call, with the call's
 
 from __future__ import annotations
 
-import dataclasses
-import json
-import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_core.messages import AIMessage, InvalidToolCall, ToolCall
-from langchain_core.messages.tool import invalid_tool_call as make_invalid_call
-from langchain_core.messages.tool import tool_call as make_tool_call
+from langchain_core.messages import AIMessage
 from langchain_core.tools import BaseTool, StructuredTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from pydantic import BaseModel
 
-from langchain_jsonrecover._markup import MarkupCall, find_tool_calls
-from langchain_jsonrecover._tool_prompts import (
-    cut_off_error,
-    guessed_error,
-    not_an_object_error,
-    unknown_tool_error,
-)
-from langchain_jsonrecover.errors import (
-    InvalidJsonError,
-    JsonRecoveryError,
-)
-from langchain_jsonrecover.events import (
-    RECOVERY_EVENT,
-    aemit_event,
-    emit_event,
-    recovery_payload,
-)
+from langchain_jsonrecover.events import RECOVERY_EVENT, aemit_event, emit_event
 from langchain_jsonrecover.parsers import JsonFenceOutputParser, stopped_at_token_limit
+from langchain_jsonrecover.tool_calls import (
+    CallLedger,
+    read_invalid_call,
+    read_text_calls,
+    withhold_cut_call,
+)
+
+if TYPE_CHECKING:
+    from langchain_jsonrecover.errors import JsonRecoveryError
 
 __all__ = ["ToolSpec", "recover_tool_calls", "tool_specs"]
 
@@ -115,7 +102,7 @@ def tool_specs(tools: Sequence[ToolLike]) -> dict[str, ToolSpec]:
             raise TypeError(msg) from exc
         parameters = dict(function.get("parameters") or {})
         name = str(function["name"])
-        target = _target(tool)
+        target = _find_target(tool)
         try:
             validator: JsonFenceOutputParser[Any] = JsonFenceOutputParser(
                 pydantic_object=parameters if target is None else target
@@ -128,7 +115,7 @@ def tool_specs(tools: Sequence[ToolLike]) -> dict[str, ToolSpec]:
     return specs
 
 
-def _target(tool: ToolLike) -> Any:
+def _find_target(tool: ToolLike) -> Any:
     """The type the arguments validate against, if the tool has one."""
     if isinstance(tool, type):
         return tool  # a pydantic model, a TypedDict, a dataclass
@@ -151,15 +138,6 @@ class Recovered:
     """One ``jsonrecover.recovery`` payload per recovered call."""
     failures: list[tuple[str, JsonRecoveryError]] = field(default_factory=list)
     """``(id, error)`` of each call left invalid, in order."""
-
-
-@dataclass(slots=True)
-class _Work:
-    valid: list[ToolCall]
-    invalid: list[InvalidToolCall]
-    recovered: list[dict[str, Any]]
-    events: list[dict[str, Any]]
-    failures: list[tuple[str, JsonRecoveryError]]
 
 
 def recover(
@@ -188,294 +166,35 @@ def recover(
         ({'q': 'Ada', 'all': True}, [])
     """
     cut = stopped_at_token_limit(message.response_metadata)
-    work = _Work(list(message.tool_calls), [], [], [], [])
-    if cut and work.valid:
-        last = work.valid.pop()
-        arguments = json.dumps(last["args"], ensure_ascii=False, default=str)
-        _withhold(work, last["name"], arguments, last.get("id"), _cut_error(last))
+    ledger = CallLedger(valid=list(message.tool_calls))
+    if cut and ledger.valid:
+        withhold_cut_call(ledger, ledger.valid.pop())
         cut = False
     invalid = list(message.invalid_tool_calls)
     for index, call in enumerate(invalid):
         last_cut = cut and index == len(invalid) - 1
-        _recover_invalid(work, call, specs, repair=repair, cut=last_cut)
+        read_invalid_call(ledger, call, specs, repair=repair, cut=last_cut)
     content: Any = message.content
     if specs is not None and not message.tool_calls and not invalid:
-        content = _recover_text(work, message, specs, repair=repair, cut=cut)
+        content = read_text_calls(ledger, message, specs, repair=repair, cut=cut)
     metadata = dict(message.response_metadata)
-    if work.recovered or work.invalid:
+    if ledger.recovered or ledger.invalid:
         record = dict(metadata.get(METADATA_KEY) or {})
-        record["recovered_tool_calls"] = work.recovered
+        record["recovered_tool_calls"] = ledger.recovered
         record["withheld_tool_calls"] = [
             {"id": c.get("id"), "name": c.get("name"), "error": c.get("error")}
-            for c in work.invalid
+            for c in ledger.invalid
         ]
         metadata[METADATA_KEY] = record
     new = message.model_copy(
         update={
             "content": content,
-            "tool_calls": work.valid,
-            "invalid_tool_calls": work.invalid,
+            "tool_calls": ledger.valid,
+            "invalid_tool_calls": ledger.invalid,
             "response_metadata": metadata,
         }
     )
-    return Recovered(new, work.events, work.failures)
-
-
-def _cut_error(call: ToolCall) -> InvalidJsonError:
-    text = cut_off_error(call["name"])
-    return InvalidJsonError(text, observation=text, truncated=True)
-
-
-def _withhold(
-    work: _Work,
-    name: str | None,
-    arguments: str | None,
-    call_id: str | None,
-    error: JsonRecoveryError,
-) -> None:
-    call_id = call_id or _new_id()
-    text = str(error.observation or error)
-    work.invalid.append(
-        make_invalid_call(name=name, args=arguments, id=call_id, error=text)
-    )
-    work.failures.append((call_id, error))
-
-
-def _new_id() -> str:
-    return f"call_{uuid.uuid4().hex[:24]}"
-
-
-def _recover_invalid(
-    work: _Work,
-    call: InvalidToolCall,
-    specs: Mapping[str, ToolSpec] | None,
-    *,
-    repair: bool,
-    cut: bool,
-) -> None:
-    name = call.get("name") or ""
-    arguments = call.get("args") or ""
-    call_id = call.get("id") or _new_id()
-    if specs is not None and name not in specs:
-        text = unknown_tool_error(name, sorted(specs))
-        _withhold(work, call.get("name"), call.get("args"), call_id, _plain(text))
-        return
-    spec = specs[name] if specs is not None else None
-    outcome = _read_arguments(arguments, name, spec, repair=repair, cut=cut)
-    if isinstance(outcome, JsonRecoveryError):
-        _withhold(work, call.get("name"), call.get("args"), call_id, outcome)
-        return
-    value, repairs, payload_source = outcome
-    work.valid.append(make_tool_call(name=name, args=value, id=call_id))
-    _record(
-        work,
-        name,
-        call_id,
-        "invalid_tool_calls",
-        repairs=repairs,
-        payload=payload_source,
-    )
-
-
-def _plain(text: str) -> JsonRecoveryError:
-    return JsonRecoveryError(text, observation=text)
-
-
-def _read_arguments(
-    arguments: str,
-    name: str,
-    spec: ToolSpec | None,
-    *,
-    repair: bool,
-    cut: bool,
-) -> tuple[dict[str, Any], tuple[str, ...], dict[str, Any]] | JsonRecoveryError:
-    """Decode (and validate) a call's arguments, or say why they are not used."""
-    if cut:
-        text = cut_off_error(name)
-        return InvalidJsonError(
-            text, llm_output=arguments, observation=text, truncated=True
-        )
-    try:
-        found = JsonFenceOutputParser(repair=repair).extract(arguments)
-    except JsonRecoveryError as error:
-        if isinstance(error, InvalidJsonError) and error.truncated:
-            text = cut_off_error(name)
-            return InvalidJsonError(
-                text, llm_output=arguments, observation=text, truncated=True
-            )
-        return error
-    guessed = [r for r in found.repairs if r.endswith("_guessed")]
-    if guessed:
-        text = guessed_error(name, guessed)
-        return InvalidJsonError(text, llm_output=arguments, observation=text)
-    value = found.value
-    if not isinstance(value, dict):
-        text = not_an_object_error(name)
-        return InvalidJsonError(text, llm_output=arguments, observation=text)
-    if spec is not None:
-        # The arguments stay as decoded: the tool validates (and coerces) them.
-        try:
-            validated = spec.validator.extract(json.dumps(value, ensure_ascii=False))
-        except JsonRecoveryError as error:
-            return error
-        if validated.repairs:  # an envelope unwrapped: the tool wants the inside
-            inner = validated.value
-            value = (
-                inner.model_dump(mode="json", by_alias=True, exclude_unset=True)
-                if isinstance(inner, BaseModel)
-                else inner
-            )
-            found = dataclasses.replace(
-                found, repairs=(*found.repairs, *validated.repairs)
-            )
-    payload = recovery_payload(found, arguments) or {
-        "repairs": list(found.repairs),
-        "bytes_before": len(arguments.encode("utf-8", "surrogatepass")),
-        "bytes_after": len(json.dumps(value, default=str).encode()),
-        "cut_off": False,
-    }
-    return value, found.repairs, payload
-
-
-def _record(
-    work: _Work,
-    name: str,
-    call_id: str,
-    source: str,
-    *,
-    repairs: Sequence[str],
-    payload: dict[str, Any],
-) -> None:
-    work.recovered.append(
-        {"id": call_id, "name": name, "source": source, "repairs": list(repairs)}
-    )
-    work.events.append({"tool_call": name, "id": call_id, "source": source, **payload})
-
-
-def _recover_text(
-    work: _Work,
-    message: AIMessage,
-    specs: Mapping[str, ToolSpec],
-    *,
-    repair: bool,
-    cut: bool,
-) -> Any:
-    """Turn a bare ``{"name", "arguments"}`` JSON naming a bound tool into calls.
-
-    Returns the message's content, without the calls' text when it is a
-    ``str``.
-    """
-    text = str(message.text)
-    markup = find_tool_calls(text)
-    if markup:
-        return _recover_markup(work, message, markup, specs, repair=repair, cut=cut)
-    if "{" not in text:
-        return message.content
-    try:
-        found = JsonFenceOutputParser(repair=repair).extract(text)
-    except JsonRecoveryError:
-        return message.content
-    written = _written_calls(found.value, specs)
-    if written is None:
-        return message.content
-    guessed = [r for r in found.repairs if r.endswith("_guessed")]
-    for index, (name, arguments) in enumerate(written):
-        last_cut = cut and index == len(written) - 1
-        as_text = (
-            arguments
-            if isinstance(arguments, str)
-            else json.dumps(arguments, ensure_ascii=False)
-        )
-        if guessed:
-            text_error = guessed_error(name, guessed)
-            error = InvalidJsonError(text_error, observation=text_error)
-            _withhold(work, name, as_text, None, error)
-            continue
-        outcome = _read_arguments(
-            as_text, name, specs[name], repair=repair, cut=last_cut
-        )
-        if isinstance(outcome, JsonRecoveryError):
-            _withhold(work, name, as_text, None, outcome)
-            continue
-        value, repairs, payload = outcome
-        call_id = _new_id()
-        work.valid.append(make_tool_call(name=name, args=value, id=call_id))
-        all_repairs = (*found.repairs, *(r for r in repairs if r not in found.repairs))
-        payload = {**payload, "repairs": list(all_repairs)}
-        _record(work, name, call_id, "text", repairs=all_repairs, payload=payload)
-    if isinstance(message.content, str):
-        start, end = found.span
-        return (message.content[:start] + message.content[end:]).strip()
-    return message.content
-
-
-def _recover_markup(
-    work: _Work,
-    message: AIMessage,
-    written: Sequence[MarkupCall],
-    specs: Mapping[str, ToolSpec],
-    *,
-    repair: bool,
-    cut: bool,
-) -> Any:
-    """Turn tool-call markup (``[TOOL_CALLS]``, ``<tool_call>`` …) into calls.
-
-    Returns the message's content without the markup, when it is a ``str``.
-    """
-    for index, call in enumerate(written):
-        name = call.name
-        if name not in specs:
-            error = _plain(unknown_tool_error(name, sorted(specs)))
-            _withhold(work, name or None, call.arguments, None, error)
-            continue
-        last_cut = (cut and index == len(written) - 1) or not call.closed
-        outcome = _read_arguments(
-            call.arguments, name, specs[name], repair=repair, cut=last_cut
-        )
-        if isinstance(outcome, JsonRecoveryError):
-            _withhold(work, name, call.arguments, None, outcome)
-            continue
-        value, repairs, payload = outcome
-        call_id = _new_id()
-        work.valid.append(make_tool_call(name=name, args=value, id=call_id))
-        all_repairs = ("tool_markup_stripped", *repairs)
-        payload = {**payload, "repairs": list(all_repairs)}
-        _record(work, name, call_id, "markup", repairs=all_repairs, payload=payload)
-    if not isinstance(message.content, str):
-        return message.content
-    content, position = [], 0
-    for call in written:
-        if call.start >= position:
-            content.append(message.content[position : call.start])
-            position = call.end
-    content.append(message.content[position:])
-    return "".join(content).strip()
-
-
-def _written_calls(
-    value: Any, specs: Mapping[str, ToolSpec]
-) -> list[tuple[str, Any]] | None:
-    """``(name, arguments)`` of each call written as JSON, or ``None``.
-
-    A call is an object with a ``name`` that is a bound tool and an
-    ``arguments`` (or ``parameters``) object or string, and nothing else; a
-    list must hold only such calls.
-    """
-    items = value if isinstance(value, list) else [value]
-    if not items:
-        return None
-    calls: list[tuple[str, Any]] = []
-    for item in items:
-        if not isinstance(item, dict) or item.get("name") not in specs:
-            return None
-        keys = set(item) - {"name"}
-        if len(keys) != 1 or not keys <= {"arguments", "parameters"}:
-            return None
-        arguments = item[keys.pop()]
-        if not isinstance(arguments, dict | str):
-            return None
-        calls.append((item["name"], arguments))
-    return calls
+    return Recovered(new, ledger.events, ledger.failures)
 
 
 def _resolve(tools: Sequence[ToolLike] | None) -> dict[str, ToolSpec] | None:

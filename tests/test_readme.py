@@ -25,6 +25,15 @@ def test_every_public_name_is_documented() -> None:
         assert f"`{name}" in README, name
 
 
+def test_layout_names_every_module() -> None:
+    layout = README.split("- Layout:", 1)[1].split("\n- ", 1)[0]
+    named = set(re.findall(r"`(\w+\.py)`", layout))
+    package = Path(langchain_jsonrecover.__file__).parent
+    modules = {path.name for path in package.glob("*.py")} - {"__init__.py"}
+    assert sorted(modules - named) == []
+    assert sorted(named - modules) == []
+
+
 def test_ci_runs_the_readme_test_command() -> None:
     commands = [b.strip() for b in _blocks("bash") if "pytest" in b]
     assert len(commands) == 1

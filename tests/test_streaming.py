@@ -305,6 +305,56 @@ def test_recovery_logged_at_info(caplog: pytest.LogCaptureFixture) -> None:
     ]
 
 
+@pytest.mark.parametrize("mode", ["sync", "async"])
+async def test_in_a_graph_the_event_reaches_callbacks_and_stream_once(
+    mode: str,
+) -> None:
+    graph = pytest.importorskip("langgraph.graph")
+    from langchain_core.callbacks import BaseCallbackHandler  # noqa: PLC0415
+
+    seen: list[str] = []
+
+    class Listener(BaseCallbackHandler):
+        def on_custom_event(self, name: str, data: Any, **kwargs: Any) -> None:
+            seen.append(name)
+
+    parser = TruncationRecoveringOutputParser()
+
+    class State(TypedDict, total=False):
+        reply: str
+        value: Any
+
+    def parse(state: State) -> State:
+        return {"value": parser.invoke(state["reply"])}
+
+    async def aparse(state: State) -> State:
+        return {"value": await parser.ainvoke(state["reply"])}
+
+    builder = graph.StateGraph(State)
+    builder.add_node("parse", parse if mode == "sync" else aparse)
+    builder.add_edge(graph.START, "parse")
+    builder.add_edge("parse", graph.END)
+    app = builder.compile()
+    config: Any = {"callbacks": [Listener()]}
+    state: Any = {"reply": '{"a": [1'}
+    if mode == "sync":
+        chunks = list(app.stream(state, config, stream_mode="custom"))
+    else:
+        chunks = [c async for c in app.astream(state, config, stream_mode="custom")]
+    assert chunks == [
+        {
+            "event": RECOVERY_EVENT,
+            "data": {
+                "repairs": ["truncation_closed"],
+                "bytes_before": 8,
+                "bytes_after": 9,
+                "cut_off": False,
+            },
+        }
+    ]
+    assert seen == [RECOVERY_EVENT]
+
+
 def test_payload_not_built_when_nobody_listens(monkeypatch: pytest.MonkeyPatch) -> None:
     def fail(*_: Any) -> None:
         raise AssertionError

@@ -1,0 +1,407 @@
+"""Reading the tool calls of one reply, call by call (for ``tools.recover``).
+
+Each call the reply holds, whether an invalid call a provider set aside, a
+call written as JSON in the text, or a call in tool-call markup, is either
+accepted (its arguments decode to an object and, with the tools known,
+validate) or withheld with an error that says why. A :class:`CallLedger`
+collects both, with the ``jsonrecover.recovery`` payload of each call
+accepted; :func:`langchain_jsonrecover.tools.recover` builds the new message
+from it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import uuid
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from langchain_core.messages.tool import invalid_tool_call as make_invalid_call
+from langchain_core.messages.tool import tool_call as make_tool_call
+from pydantic import BaseModel
+
+from langchain_jsonrecover._markup import MarkupCall, find_tool_calls
+from langchain_jsonrecover._tool_prompts import (
+    cut_off_error,
+    guessed_error,
+    not_an_object_error,
+    unknown_tool_error,
+)
+from langchain_jsonrecover.errors import InvalidJsonError, JsonRecoveryError
+from langchain_jsonrecover.events import recovery_payload
+from langchain_jsonrecover.parsers import JsonFenceOutputParser
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping, Sequence
+
+    from langchain_core.messages import AIMessage, InvalidToolCall, ToolCall
+
+    from langchain_jsonrecover._extract import Extraction
+    from langchain_jsonrecover.tools import ToolSpec
+
+__all__ = ["CallLedger", "read_invalid_call", "read_text_calls", "withhold_cut_call"]
+
+Arguments = tuple[dict[str, Any], tuple[str, ...], dict[str, Any]]
+"""Arguments read: the value, the repairs made, the recovery payload."""
+
+
+@dataclass(slots=True)
+class CallLedger:
+    """The calls of the new message so far: accepted, withheld, and why.
+
+    Example:
+        >>> from langchain_core.messages.tool import invalid_tool_call
+        >>> ledger = CallLedger()
+        >>> bad = invalid_tool_call(name="f", args="{'a': 1}", id="1", error=None)
+        >>> read_invalid_call(ledger, bad, None, repair=True, cut=False)
+        >>> ledger.valid[0]["args"], ledger.recovered[0]["source"]
+        ({'a': 1}, 'invalid_tool_calls')
+    """
+
+    valid: list[ToolCall] = field(default_factory=list)
+    """The tool calls of the new message."""
+    invalid: list[InvalidToolCall] = field(default_factory=list)
+    """The calls withheld, each with the error sent back to the model."""
+    recovered: list[dict[str, Any]] = field(default_factory=list)
+    """``{"id", "name", "source", "repairs"}`` of each call recovered."""
+    events: list[dict[str, Any]] = field(default_factory=list)
+    """One ``jsonrecover.recovery`` payload per recovered call."""
+    failures: list[tuple[str, JsonRecoveryError]] = field(default_factory=list)
+    """``(id, error)`` of each call withheld, in order."""
+
+    def withhold(
+        self,
+        name: str | None,
+        arguments: str | None,
+        call_id: str | None,
+        error: JsonRecoveryError,
+    ) -> None:
+        """Keep a call out of the tool calls, as an invalid call saying why."""
+        call_id = call_id or _make_call_id()
+        text = str(error.observation or error)
+        self.invalid.append(
+            make_invalid_call(name=name, args=arguments, id=call_id, error=text)
+        )
+        self.failures.append((call_id, error))
+
+    def accept(
+        self,
+        name: str,
+        call_id: str,
+        arguments: dict[str, Any],
+        *,
+        source: str,
+        repairs: Sequence[str],
+        payload: dict[str, Any],
+    ) -> None:
+        """Make a tool call of arguments read, and record how they were read."""
+        self.valid.append(make_tool_call(name=name, args=arguments, id=call_id))
+        self.recovered.append(
+            {"id": call_id, "name": name, "source": source, "repairs": list(repairs)}
+        )
+        self.events.append(
+            {"tool_call": name, "id": call_id, "source": source, **payload}
+        )
+
+
+def withhold_cut_call(ledger: CallLedger, call: ToolCall) -> None:
+    """Withhold a decoded call that the token limit may have cut short.
+
+    Example:
+        >>> from langchain_core.messages.tool import tool_call
+        >>> ledger = CallLedger()
+        >>> withhold_cut_call(ledger, tool_call(name="rm", args={"path": "/"}, id="1"))
+        >>> ledger.invalid[0]["args"], ledger.failures[0][1].truncated
+        ('{"path": "/"}', True)
+    """
+    arguments = json.dumps(call["args"], ensure_ascii=False, default=str)
+    text = cut_off_error(call["name"])
+    error = InvalidJsonError(text, observation=text, truncated=True)
+    ledger.withhold(call["name"], arguments, call.get("id"), error)
+
+
+def read_invalid_call(
+    ledger: CallLedger,
+    call: InvalidToolCall,
+    specs: Mapping[str, ToolSpec] | None,
+    *,
+    repair: bool,
+    cut: bool,
+) -> None:
+    """Accept or withhold a call the provider found invalid (same id kept)."""
+    name = call.get("name") or ""
+    arguments = call.get("args") or ""
+    call_id = call.get("id") or _make_call_id()
+    if specs is not None and name not in specs:
+        text = unknown_tool_error(name, sorted(specs))
+        ledger.withhold(call.get("name"), call.get("args"), call_id, _make_error(text))
+        return
+    spec = specs[name] if specs is not None else None
+    outcome = _read_arguments(arguments, name, spec, repair=repair, cut=cut)
+    if isinstance(outcome, JsonRecoveryError):
+        ledger.withhold(call.get("name"), call.get("args"), call_id, outcome)
+        return
+    value, repairs, payload = outcome
+    ledger.accept(
+        name,
+        call_id,
+        value,
+        source="invalid_tool_calls",
+        repairs=repairs,
+        payload=payload,
+    )
+
+
+def read_text_calls(
+    ledger: CallLedger,
+    message: AIMessage,
+    specs: Mapping[str, ToolSpec],
+    *,
+    repair: bool,
+    cut: bool,
+) -> Any:
+    """Turn calls written in the reply's text into tool calls.
+
+    A bare ``{"name", "arguments"}`` JSON naming a bound tool (or a list of
+    them), or tool-call markup (``[TOOL_CALLS]``, ``<tool_call>`` …).
+
+    Returns:
+        The message's content, without the calls' text when it is a ``str``.
+
+    Example:
+        >>> from langchain_core.messages import AIMessage
+        >>> from langchain_jsonrecover.tools import tool_specs
+        >>> def search(query: str) -> str:
+        ...     '''Search the web.'''
+        ...     return query
+        >>> ledger, specs = CallLedger(), tool_specs([search])
+        >>> reply = AIMessage('Sure. {"name": "search", "arguments": {"query": "Ada"}}')
+        >>> read_text_calls(ledger, reply, specs, repair=True, cut=False)
+        'Sure.'
+        >>> ledger.valid[0]["args"], ledger.recovered[0]["source"]
+        ({'query': 'Ada'}, 'text')
+    """
+    text = str(message.text)
+    markup = find_tool_calls(text)
+    if markup:
+        return _read_markup(ledger, message, markup, specs, repair=repair, cut=cut)
+    if "{" not in text:
+        return message.content
+    try:
+        found = JsonFenceOutputParser(repair=repair).extract(text)
+    except JsonRecoveryError:
+        return message.content
+    written = _find_written_calls(found.value, specs)
+    if written is None:
+        return message.content
+    guessed = [r for r in found.repairs if r.endswith("_guessed")]
+    for index, (name, arguments) in enumerate(written):
+        as_text = (
+            arguments
+            if isinstance(arguments, str)
+            else json.dumps(arguments, ensure_ascii=False)
+        )
+        if guessed:
+            text_error = guessed_error(name, guessed)
+            error = InvalidJsonError(text_error, observation=text_error)
+            ledger.withhold(name, as_text, None, error)
+            continue
+        last_cut = cut and index == len(written) - 1
+        outcome = _read_arguments(
+            as_text, name, specs[name], repair=repair, cut=last_cut
+        )
+        _take_call(
+            ledger,
+            name,
+            as_text,
+            outcome,
+            source="text",
+            listed=_put_text_repairs_first(found.repairs),
+        )
+    if isinstance(message.content, str):
+        start, end = found.span
+        return (message.content[:start] + message.content[end:]).strip()
+    return message.content
+
+
+def _read_markup(
+    ledger: CallLedger,
+    message: AIMessage,
+    written: Sequence[MarkupCall],
+    specs: Mapping[str, ToolSpec],
+    *,
+    repair: bool,
+    cut: bool,
+) -> Any:
+    """Turn tool-call markup into calls; the content without the markup."""
+    for index, call in enumerate(written):
+        name = call.name
+        if name not in specs:
+            error = _make_error(unknown_tool_error(name, sorted(specs)))
+            ledger.withhold(name or None, call.arguments, None, error)
+            continue
+        last_cut = (cut and index == len(written) - 1) or not call.closed
+        outcome = _read_arguments(
+            call.arguments, name, specs[name], repair=repair, cut=last_cut
+        )
+        _take_call(
+            ledger,
+            name,
+            call.arguments,
+            outcome,
+            source="markup",
+            listed=_put_markup_first,
+        )
+    if not isinstance(message.content, str):
+        return message.content
+    content, position = [], 0
+    for call in written:
+        if call.start >= position:
+            content.append(message.content[position : call.start])
+            position = call.end
+    content.append(message.content[position:])
+    return "".join(content).strip()
+
+
+def _take_call(
+    ledger: CallLedger,
+    name: str,
+    arguments: str,
+    outcome: Arguments | JsonRecoveryError,
+    *,
+    source: str,
+    listed: Callable[[tuple[str, ...]], tuple[str, ...]],
+) -> None:
+    """Accept a call written in the text (a new id), or withhold it.
+
+    ``listed`` gives the call's repairs from its arguments' own: what found
+    the call in the text comes first.
+    """
+    if isinstance(outcome, JsonRecoveryError):
+        ledger.withhold(name, arguments, None, outcome)
+        return
+    value, repairs, payload = outcome
+    all_repairs = listed(repairs)
+    payload = {**payload, "repairs": list(all_repairs)}
+    ledger.accept(
+        name,
+        _make_call_id(),
+        value,
+        source=source,
+        repairs=all_repairs,
+        payload=payload,
+    )
+
+
+def _put_text_repairs_first(
+    found_by: tuple[str, ...],
+) -> Callable[[tuple[str, ...]], tuple[str, ...]]:
+    """The repairs of a call found in JSON text: the text's, then the rest."""
+    return lambda repairs: (*found_by, *(r for r in repairs if r not in found_by))
+
+
+def _put_markup_first(repairs: tuple[str, ...]) -> tuple[str, ...]:
+    """The repairs of a call found in tool-call markup."""
+    return ("tool_markup_stripped", *repairs)
+
+
+def _read_arguments(
+    arguments: str,
+    name: str,
+    spec: ToolSpec | None,
+    *,
+    repair: bool,
+    cut: bool,
+) -> Arguments | JsonRecoveryError:
+    """Decode (and validate) a call's arguments, or say why they are not used."""
+    if cut:
+        return _make_cut_off_error(arguments, name)
+    try:
+        found = JsonFenceOutputParser(repair=repair).extract(arguments)
+    except JsonRecoveryError as error:
+        if isinstance(error, InvalidJsonError) and error.truncated:
+            return _make_cut_off_error(arguments, name)
+        return error
+    guessed = [r for r in found.repairs if r.endswith("_guessed")]
+    if guessed:
+        text = guessed_error(name, guessed)
+        return InvalidJsonError(text, llm_output=arguments, observation=text)
+    value = found.value
+    if not isinstance(value, dict):
+        text = not_an_object_error(name)
+        return InvalidJsonError(text, llm_output=arguments, observation=text)
+    if spec is not None:
+        checked = _validate(value, found, spec)
+        if isinstance(checked, JsonRecoveryError):
+            return checked
+        value, found = checked
+    payload = recovery_payload(found, arguments) or {
+        "repairs": list(found.repairs),
+        "bytes_before": len(arguments.encode("utf-8", "surrogatepass")),
+        "bytes_after": len(json.dumps(value, default=str).encode()),
+        "cut_off": False,
+    }
+    return value, found.repairs, payload
+
+
+def _validate(
+    value: dict[str, Any], found: Extraction, spec: ToolSpec
+) -> tuple[dict[str, Any], Extraction] | JsonRecoveryError:
+    """Check decoded arguments against the tool's schema.
+
+    The arguments stay as decoded (the tool validates and coerces them),
+    unless an envelope was unwrapped: the tool then gets the inside.
+    """
+    try:
+        validated = spec.validator.extract(json.dumps(value, ensure_ascii=False))
+    except JsonRecoveryError as error:
+        return error
+    if not validated.repairs:
+        return value, found
+    inner = validated.value
+    if isinstance(inner, BaseModel):
+        inner = inner.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    found = dataclasses.replace(found, repairs=(*found.repairs, *validated.repairs))
+    return inner, found
+
+
+def _make_cut_off_error(arguments: str, name: str) -> InvalidJsonError:
+    text = cut_off_error(name)
+    return InvalidJsonError(
+        text, llm_output=arguments, observation=text, truncated=True
+    )
+
+
+def _find_written_calls(
+    value: Any, specs: Mapping[str, ToolSpec]
+) -> list[tuple[str, Any]] | None:
+    """``(name, arguments)`` of each call written as JSON, or ``None``.
+
+    A call is an object with a ``name`` that is a bound tool and an
+    ``arguments`` (or ``parameters``) object or string, and nothing else; a
+    list must hold only such calls.
+    """
+    items = value if isinstance(value, list) else [value]
+    if not items:
+        return None
+    calls: list[tuple[str, Any]] = []
+    for item in items:
+        if not isinstance(item, dict) or item.get("name") not in specs:
+            return None
+        keys = set(item) - {"name"}
+        if len(keys) != 1 or not keys <= {"arguments", "parameters"}:
+            return None
+        arguments = item[keys.pop()]
+        if not isinstance(arguments, dict | str):
+            return None
+        calls.append((item["name"], arguments))
+    return calls
+
+
+def _make_error(text: str) -> JsonRecoveryError:
+    return JsonRecoveryError(text, observation=text)
+
+
+def _make_call_id() -> str:
+    return f"call_{uuid.uuid4().hex[:24]}"
