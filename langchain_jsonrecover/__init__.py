@@ -14,6 +14,8 @@ from langchain_jsonrecover.errors import (
     InvalidJsonError,
     JsonRecoveryError,
     NoJsonFoundError,
+    ReplyTooLargeError,
+    RetryExhaustedError,
     SchemaValidationError,
 )
 from langchain_jsonrecover.extract import extract_json
@@ -24,7 +26,7 @@ from langchain_jsonrecover.parsers import (
     TruncationRecoveringOutputParser,
 )
 from langchain_jsonrecover.records import recover_frame, recover_record
-from langchain_jsonrecover.retry import JsonRetryChain, RetryExhaustedError
+from langchain_jsonrecover.retry import JsonRetryChain
 from langchain_jsonrecover.structured import structured_output
 from langchain_jsonrecover.tools import recover_tool_calls
 
@@ -38,6 +40,7 @@ __all__ = [
     "JsonRetryChain",
     "NoJsonFoundError",
     "RegexJsonOutputParser",
+    "ReplyTooLargeError",
     "RetryExhaustedError",
     "SchemaValidationError",
     "TruncationRecoveringOutputParser",

@@ -70,22 +70,22 @@ class Described:
     """1-based column of the failure in the reply."""
 
 
-def line_and_column(text: str, pos: int) -> tuple[int, int]:
+def locate(text: str, pos: int) -> tuple[int, int]:
     r"""1-based line and column of offset ``pos`` in ``text``.
 
     Example:
-        >>> line_and_column("ab\ncd", 4)
+        >>> locate("ab\ncd", 4)
         (2, 2)
     """
     line_start = text.rfind("\n", 0, pos) + 1
     return text.count("\n", 0, pos) + 1, pos - line_start + 1
 
 
-def excerpt(text: str, pos: int) -> str:
+def point_at(text: str, pos: int) -> str:
     """The line around ``pos``, cut short, with a caret under ``pos``.
 
     Example:
-        >>> print(excerpt('{"a" 1}', 5))
+        >>> print(point_at('{"a" 1}', 5))
           {"a" 1}
                ^
     """
@@ -168,12 +168,12 @@ def _describe(failure: ReplyFailure, text: str, noun: str) -> Described:
         )
     pos = failure.pos if failure.pos is not None else 0
     start = failure.start if failure.start is not None else pos
-    line, column = line_and_column(text, pos)
+    line, column = locate(text, pos)
     where = f"line {line}, column {column}"
     if failure.kind == "schema":
         return _describe_schema(failure, noun, line, column)
     if failure.kind == "truncated":
-        start_line, start_column = line_and_column(text, start)
+        start_line, start_column = locate(text, start)
         return Described(
             "The reply looks cut off: the JSON that starts at line "
             f"{start_line}, column {start_column} is still open where the reply "
@@ -193,7 +193,7 @@ def _describe(failure: ReplyFailure, text: str, noun: str) -> Described:
         )
     return Described(
         f"Invalid JSON at {where} of the reply: {failure.reason}.\n"
-        f"{excerpt(text, pos)}",
+        f"{point_at(text, pos)}",
         f"Your reply is not valid JSON: {failure.reason} at {where}. "
         f"Respond with only the corrected {noun}, and nothing else.",
         line,
@@ -211,7 +211,7 @@ def _describe_cut_off(failure: ReplyFailure, text: str, noun: str) -> Described:
         return Described(
             "The reply was cut off at the token limit before any JSON.", observation
         )
-    line, column = line_and_column(text, failure.pos or 0)
+    line, column = locate(text, failure.pos or 0)
     return Described(
         "The reply was cut off at the token limit: the JSON is incomplete "
         f"(line {line}, column {column}: {failure.reason}).",
@@ -225,7 +225,7 @@ def _describe_schema(
     failure: ReplyFailure, noun: str, line: int, column: int
 ) -> Described:
     shown = failure.errors[:_MAX_ERRORS]
-    lines = [_field_error(e) for e in shown]
+    lines = [_describe_field_error(e) for e in shown]
     if len(failure.errors) > len(shown):
         lines.append(f"… and {len(failure.errors) - len(shown)} more")
     count = len(failure.errors)
@@ -252,7 +252,7 @@ def _describe_schema(
     return Described(message, observation, line, column)
 
 
-def quoting_cut_short(error: FieldError) -> FieldError:
+def cut_quoting_short(error: FieldError) -> FieldError:
     """A field error with the model input it quotes cut short.
 
     A key is part of the path and pydantic's message may quote a value (a
@@ -260,7 +260,7 @@ def quoting_cut_short(error: FieldError) -> FieldError:
 
     Example:
         >>> error = FieldError("k" * 10**6, "Extra inputs are not permitted", "1")
-        >>> len(quoting_cut_short(error).path)
+        >>> len(cut_quoting_short(error).path)
         60
     """
     return FieldError(
@@ -270,8 +270,8 @@ def quoting_cut_short(error: FieldError) -> FieldError:
     )
 
 
-def _field_error(error: FieldError) -> str:
-    error = quoting_cut_short(error)
+def _describe_field_error(error: FieldError) -> str:
+    error = cut_quoting_short(error)
     where = error.path or "the value"
     got = f" (got {error.value})" if error.value else ""
     return f"{where}: {error.message}{got}"

@@ -3,8 +3,8 @@
 Pure functions on ``str``; no LangChain imports. The feedback itself comes from
 the parser (``_prompts``); these texts wrap it: the request to continue a
 cut-off reply, the request for a shorter answer, the system-prompt template
-(Normandy's way of giving feedback), the cleaning of foreign parsers' messages,
-and the messages of the error raised when the retries run out.
+(feedback given in the system message), the cleaning of foreign parsers'
+messages, and the messages of the error raised when the retries run out.
 """
 
 from __future__ import annotations
@@ -41,11 +41,11 @@ _PYDANTIC_LINK: Final = re.compile(
 )
 
 
-def shorter_answer(feedback: str) -> str:
+def ask_shorter(feedback: str) -> str:
     """Ask for a shorter answer, then give the parser's feedback.
 
     Example:
-        >>> print(shorter_answer("Invalid json output."))
+        >>> print(ask_shorter("Invalid json output."))
         Your reply was cut off at the token limit before it was complete. ...
         <BLANKLINE>
         Invalid json output.
@@ -53,11 +53,11 @@ def shorter_answer(feedback: str) -> str:
     return f"{SHORTER_REQUEST}\n\n{feedback}" if feedback else SHORTER_REQUEST
 
 
-def system_feedback(feedback: str, reply: str) -> str:
+def write_system_feedback(feedback: str, reply: str) -> str:
     """The section added to the system prompt after a failed reply.
 
-    Normandy's way: the conversation is not extended; the system prompt says
-    what was wrong and quotes the start of the reply.
+    The conversation is not extended; the system prompt says what was wrong
+    and quotes the start of the reply.
 
     Args:
         feedback: What was wrong and what to send instead.
@@ -68,7 +68,7 @@ def system_feedback(feedback: str, reply: str) -> str:
         The text to append to the system prompt.
 
     Example:
-        >>> print(system_feedback("Your reply contains no JSON.", "Hello!"))
+        >>> print(write_system_feedback("Your reply contains no JSON.", "Hello!"))
         Your previous response could not be used.
         <BLANKLINE>
         What was wrong:
@@ -105,7 +105,7 @@ def clean_parser_message(message: str, reply: str) -> str:
     Returns:
         The message without the URL, pydantic's documentation links, and the
         copy of the reply (replaced by "your reply"); cut short as
-        :func:`foreign_feedback` cuts.
+        :func:`cut_foreign_feedback` cuts.
 
     Example:
         >>> clean_parser_message(
@@ -120,10 +120,10 @@ def clean_parser_message(message: str, reply: str) -> str:
         at = text.rfind(reply)
         if at >= 0:
             text = text[:at] + "your reply" + text[at + len(reply) :]
-    return foreign_feedback(text.strip())
+    return cut_foreign_feedback(text.strip())
 
 
-def foreign_feedback(text: str) -> str:
+def cut_foreign_feedback(text: str) -> str:
     """A foreign parser's feedback, bounded: it may quote the reply's data.
 
     LangChain's ``PydanticOutputParser`` quotes the decoded object; any long
@@ -131,47 +131,47 @@ def foreign_feedback(text: str) -> str:
     :data:`FOREIGN_LIMIT`.
 
     Example:
-        >>> len(foreign_feedback("Failed to parse " + "{" * 10**6))
+        >>> len(cut_foreign_feedback("Failed to parse " + "{" * 10**6))
         76
     """
     return shorten_quoting(text, FOREIGN_LIMIT)
 
 
-def _calls(count: int) -> str:
+def _count_calls(count: int) -> str:
     return f"{count} model call" if count == 1 else f"{count} model calls"
 
 
-def exhausted_message(calls: int, error_name: str, error: str) -> str:
+def write_exhausted_message(calls: int, error_name: str, error: str) -> str:
     """The message of the error raised when every retry failed.
 
     The last error's message follows in full (a schema mismatch lists its
     fields on the next lines).
 
     Example:
-        >>> exhausted_message(3, "InvalidJsonError", "Invalid JSON at line 1.")
+        >>> write_exhausted_message(3, "InvalidJsonError", "Invalid JSON at line 1.")
         'No usable reply after 3 model calls: InvalidJsonError: Invalid JSON at line 1.'
     """
-    return f"No usable reply after {_calls(calls)}: {error_name}: {error.strip()}"
+    return f"No usable reply after {_count_calls(calls)}: {error_name}: {error.strip()}"
 
 
-def stuck_message(call: int, earlier: int, error_name: str, error: str) -> str:
+def write_stuck_message(call: int, earlier: int, error_name: str, error: str) -> str:
     """The message of the error raised when the model repeats a failed reply.
 
     Example:
-        >>> stuck_message(2, 1, "NoJsonFoundError", "No JSON found.")
+        >>> write_stuck_message(2, 1, "NoJsonFoundError", "No JSON found.")
         'The model is stuck: reply 2 repeats reply 1, which already failed; ...'
     """
     return (
         f"The model is stuck: reply {call} repeats reply {earlier}, which already "
-        f"failed; stopped after {_calls(call)}: {error_name}: {error.strip()}"
+        f"failed; stopped after {_count_calls(call)}: {error_name}: {error.strip()}"
     )
 
 
-def with_instructions(instructions: str, system_prompt: str | None) -> str:
+def prepend_system_prompt(instructions: str, system_prompt: str | None) -> str:
     r"""The system prompt of the JSON strategy: the caller's, then the format.
 
     Example:
-        >>> with_instructions("Respond with JSON.", "You are terse.")
+        >>> prepend_system_prompt("Respond with JSON.", "You are terse.")
         'You are terse.\n\nRespond with JSON.'
     """
     if system_prompt:

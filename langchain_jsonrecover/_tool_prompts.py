@@ -76,11 +76,11 @@ def unknown_tool_error(name: str, known: Sequence[str]) -> str:
     return f"There is no tool named {name!r}. The tools are: {listed}."
 
 
-def call_feedback(name: str, feedback: str, arguments: str) -> str:
+def write_call_feedback(name: str, feedback: str, arguments: str) -> str:
     r"""The failed call's tool result: the feedback, then what the model sent.
 
     Example:
-        >>> print(call_feedback("search", "Not valid JSON.", '{"q": "x",}'))
+        >>> print(write_call_feedback("search", "Not valid JSON.", '{"q": "x",}'))
         Error in the arguments of your call to 'search': Not valid JSON.
         <BLANKLINE>
         The arguments you sent:
@@ -117,11 +117,11 @@ def describe_tools(tools: Sequence[tuple[str, str, dict[str, Any]]]) -> str:
     return "\n".join(lines) + "\n\n" + TEXT_CALL_FORMAT
 
 
-def provider_error_feedback(error: str) -> str:
+def write_provider_error_feedback(error: str) -> str:
     """The feedback for a tool call the provider could not parse.
 
     Example:
-        >>> provider_error_feedback("unexpected end of JSON input")
+        >>> write_provider_error_feedback("unexpected end of JSON input")
         'Your tool call could not be parsed (unexpected end of JSON input). ...
     """
     return (
@@ -134,15 +134,15 @@ PROVIDER_ERROR_MARK: Final = "error parsing tool call: raw='"
 """How Ollama's error starts the raw text of a call it could not parse."""
 
 
-def raw_call_from_error(message: str) -> tuple[str, str] | None:
+def read_raw_call(message: str) -> tuple[str, str] | None:
     r"""The raw call and the reason in a provider's tool-call parse error.
 
     Ollama says ``error parsing tool call: raw='<the call>', err=<reason>``.
 
     Example:
-        >>> raw_call_from_error("error parsing tool call: raw='[1,]', err=bad")
+        >>> read_raw_call("error parsing tool call: raw='[1,]', err=bad")
         ('[1,]', 'bad')
-        >>> raw_call_from_error("connection refused") is None
+        >>> read_raw_call("connection refused") is None
         True
     """
     start = message.find(PROVIDER_ERROR_MARK)
@@ -160,22 +160,22 @@ TOOL_RESULT_PREFIX: Final = "Result of the tool "
 """How a tool's result starts when it is shown to a model without tool calling."""
 
 
-def tool_result_text(name: str, content: str) -> str:
+def write_tool_result(name: str, content: str) -> str:
     r"""A tool's result as a user turn, for a model without tool calling.
 
     Example:
-        >>> print(tool_result_text("search", "3 results"))
+        >>> print(write_tool_result("search", "3 results"))
         Result of the tool 'search':
         3 results
     """
     return f"{TOOL_RESULT_PREFIX}{name!r}:\n{content}"
 
 
-def calls_as_text(calls: Sequence[tuple[str, Any]]) -> str:
+def write_calls_as_text(calls: Sequence[tuple[str, Any]]) -> str:
     """Tool calls as the JSON a model without tool calling is told to write.
 
     Example:
-        >>> calls_as_text([("search", {"q": "Ada"})])
+        >>> write_calls_as_text([("search", {"q": "Ada"})])
         '{"name": "search", "arguments": {"q": "Ada"}}'
     """
     written = [{"name": name, "arguments": arguments} for name, arguments in calls]

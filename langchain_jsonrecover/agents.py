@@ -40,20 +40,22 @@ from langchain_core.messages import (
 )
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from langchain_jsonrecover._sync_or_async import Call, arun_steps, run_steps
 from langchain_jsonrecover._tool_prompts import (
     NOT_EXECUTED,
-    calls_as_text,
     describe_tools,
-    provider_error_feedback,
-    raw_call_from_error,
-    tool_result_text,
+    read_raw_call,
+    write_calls_as_text,
+    write_provider_error_feedback,
+    write_tool_result,
 )
 from langchain_jsonrecover.errors import InvalidJsonError
 from langchain_jsonrecover.events import RECOVERY_EVENT, aemit_event, emit_event
 from langchain_jsonrecover.outcomes import Continue
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
-from langchain_jsonrecover.retry import (
-    RETRY_EVENT,
+from langchain_jsonrecover.retry import RETRY_EVENT
+from langchain_jsonrecover.retry_parsing import parse_reply
+from langchain_jsonrecover.retry_steps import (
     Ask,
     Done,
     GiveUp,
@@ -61,15 +63,12 @@ from langchain_jsonrecover.retry import (
     Outcome,
     Plan,
     Rejected,
-    aparse,
-    exhausted,
+    build_exhausted_error,
     first_ask,
     next_move,
-    parse,
-    read_call,
-    with_system,
 )
-from langchain_jsonrecover.structured import with_schema
+from langchain_jsonrecover.retry_turns import append_to_system, read_call
+from langchain_jsonrecover.structured import attach_schema
 from langchain_jsonrecover.tools import Recovered, ToolSpec, recover, tool_specs
 
 try:
@@ -86,7 +85,7 @@ except ImportError as exc:  # pragma: no cover - exercised without langchain
     raise ImportError(_INSTALL) from exc
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable, Sequence
+    from collections.abc import Awaitable, Callable, Generator, Sequence
 
     from langchain_core.tools import BaseTool
 
@@ -97,7 +96,7 @@ __all__ = ["JsonRecoveryMiddleware"]
 _STRATEGIES = ("ToolStrategy", "ProviderStrategy", "AutoStrategy")
 
 
-def _schema_of(response_format: Any) -> Any:
+def _read_schema(response_format: Any) -> Any:
     """The schema of a ``response_format``: a strategy's, or the format itself."""
     if type(response_format).__name__ in _STRATEGIES:
         return response_format.schema
@@ -113,7 +112,7 @@ def _binds_tools(model: Any, tools: Sequence[Any]) -> bool:
     return True
 
 
-def _usable_specs(tools: Sequence[BaseTool | dict[str, Any]]) -> dict[str, ToolSpec]:
+def _collect_specs(tools: Sequence[BaseTool | dict[str, Any]]) -> dict[str, ToolSpec]:
     """The specs of the tools that describe themselves (not provider built-ins)."""
     specs: dict[str, ToolSpec] = {}
     for tool in tools:
@@ -210,19 +209,19 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
         self.repair = repair
         self.parser = parser
         self._own = (
-            with_schema(parser, _schema_of(response_format))
+            attach_schema(parser, _read_schema(response_format))
             if response_format is not None
             else None
         )
         if response_format is None and parser is not None:
-            with_schema(parser, None)  # checks the parser's type
+            attach_schema(parser, None)  # checks the parser's type
         # Keyed by id, holding the key's object so that the id stays its own.
         self._parsers: dict[int, tuple[Any, _JsonRecoveringParser[Any]]] = {}
         self._specs: dict[int, tuple[Any, ToolSpec]] = {}
 
     # --- preparing a model step ---------------------------------------------------
 
-    def _job(self, request: ModelRequest[Any]) -> _Job:
+    def _prepare_job(self, request: ModelRequest[Any]) -> _Job:
         if self.response_format is not None and request.response_format is not None:
             msg = (
                 "JsonRecoveryMiddleware(response_format=...) and the agent's "
@@ -231,8 +230,8 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
             raise ValueError(msg)
         parser = self._own
         if parser is None and request.response_format is not None:
-            parser = self._parser_for(_schema_of(request.response_format))
-        specs = _usable_specs(request.tools)
+            parser = self._get_parser(_read_schema(request.response_format))
+        specs = _collect_specs(request.tools)
         schema_tool: dict[str, Any] | None = None
         schema_name: str | None = None
         if parser is not None:
@@ -242,7 +241,10 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
                 schema_tool = None  # a union: answered in text only
             else:
                 schema_name = str(schema_tool["function"]["name"])
-                specs = {**specs, schema_name: self._schema_spec(schema_tool, parser)}
+                specs = {
+                    **specs,
+                    schema_name: self._build_schema_spec(schema_tool, parser),
+                }
         tools: list[BaseTool | dict[str, Any]] = list(request.tools)
         if schema_tool is not None:
             tools.append(schema_tool)
@@ -261,25 +263,25 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
         )
         if added:
             current = [request.system_message] if request.system_message else []
-            system = with_system(current, "\n\n".join(added))[0]
+            system = append_to_system(current, "\n\n".join(added))[0]
             if isinstance(system, SystemMessage):
                 prepared = prepared.override(system_message=system)
         base: tuple[BaseMessage, ...] = (
             tuple(request.messages)
             if tools_bound or not added
-            else tuple(_as_text_history(request.messages))
+            else tuple(_write_history_as_text(request.messages))
         )
         plan = Plan(base, self.max_retries, tools_bound=tools_bound)
         return _Job(prepared, plan, specs, parser, schema_name, tools_bound)
 
-    def _parser_for(self, schema: Any) -> _JsonRecoveringParser[Any]:
+    def _get_parser(self, schema: Any) -> _JsonRecoveringParser[Any]:
         """Our parser for the agent's schema, built once per schema."""
         key = id(schema)
         if key not in self._parsers:
-            self._parsers[key] = (schema, with_schema(self.parser, schema))
+            self._parsers[key] = (schema, attach_schema(self.parser, schema))
         return self._parsers[key][1]
 
-    def _schema_spec(
+    def _build_schema_spec(
         self, schema_tool: dict[str, Any], parser: _JsonRecoveringParser[Any]
     ) -> ToolSpec:
         """The schema as a tool: validated by our parser's schema, built once."""
@@ -312,7 +314,7 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
             failed_id, failure = recovered.failures[0]
             return Rejected(failure, str(failure.observation or failure), failed_id)
         if provider_error and not message.tool_calls:
-            feedback = provider_error_feedback(provider_error)
+            feedback = write_provider_error_feedback(provider_error)
             error = InvalidJsonError(
                 feedback, llm_output=str(reply.text), observation=feedback
             )
@@ -327,7 +329,9 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
         found = read_call(message, job.schema_name)
         return _Read(message, found[1] if found is not None else None)
 
-    def _result(self, read: _Read, outcome: Outcome) -> ModelResponse[Any] | Rejected:
+    def _build_response(
+        self, read: _Read, outcome: Outcome
+    ) -> ModelResponse[Any] | Rejected:
         if not isinstance(outcome, Continue):
             return outcome
         message = read.message
@@ -372,31 +376,7 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
             RetryExhaustedError: No usable reply within ``max_retries``.
             ValueError: Two response formats were given.
         """
-        job = self._job(request)
-        move: Move = first_ask(job.plan)
-        while isinstance(move, Ask):
-            if move.event is not None:
-                emit_event(RETRY_EVENT, move.event)
-            reply, provider_error = _call(
-                handler,
-                job.request.override(
-                    messages=cast("list[AnyMessage]", list(move.messages))
-                ),
-            )
-            recovered = self._recover(job, reply)
-            for payload in recovered.events:
-                emit_event(RECOVERY_EVENT, payload)
-            verdict = self._judge_calls(job, reply, recovered, provider_error)
-            if isinstance(verdict, list):
-                return ModelResponse(result=verdict)
-            if isinstance(verdict, _Read):
-                assert job.parser is not None  # noqa: S101 - _Read needs a parser
-                done = self._result(verdict, parse(job.parser, verdict.message))
-                if isinstance(done, ModelResponse):
-                    return done
-                verdict = done
-            move = next_move(job.plan, move.state, reply, verdict)
-        return _finish(move)
+        return run_steps(self._drive_steps(request, handler))
 
     async def awrap_model_call(
         self,
@@ -416,27 +396,38 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
             RetryExhaustedError: No usable reply within ``max_retries``.
             ValueError: Two response formats were given.
         """
-        job = self._job(request)
+        return await arun_steps(self._drive_steps(request, handler))
+
+    def _drive_steps(
+        self, request: ModelRequest[Any], handler: Callable[..., Any]
+    ) -> Generator[Call, Any, ModelResponse[Any]]:
+        """One model step: call, recover, judge, re-ask; yields each call and event.
+
+        ``handler`` is the sync or the async one: the same in both slots of
+        its ``Call``, as only the driver awaits.
+        """
+        job = self._prepare_job(request)
         move: Move = first_ask(job.plan)
         while isinstance(move, Ask):
             if move.event is not None:
-                await aemit_event(RETRY_EVENT, move.event)
-            reply, provider_error = await _acall(
-                handler,
-                job.request.override(
-                    messages=cast("list[AnyMessage]", list(move.messages))
-                ),
-            )
+                yield Call(emit_event, aemit_event, (RETRY_EVENT, move.event))
+            messages = cast("list[AnyMessage]", list(move.messages))
+            asked = job.request.override(messages=messages)
+            try:
+                response = yield Call(handler, handler, (asked,))
+                reply, provider_error = _find_reply(response), ""
+            except Exception as error:  # noqa: BLE001 - only a raw-call error is read
+                reply, provider_error = _read_error_call(error)
             recovered = self._recover(job, reply)
             for payload in recovered.events:
-                await aemit_event(RECOVERY_EVENT, payload)
+                yield Call(emit_event, aemit_event, (RECOVERY_EVENT, payload))
             verdict = self._judge_calls(job, reply, recovered, provider_error)
             if isinstance(verdict, list):
                 return ModelResponse(result=verdict)
             if isinstance(verdict, _Read):
                 assert job.parser is not None  # noqa: S101 - _Read needs a parser
-                outcome = await aparse(job.parser, verdict.message)
-                done = self._result(verdict, outcome)
+                outcome = yield from parse_reply(job.parser, verdict.message)
+                done = self._build_response(verdict, outcome)
                 if isinstance(done, ModelResponse):
                     return done
                 verdict = done
@@ -444,7 +435,7 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
         return _finish(move)
 
 
-def _as_text_history(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
+def _write_history_as_text(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
     """The conversation for a model without tool calling: calls and results as text.
 
     An ``AIMessage``'s tool calls become the JSON it was told to write; a
@@ -454,14 +445,16 @@ def _as_text_history(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
     history: list[BaseMessage] = []
     for message in messages:
         if isinstance(message, AIMessage) and message.tool_calls:
-            shown = calls_as_text([(c["name"], c["args"]) for c in message.tool_calls])
+            shown = write_calls_as_text(
+                [(c["name"], c["args"]) for c in message.tool_calls]
+            )
             text = str(message.text).strip()
             history.append(
                 AIMessage(f"{text}\n\n{shown}" if text else shown, name=message.name)
             )
         elif isinstance(message, ToolMessage):
             name = message.name or "tool"
-            history.append(HumanMessage(tool_result_text(name, str(message.text))))
+            history.append(HumanMessage(write_tool_result(name, str(message.text))))
         else:
             history.append(message)
     return history
@@ -469,11 +462,11 @@ def _as_text_history(messages: Sequence[BaseMessage]) -> list[BaseMessage]:
 
 def _finish(move: Done | GiveUp) -> ModelResponse[Any]:
     if isinstance(move, GiveUp):
-        raise exhausted(move) from move.error
+        raise build_exhausted_error(move) from move.error
     return ModelResponse(result=[move.reply], structured_response=move.value)
 
 
-def _reply_of(response: Any) -> AIMessage:
+def _find_reply(response: Any) -> AIMessage:
     """The AI message of a handler's response."""
     messages = getattr(response, "result", None)
     if messages is None:
@@ -485,30 +478,10 @@ def _reply_of(response: Any) -> AIMessage:
     raise TypeError(msg)
 
 
-def _from_error(error: Exception) -> tuple[AIMessage, str]:
+def _read_error_call(error: Exception) -> tuple[AIMessage, str]:
     """A provider error that carries a raw call, as a reply; else re-raise."""
-    found = raw_call_from_error(str(error))
+    found = read_raw_call(str(error))
     if found is None:
         raise error
     raw, reason = found
     return AIMessage(raw), reason or type(error).__name__
-
-
-def _call(
-    handler: Callable[[ModelRequest[Any]], ModelResponse[Any]],
-    request: ModelRequest[Any],
-) -> tuple[AIMessage, str]:
-    try:
-        return _reply_of(handler(request)), ""
-    except Exception as error:  # noqa: BLE001 - only a raw-call error is read
-        return _from_error(error)
-
-
-async def _acall(
-    handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
-    request: ModelRequest[Any],
-) -> tuple[AIMessage, str]:
-    try:
-        return _reply_of(await handler(request)), ""
-    except Exception as error:  # noqa: BLE001 - only a raw-call error is read
-        return _from_error(error)

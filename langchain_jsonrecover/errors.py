@@ -5,17 +5,19 @@ Every error a parser raises for a bad reply is a LangChain
 
     ValueError
     └── langchain_core.exceptions.OutputParserException
-        ├── JsonRecoveryError          the reply cannot be used (too long to scan)
+        ├── JsonRecoveryError          the reply cannot be used
+        │   ├── ReplyTooLargeError     too long to scan (over ``max_chars``)
         │   ├── NoJsonFoundError       nothing JSON-like in the reply
         │   ├── InvalidJsonError       JSON-like, but it does not decode
         │   │                          (``truncated`` when the reply was cut off)
         │   └── SchemaValidationError  decoded, but does not match the schema
-        └── RetryExhaustedError        (in ``retry``) no reply parsed within the
-                                       retries, or the model repeated itself
+        └── RetryExhaustedError        no reply parsed within the retries, or
+                                       the model repeated itself
 
 Each ``JsonRecoveryError`` carries ``llm_output`` (the reply, unchanged),
 ``observation`` (what to tell the model: what was wrong and what to send
-instead) and ``send_to_llm=True``.
+instead) and ``send_to_llm=True``. Each class names its ``kind``: the word a
+``jsonrecover.retry`` event reports for it.
 A refusal is not a parse failure: it raises langchain-core's
 ``ModelRefusalError``, as ``JsonOutputParser`` does.
 """
@@ -23,24 +25,65 @@ A refusal is not a parse failure: it raises langchain-core's
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from langchain_core.exceptions import OutputParserException
 
-from langchain_jsonrecover._prompts import Shape, describe, quoting_cut_short
+from langchain_jsonrecover._prompts import Shape, cut_quoting_short, describe
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from langchain_jsonrecover._extract import ReplyFailure
+    from langchain_jsonrecover.retry_steps import Attempt
 
 __all__ = [
     "InvalidJsonError",
     "JsonRecoveryError",
     "NoJsonFoundError",
+    "ReplyTooLargeError",
+    "RetryExhaustedError",
     "SchemaValidationError",
 ]
 
 
-class JsonRecoveryError(OutputParserException):
+class _WrittenMessageError(OutputParserException):
+    """An ``OutputParserException`` whose message stays as written, that pickles whole.
+
+    LangChain appends a troubleshooting URL to a ``str`` message; ours say what
+    to do, so the message is kept as given. Pickling keeps every attribute and
+    the ``__cause__`` (errors cross process pools).
+    """
+
+    kind: ClassVar[str]
+    """The kind a ``jsonrecover.retry`` event reports for this error."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        llm_output: str,
+        observation: str | None,
+        send_to_llm: bool,
+    ) -> None:
+        super().__init__(
+            message,
+            observation=observation,
+            llm_output=llm_output,
+            send_to_llm=send_to_llm,
+        )
+        self.args = (message,)
+        self.message = message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle with every attribute and the cause."""
+        state = dict(self.__dict__)
+        if self.__cause__ is not None:
+            state["__cause__"] = self.__cause__
+        return (self.__class__, (self.message,), state)
+
+
+class JsonRecoveryError(_WrittenMessageError):
     """Base of every error this package raises for a reply.
 
     Example:
@@ -51,6 +94,11 @@ class JsonRecoveryError(OutputParserException):
         ...     print(exc.observation.split(".")[0])
         Your reply contains no JSON
     """
+
+    # Raised as such only by tool-call recovery (a call to an unknown tool);
+    # its events have said ``too_large`` since the base stood for an oversized
+    # reply, and still do.
+    kind: ClassVar[str] = "too_large"
 
     def __init__(
         self, message: str, *, llm_output: str = "", observation: str = ""
@@ -64,18 +112,25 @@ class JsonRecoveryError(OutputParserException):
         """
         super().__init__(
             message,
-            observation=observation or message,
             llm_output=llm_output,
+            observation=observation or message,
             send_to_llm=True,
         )
-        # OutputParserException appends a troubleshooting URL to a str message;
-        # ours say what to do, so keep them as written.
-        self.args = (message,)
-        self.message = message
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle with every attribute (errors cross process pools)."""
-        return (self.__class__, (self.message,), self.__dict__)
+
+class ReplyTooLargeError(JsonRecoveryError):
+    """The reply is longer than ``max_chars``: refused before any scan.
+
+    Example:
+        >>> from langchain_jsonrecover import extract_json, ReplyTooLargeError
+        >>> try:
+        ...     extract_json('{"a": 1}', max_chars=5)
+        ... except ReplyTooLargeError as exc:
+        ...     print(exc, exc.kind)
+        The reply is too long to scan (8 characters, over 5 characters). too_large
+    """
+
+    kind: ClassVar[str] = "too_large"
 
 
 class NoJsonFoundError(JsonRecoveryError):
@@ -89,6 +144,8 @@ class NoJsonFoundError(JsonRecoveryError):
         ...     print(exc)
         No JSON found in the reply.
     """
+
+    kind: ClassVar[str] = "no_json"
 
 
 class InvalidJsonError(JsonRecoveryError):
@@ -105,6 +162,10 @@ class InvalidJsonError(JsonRecoveryError):
         ...     print(exc.line, exc.column, exc.truncated)
         1 6 False
     """
+
+    kind: ClassVar[str] = "invalid_json"
+    """The kind of every decoding failure (a cut-off reply's event says
+    ``truncated``: see ``truncated``)."""
 
     def __init__(
         self,
@@ -154,6 +215,8 @@ class SchemaValidationError(JsonRecoveryError):
         [{'path': 'age', 'message': 'Field required', 'value': ''}]
     """
 
+    kind: ClassVar[str] = "schema"
+
     def __init__(
         self,
         message: str,
@@ -177,10 +240,71 @@ class SchemaValidationError(JsonRecoveryError):
         self.value = value
 
 
+class RetryExhaustedError(_WrittenMessageError):
+    """No reply parsed within the retries, or the model repeated a failed reply.
+
+    ``attempts`` lists every model call (reply, error, usage); the last parse
+    error is the ``__cause__``; ``llm_output`` is the last reply's text and
+    ``observation`` the last feedback. ``repeats`` is the number of the earlier
+    reply the last one repeated when the loop guard stopped the loop, else
+    ``None``. It pickles intact, ``__cause__`` included. Importable from
+    ``langchain_jsonrecover.retry`` too.
+
+    Example:
+        >>> from langchain_core.language_models import GenericFakeChatModel
+        >>> from langchain_jsonrecover import JsonFenceOutputParser, JsonRetryChain
+        >>> model = GenericFakeChatModel(messages=iter(["No.", "Still no."]))
+        >>> chain = JsonRetryChain(
+        ...     model=model, parser=JsonFenceOutputParser(), max_retries=1
+        ... )
+        >>> try:
+        ...     chain.invoke("Give me JSON")
+        ... except RetryExhaustedError as exc:
+        ...     print(exc)
+        ...     print(len(exc.attempts), type(exc.__cause__).__name__)
+        No usable reply after 2 model calls: NoJsonFoundError: No JSON found ...
+        2 NoJsonFoundError
+    """
+
+    kind: ClassVar[str] = "retry_exhausted"
+    """Never in a ``jsonrecover.retry`` event: this error ends the loop."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        attempts: Sequence[Attempt] = (),
+        llm_output: str = "",
+        observation: str = "",
+        repeats: int | None = None,
+    ) -> None:
+        """Create the error.
+
+        Args:
+            message: What happened, for a person.
+            attempts: Every model call, in order.
+            llm_output: The last reply's text.
+            observation: The last feedback sent (or that would have been).
+            repeats: The earlier reply the last one repeated (loop guard).
+        """
+        super().__init__(
+            message,
+            llm_output=llm_output,
+            observation=observation or None,
+            send_to_llm=False,
+        )
+        self.attempts: list[Attempt] = list(attempts)
+        self.repeats = repeats
+
+
 def error_for(
     failure: ReplyFailure, llm_output: str, shape: Shape | None = None
 ) -> JsonRecoveryError:
     """Build the typed error for a failure on ``llm_output``.
+
+    The error's class is the one whose ``kind`` is the failure's; a failure
+    to decode (``invalid_json``, ``truncated``, ``too_deep``) is an
+    ``InvalidJsonError``.
 
     Args:
         failure: What went wrong.
@@ -191,20 +315,12 @@ def error_for(
         The error to raise.
     """
     text = str(llm_output)
-    if failure.kind == "schema":
+    if failure.kind == SchemaValidationError.kind:
         # Cut once here; the message and the observation quote these.
-        bounded = tuple(quoting_cut_short(e) for e in failure.errors)
+        bounded = tuple(cut_quoting_short(e) for e in failure.errors)
         failure = dataclasses.replace(failure, errors=bounded)
     described = describe(failure, text, shape)
-    if failure.kind == "no_json":
-        return NoJsonFoundError(
-            described.message, llm_output=text, observation=described.observation
-        )
-    if failure.kind == "too_large":
-        return JsonRecoveryError(
-            described.message, llm_output=text, observation=described.observation
-        )
-    if failure.kind == "schema":
+    if failure.kind == SchemaValidationError.kind:
         errors = [
             {"path": e.path, "message": e.message, "value": e.value}
             for e in failure.errors
@@ -216,6 +332,11 @@ def error_for(
             errors=errors,
             value=failure.value,
         )
+    for plain in (NoJsonFoundError, ReplyTooLargeError):
+        if failure.kind == plain.kind:
+            return plain(
+                described.message, llm_output=text, observation=described.observation
+            )
     return InvalidJsonError(
         described.message,
         llm_output=text,

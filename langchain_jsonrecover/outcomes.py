@@ -1,8 +1,7 @@
 """What a parser's ``process()`` step answers: go on, or stop and ask again.
 
-As the Elixir LangChain ``JsonProcessor`` does: a reply that parses lets the
-chain go on with the value; one that does not halts it with a user message
-telling the model what was wrong.
+A reply that parses lets the chain go on with the value; one that does not
+halts it with a user message telling the model what was wrong.
 """
 
 from __future__ import annotations

@@ -15,38 +15,33 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, cast, overload
 
 from langchain_core.exceptions import ModelRefusalError
-from langchain_core.language_models import LanguageModelInput
-from langchain_core.messages import AIMessage, AnyMessage
-from langchain_core.prompt_values import ChatPromptValueConcrete, StringPromptValue
-from langchain_core.runnables import Runnable, RunnableConfig, RunnableSerializable
+from langchain_core.language_models import LanguageModelInput  # noqa: TC002 - fields
+from langchain_core.runnables import Runnable  # noqa: TC002 - a field's type
 from pydantic import ConfigDict, SkipValidation
 
-from langchain_jsonrecover._retry_prompts import with_instructions
+from langchain_jsonrecover._retry_prompts import prepend_system_prompt
+from langchain_jsonrecover._sync_or_async import Call, Steps
 from langchain_jsonrecover.parsers import JsonFenceOutputParser, _JsonRecoveringParser
 from langchain_jsonrecover.retry import (
-    Attempt,
     JsonRetryChain,
-    Move,
     RetryResult,
-    State,
-    aparse,
-    as_reply,
-    attempt_config,
     check_model,
     check_parser,
+    configure_attempt,
+)
+from langchain_jsonrecover.retry_parsing import parse_reply
+from langchain_jsonrecover.retry_runnable import ChainRun, LoopRunnable
+from langchain_jsonrecover.retry_steps import (
+    Attempt,
+    Move,
+    State,
     first_ask,
     next_move,
-    parse,
-    to_messages,
-    with_system,
 )
+from langchain_jsonrecover.retry_turns import append_to_system, as_reply, to_messages
 
 if TYPE_CHECKING:
-    from langchain_core.callbacks import (
-        AsyncCallbackManagerForChainRun,
-        CallbackManagerForChainRun,
-    )
-    from langchain_core.messages import BaseMessage
+    from langchain_core.messages import AIMessage, BaseMessage
 
 __all__ = ["StructuredOutputChain", "structured_output"]
 
@@ -56,7 +51,7 @@ Strategy = Literal["auto", "json", "native"]
 _STRATEGIES = ("auto", "json", "native")
 
 
-class StructuredOutputChain(RunnableSerializable[LanguageModelInput, Any]):
+class StructuredOutputChain(LoopRunnable[Any]):
     """What :func:`structured_output` returns: native, JSON, or native then JSON.
 
     Example:
@@ -93,102 +88,32 @@ class StructuredOutputChain(RunnableSerializable[LanguageModelInput, Any]):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     @property
-    def InputType(self) -> Any:  # noqa: N802 - LangChain's name
-        """What a chat model takes."""
-        return str | StringPromptValue | ChatPromptValueConcrete | list[AnyMessage]
-
-    @property
     def OutputType(self) -> Any:  # noqa: N802 - LangChain's name
         """The schema's type, or a ``dict`` with ``include_raw``."""
         return self.chain.OutputType
 
-    def invoke(
-        self,
-        input: LanguageModelInput,  # noqa: A002 - LangChain's name
-        config: RunnableConfig | None = None,
-        **kwargs: Any,
-    ) -> Any:
-        """Ask for the structured value.
-
-        Args:
-            input: What a chat model takes.
-            config: The runnable config.
-            **kwargs: Passed to each model call.
-
-        Returns:
-            The validated value; with ``include_raw``, the ``RetryResult``.
+    def start_steps(self, input_: LanguageModelInput, run: ChainRun) -> Steps[Any]:
+        """Native first (when set), then the JSON strategy's loop.
 
         Raises:
             RetryExhaustedError: No reply parsed (JSON strategy).
             ModelRefusalError: The model refused.
         """
-        return self._call_with_config(self._invoke, input, config, **kwargs)
-
-    async def ainvoke(
-        self,
-        input: LanguageModelInput,  # noqa: A002 - LangChain's name
-        config: RunnableConfig | None = None,
-        **kwargs: Any,
-    ) -> Any:
-        """Async twin of :meth:`invoke`.
-
-        Args:
-            input: What a chat model takes.
-            config: The runnable config.
-            **kwargs: Passed to each model call.
-
-        Returns:
-            The validated value; with ``include_raw``, the ``RetryResult``.
-
-        Raises:
-            RetryExhaustedError: No reply parsed (JSON strategy).
-            ModelRefusalError: The model refused.
-        """
-        return await self._acall_with_config(self._ainvoke, input, config, **kwargs)
-
-    def _invoke(
-        self,
-        input_: LanguageModelInput,
-        run_manager: CallbackManagerForChainRun,
-        config: RunnableConfig,
-        **kwargs: Any,
-    ) -> Any:
+        chain = self.chain
         base = to_messages(input_)
-        plan = self.chain.plan(with_system(base, self.instructions))
-        if self.native is None:
-            return self.chain.drive(
-                plan, first_ask(plan), run_manager, config, **kwargs
-            )
-        child = attempt_config(config, run_manager, 1)
-        result = self.native.invoke(self._native_input(base), child, **kwargs)
-        raw, parsed, error = _unpack(result)
-        if not self.fallback or (error is None and parsed is not None):
-            return self._native_result(raw, parsed, error)
-        outcome = parse(self.chain.parser, raw)
-        move: Move = next_move(plan, State(), raw, outcome)
-        return self.chain.drive(plan, move, run_manager, config, **kwargs)
-
-    async def _ainvoke(
-        self,
-        input_: LanguageModelInput,
-        run_manager: AsyncCallbackManagerForChainRun,
-        config: RunnableConfig,
-        **kwargs: Any,
-    ) -> Any:
-        base = to_messages(input_)
-        plan = self.chain.plan(with_system(base, self.instructions))
-        if self.native is None:
-            return await self.chain.adrive(
-                plan, first_ask(plan), run_manager, config, **kwargs
-            )
-        child = attempt_config(config, run_manager, 1)
-        result = await self.native.ainvoke(self._native_input(base), child, **kwargs)
-        raw, parsed, error = _unpack(result)
-        if not self.fallback or (error is None and parsed is not None):
-            return self._native_result(raw, parsed, error)
-        outcome = await aparse(self.chain.parser, raw)
-        move: Move = next_move(plan, State(), raw, outcome)
-        return await self.chain.adrive(plan, move, run_manager, config, **kwargs)
+        plan = chain.plan(append_to_system(base, self.instructions))
+        move: Move = first_ask(plan)
+        if self.native is not None:
+            child = configure_attempt(run.config, run.manager, 1)
+            request = (self._build_native_input(base), child)
+            native = self.native
+            result = yield Call(native.invoke, native.ainvoke, request, run.kwargs)
+            raw, parsed, error = _unpack(result)
+            if not self.fallback or (error is None and parsed is not None):
+                return self._build_native_result(raw, parsed, error)
+            outcome = yield from parse_reply(chain.parser, raw)
+            move = next_move(plan, State(), raw, outcome)
+        return (yield from chain.drive_steps(plan, move, run))
 
     def __getstate__(self) -> dict[Any, Any]:
         """Pickle without the native runnable; it is built again on load."""
@@ -203,15 +128,15 @@ class StructuredOutputChain(RunnableSerializable[LanguageModelInput, Any]):
         super().__setstate__(state)
         if self.native_spec is not None and self.native is None:
             schema, kwargs = self.native_spec
-            native = _native(self.chain.model, schema, kwargs)
+            native = _build_native(self.chain.model, schema, kwargs)
             object.__setattr__(self, "native", native)
 
-    def _native_input(self, base: tuple[BaseMessage, ...]) -> list[BaseMessage]:
+    def _build_native_input(self, base: tuple[BaseMessage, ...]) -> list[BaseMessage]:
         if self.system_prompt:
-            return list(with_system(base, self.system_prompt))
+            return list(append_to_system(base, self.system_prompt))
         return list(base)
 
-    def _native_result(
+    def _build_native_result(
         self, raw: AIMessage, parsed: Any, error: Exception | None
     ) -> Any:
         if not self.chain.include_raw:
@@ -372,14 +297,14 @@ def structured_output(
         msg = f"strategy must be one of {', '.join(_STRATEGIES)}, got {strategy!r}"
         raise ValueError(msg)
     # The native strategy never parses: a JSON-schema dict must not need jsonschema.
-    chosen = with_schema(parser, None if strategy == "native" else schema)
+    chosen = attach_schema(parser, None if strategy == "native" else schema)
     chain = JsonRetryChain(
         model=model, parser=chosen, max_retries=max_retries, include_raw=include_raw
     )
     native: Runnable[LanguageModelInput, Any] | None = None
     if strategy != "json":
         try:
-            native = _native(model, schema, kwargs)
+            native = _build_native(model, schema, kwargs)
         except NotImplementedError:
             if strategy == "native":
                 raise
@@ -388,19 +313,22 @@ def structured_output(
         native=native,
         native_spec=(schema, dict(kwargs)) if native is not None else None,
         fallback=strategy == "auto",
-        instructions=with_instructions(chosen.get_format_instructions(), system_prompt),
+        instructions=prepend_system_prompt(
+            chosen.get_format_instructions(), system_prompt
+        ),
         system_prompt=system_prompt,
     )
     return cast("Runnable[LanguageModelInput, Any]", runnable)
 
 
-def with_schema(
+def attach_schema(
     parser: _JsonRecoveringParser[Any] | None, schema: Any
 ) -> _JsonRecoveringParser[Any]:
     """``parser`` (default ``JsonFenceOutputParser()``) with ``schema``, options kept.
 
     Example:
-        >>> parser = with_schema(JsonFenceOutputParser(repair=True), {"type": "object"})
+        >>> repairing = JsonFenceOutputParser(repair=True)
+        >>> parser = attach_schema(repairing, {"type": "object"})
         >>> parser.repair, parser.pydantic_object
         (True, {'type': 'object'})
 
@@ -431,7 +359,7 @@ def with_schema(
     return type(parser)(**fields)
 
 
-def _native(
+def _build_native(
     model: Runnable[LanguageModelInput, Any], schema: Any, kwargs: dict[str, Any]
 ) -> Runnable[LanguageModelInput, Any]:
     method = getattr(model, "with_structured_output", None)

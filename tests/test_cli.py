@@ -245,7 +245,7 @@ FAILURES: list[object] = [
     pytest.param(
         b'{"a": "a long enough reply"}',
         ["--max-chars", "10"],
-        "JsonRecoveryError",
+        "ReplyTooLargeError",
         id="over_max_chars",
     ),
 ]

@@ -34,6 +34,7 @@ from langchain_jsonrecover import (
     JsonRecoveryError,
     NoJsonFoundError,
     RegexJsonOutputParser,
+    ReplyTooLargeError,
     extract_json,
 )
 from langchain_jsonrecover._extract import Extraction
@@ -600,7 +601,7 @@ def test_max_chars_refuses_before_any_scan(
     work, result = measure(
         monkeypatch, lambda reply: extract_with_limit(reply, max_chars), text
     )
-    check(result, Raises(JsonRecoveryError, mentions=str(max_chars)))
+    check(result, Raises(ReplyTooLargeError, mentions=str(max_chars)))
     assert work == Work(), "the reply was scanned or decoded before the refusal"
 
 

@@ -12,6 +12,7 @@ from langchain_jsonrecover import (
     JsonFenceOutputParser,
     JsonRecoveryError,
     NoJsonFoundError,
+    ReplyTooLargeError,
     TruncationRecoveringOutputParser,
     extract_json,
 )
@@ -321,7 +322,7 @@ def test_depth_check_with_brackets_inside_strings() -> None:
 def test_max_chars_refuses_before_scanning() -> None:
     with pytest.raises(JsonRecoveryError) as caught:
         extract_json('{"a": 1}', max_chars=5)
-    assert type(caught.value) is JsonRecoveryError
+    assert type(caught.value) is ReplyTooLargeError
     assert "too long" in str(caught.value)
 
 

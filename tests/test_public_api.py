@@ -30,6 +30,7 @@ EXPECTED_ALL = [
     "JsonRetryChain",
     "NoJsonFoundError",
     "RegexJsonOutputParser",
+    "ReplyTooLargeError",
     "RetryExhaustedError",
     "SchemaValidationError",
     "TruncationRecoveringOutputParser",

@@ -123,7 +123,7 @@ ROWS: list[Any] = [
     ),
     pytest.param(
         '{"a": 1}', None, JsonFenceOutputParser(max_chars=3), False,
-        "JsonRecoveryError", [], False,
+        "ReplyTooLargeError", [], False,
         id="over_max_chars",
     ),
     pytest.param(

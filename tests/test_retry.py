@@ -29,7 +29,9 @@ from pydantic import BaseModel
 from langchain_jsonrecover._retry_prompts import (
     CONTINUE_REQUEST,
     SHORTER_REQUEST,
-    system_feedback,
+)
+from langchain_jsonrecover._retry_prompts import (
+    write_system_feedback as system_feedback,
 )
 from langchain_jsonrecover.errors import (
     InvalidJsonError,
@@ -40,17 +42,12 @@ from langchain_jsonrecover.outcomes import Continue, Halt
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.retry import (
     RETRY_EVENT,
-    Ask,
-    Done,
-    GiveUp,
     JsonRetryChain,
-    Plan,
-    Rejected,
     RetryExhaustedError,
     RetryResult,
-    State,
     next_move,
 )
+from langchain_jsonrecover.retry_steps import Ask, Done, GiveUp, Plan, Rejected, State
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence

@@ -1,0 +1,165 @@
+"""Each error names its kind in one place: the class; events and errors agree."""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import pytest
+from langchain_core.exceptions import OutputParserException
+from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.output_parsers import JsonOutputParser
+from pydantic import BaseModel
+
+import langchain_jsonrecover
+from langchain_jsonrecover import retry
+from langchain_jsonrecover.errors import (
+    InvalidJsonError,
+    JsonRecoveryError,
+    NoJsonFoundError,
+    ReplyTooLargeError,
+    RetryExhaustedError,
+    SchemaValidationError,
+)
+from langchain_jsonrecover.parsers import JsonFenceOutputParser
+from langchain_jsonrecover.retry_steps import Ask, Plan, Rejected, State, next_move
+
+
+class Person(BaseModel):
+    name: str
+    age: int
+
+
+KINDS: list[object] = [
+    pytest.param(ReplyTooLargeError, "too_large", id="too_large"),
+    pytest.param(NoJsonFoundError, "no_json", id="no_json"),
+    pytest.param(InvalidJsonError, "invalid_json", id="invalid_json"),
+    pytest.param(SchemaValidationError, "schema", id="schema"),
+    pytest.param(RetryExhaustedError, "retry_exhausted", id="retry_exhausted"),
+]
+
+
+@pytest.mark.parametrize(("error", "kind"), KINDS)
+def test_each_error_class_names_its_kind(
+    error: type[OutputParserException], kind: str
+) -> None:
+    assert error.kind == kind  # type: ignore[attr-defined]
+
+
+# (reply, parser, error raised, kind the jsonrecover.retry event reports)
+FAILURES: list[object] = [
+    pytest.param(
+        '{"name": "Ada", "age": 36}',
+        JsonFenceOutputParser(max_chars=5),
+        ReplyTooLargeError,
+        "too_large",
+        id="over_max_chars",
+    ),
+    pytest.param(
+        "No JSON here.",
+        JsonFenceOutputParser(),
+        NoJsonFoundError,
+        "no_json",
+        id="prose",
+    ),
+    pytest.param(
+        '{"a" 1}',
+        JsonFenceOutputParser(),
+        InvalidJsonError,
+        "invalid_json",
+        id="syntax",
+    ),
+    pytest.param(
+        "[" * 5000,
+        JsonFenceOutputParser(),
+        InvalidJsonError,
+        "invalid_json",
+        id="too_deep",
+    ),
+    pytest.param(
+        'Here: {"a": [1, 2',
+        JsonFenceOutputParser(),
+        InvalidJsonError,
+        "truncated",
+        id="cut_off",
+    ),
+    pytest.param(
+        '{"name": "Ada"}',
+        JsonFenceOutputParser(pydantic_object=Person),
+        SchemaValidationError,
+        "schema",
+        id="schema",
+    ),
+]
+
+
+@pytest.mark.parametrize(("reply", "parser", "error", "kind"), FAILURES)
+def test_the_event_reports_the_kind_of_the_error_raised(
+    reply: str,
+    parser: JsonFenceOutputParser[Any],
+    error: type[JsonRecoveryError],
+    kind: str,
+) -> None:
+    with pytest.raises(JsonRecoveryError) as caught:
+        parser.parse(reply)
+    assert type(caught.value) is error
+    plan = Plan(base=(HumanMessage("JSON, please"),))
+    rejected = Rejected(caught.value, "feedback")
+    move = next_move(plan, State(), AIMessage(reply), rejected)
+    assert isinstance(move, Ask)
+    assert move.event == {"attempt": 1, "error": kind, "feedback": "feedback"}
+    cut_off = isinstance(caught.value, InvalidJsonError) and caught.value.truncated
+    assert kind == ("truncated" if cut_off else error.kind)
+
+
+def test_a_foreign_parser_error_is_a_parse_error() -> None:
+    with pytest.raises(OutputParserException) as caught:
+        JsonOutputParser().parse("no json")
+    plan = Plan(base=(HumanMessage("JSON, please"),))
+    move = next_move(plan, State(), AIMessage("no json"), Rejected(caught.value, "x"))
+    assert isinstance(move, Ask)
+    assert move.event is not None
+    assert move.event["error"] == "parse_error"
+
+
+def test_too_large_is_caught_as_a_recovery_error_and_pickles() -> None:
+    parser = JsonFenceOutputParser(max_chars=5)
+    with pytest.raises(JsonRecoveryError) as caught:
+        parser.parse('{"a": 1}')
+    error = caught.value
+    assert isinstance(error, ReplyTooLargeError)
+    copy = pickle.loads(pickle.dumps(error))  # noqa: S301 - our own bytes
+    assert type(copy) is ReplyTooLargeError
+    assert (str(copy), copy.llm_output, copy.observation, copy.send_to_llm) == (
+        str(error),
+        '{"a": 1}',
+        error.observation,
+        True,
+    )
+
+
+def test_retry_exhausted_error_is_one_class_in_three_places() -> None:
+    assert retry.RetryExhaustedError is RetryExhaustedError
+    assert langchain_jsonrecover.RetryExhaustedError is RetryExhaustedError
+    assert not issubclass(RetryExhaustedError, JsonRecoveryError)
+    assert issubclass(RetryExhaustedError, OutputParserException)
+
+
+MESSAGES: list[object] = [
+    pytest.param(
+        JsonRecoveryError("Bad.", llm_output="x"), "Bad.", id="recovery_error"
+    ),
+    pytest.param(
+        RetryExhaustedError("No usable reply.", llm_output="x"),
+        "No usable reply.",
+        id="retry_exhausted",
+    ),
+]
+
+
+@pytest.mark.parametrize(("error", "message"), MESSAGES)
+def test_messages_stay_as_written_without_a_troubleshooting_url(
+    error: OutputParserException, message: str
+) -> None:
+    assert str(error) == message
+    assert error.args == (message,)
