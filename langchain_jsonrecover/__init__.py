@@ -17,6 +17,7 @@ from langchain_jsonrecover.errors import (
     ReplyTooLargeError,
     RetryExhaustedError,
     SchemaValidationError,
+    UnknownToolError,
 )
 from langchain_jsonrecover.extract import extract_json
 from langchain_jsonrecover.outcomes import Continue, Halt
@@ -44,6 +45,7 @@ __all__ = [
     "RetryExhaustedError",
     "SchemaValidationError",
     "TruncationRecoveringOutputParser",
+    "UnknownToolError",
     "extract_json",
     "recover_frame",
     "recover_record",

@@ -44,6 +44,7 @@ __all__ = [
     "ReplyTooLargeError",
     "RetryExhaustedError",
     "SchemaValidationError",
+    "UnknownToolError",
 ]
 
 
@@ -95,10 +96,7 @@ class JsonRecoveryError(_WrittenMessageError):
         Your reply contains no JSON
     """
 
-    # Raised as such only by tool-call recovery (a call to an unknown tool);
-    # its events have said ``too_large`` since the base stood for an oversized
-    # reply, and still do.
-    kind: ClassVar[str] = "too_large"
+    kind: ClassVar[str] = "parse_error"
 
     def __init__(
         self, message: str, *, llm_output: str = "", observation: str = ""
@@ -131,6 +129,24 @@ class ReplyTooLargeError(JsonRecoveryError):
     """
 
     kind: ClassVar[str] = "too_large"
+
+
+class UnknownToolError(JsonRecoveryError):
+    """A tool call names a tool that is not bound (the call is withheld).
+
+    Example:
+        >>> from langchain_core.messages import AIMessage
+        >>> from langchain_jsonrecover import recover_tool_calls
+        >>> def search(query: str) -> str:
+        ...     \"""Search.\"""
+        ...     return query
+        >>> call = {"name": "serch", "args": '{"query": "x"', "id": "c1", "error": None}
+        >>> reply = AIMessage("", invalid_tool_calls=[call])
+        >>> recover_tool_calls(reply, [search]).invalid_tool_calls[0]["error"]
+        "There is no tool named 'serch'. The tools are: search."
+    """
+
+    kind: ClassVar[str] = "unknown_tool"
 
 
 class NoJsonFoundError(JsonRecoveryError):

@@ -28,7 +28,11 @@ from langchain_jsonrecover._tool_prompts import (
     not_an_object_error,
     unknown_tool_error,
 )
-from langchain_jsonrecover.errors import InvalidJsonError, JsonRecoveryError
+from langchain_jsonrecover.errors import (
+    InvalidJsonError,
+    JsonRecoveryError,
+    UnknownToolError,
+)
 from langchain_jsonrecover.events import recovery_payload
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
 
@@ -399,8 +403,8 @@ def _find_written_calls(
     return calls
 
 
-def _make_error(text: str) -> JsonRecoveryError:
-    return JsonRecoveryError(text, observation=text)
+def _make_error(text: str) -> UnknownToolError:
+    return UnknownToolError(text, observation=text)
 
 
 def _make_call_id() -> str:

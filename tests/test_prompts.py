@@ -14,10 +14,10 @@ from langchain_jsonrecover._extract import ReplyFailure
 from langchain_jsonrecover._prompts import (
     FORMAT_INSTRUCTIONS,
     Shape,
+    cut_quoting_short,
     describe,
-    excerpt,
-    line_and_column,
-    quoting_cut_short,
+    locate,
+    point_at,
 )
 from langchain_jsonrecover._schema import FieldError
 
@@ -38,7 +38,7 @@ from langchain_jsonrecover._schema import FieldError
 def test_line_and_column_are_1_based(
     text: str, pos: int, expected: tuple[int, int]
 ) -> None:
-    assert line_and_column(text, pos) == expected
+    assert locate(text, pos) == expected
 
 
 @pytest.mark.parametrize(
@@ -54,12 +54,12 @@ def test_line_and_column_are_1_based(
     ],
 )
 def test_excerpt(text: str, pos: int, expected: str) -> None:
-    assert excerpt(text, pos) == expected
+    assert point_at(text, pos) == expected
 
 
 def test_excerpt_of_a_long_line_is_cut_short_on_both_sides() -> None:
     text = "x" * 1_000_000 + "!" + "y" * 1_000_000
-    shown, caret = excerpt(text, 1_000_000).split("\n")
+    shown, caret = point_at(text, 1_000_000).split("\n")
     assert shown.startswith("  …")
     assert shown.endswith("…")
     assert len(shown) < 80
@@ -253,13 +253,13 @@ def test_shape_instructions(shape: Shape, expected: str) -> None:
 
 def test_quoting_cut_short_bounds_each_part() -> None:
     huge = FieldError("k" * 10**6, "m" * 10**6, "v" * 10**6)
-    short = quoting_cut_short(huge)
+    short = cut_quoting_short(huge)
     assert max(len(short.path), len(short.message), len(short.value)) <= 80
 
 
 def test_quoting_cut_short_keeps_short_parts() -> None:
     error = FieldError("items.0.name", "Field required", "")
-    assert quoting_cut_short(error) == error
+    assert cut_quoting_short(error) == error
 
 
 def test_a_huge_key_makes_a_short_schema_error() -> None:

@@ -34,6 +34,7 @@ EXPECTED_ALL = [
     "RetryExhaustedError",
     "SchemaValidationError",
     "TruncationRecoveringOutputParser",
+    "UnknownToolError",
     "extract_json",
     "recover_frame",
     "recover_record",
