@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 import orjson
 from _data import canonical
 from _timing import Budget, time_interleaved
+from langchain_core.output_parsers import JsonOutputParser
 
 from langchain_jsonrecover import extract_json
 
@@ -56,6 +57,11 @@ def json_repair_tool() -> Tool:
         return repair_json(reply, return_objects=True)
 
     return Tool(PEER, repair)
+
+
+def peer_tools() -> list[Tool]:
+    """The others beside ours: langchain-core's ``JsonOutputParser``, json_repair."""
+    return [Tool(CORE, JsonOutputParser().parse), json_repair_tool()]
 
 
 Status = Literal["ok", "wrong", "error", "not installed", "stopped", "skipped"]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator, Sequence
 
 SEED: Final = 20_240_601
 """The document's seed: the same records in every run."""
@@ -180,3 +180,14 @@ def check_fixture(document: Any, clean: str) -> None:
     """
     if canonical(document) is None or orjson.loads(clean) != document:
         raise ValueError("fixture does not round-trip through JSON")
+
+
+def sized_documents(
+    sizes: Sequence[tuple[str, int]] = SIZES,
+) -> Iterator[tuple[str, dict[str, Any], str]]:
+    """Each size's name, document and compact JSON, checked to round-trip."""
+    for size, target in sizes:
+        document = make_document(target)
+        clean = clean_reply(document)
+        check_fixture(document, clean)
+        yield size, document, clean

@@ -270,10 +270,10 @@ def print_section(section: Section, rows: Sequence[Row], *, markdown: bool) -> b
 
 def run_sections(
     sections: Sequence[Section],
-    argv: Sequence[str] | None,
+    argv: Sequence[str] | None = None,
     *,
     script: str,
-    description: str | None,
+    doc: str | None,
 ) -> int:
     """The ``main`` of a benchmark script: time and print each section.
 
@@ -281,11 +281,12 @@ def run_sections(
         sections: The tables to print, in order.
         argv: The command-line arguments (``None``: ``sys.argv``).
         script: The script's path (its ``__file__``), for the reproduce line.
-        description: What the script measures, for ``--help``.
+        doc: The script's docstring; its first line is the ``--help`` text.
 
     Returns:
         0, or 1 when one of our tools was wrong or raised on some case.
     """
+    description = (doc or "").partition("\n")[0] or None
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--quick", action="store_true", help="fewer, shorter samples")
     parser.add_argument(

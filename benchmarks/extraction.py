@@ -23,19 +23,17 @@ import sys
 from typing import TYPE_CHECKING, Final
 
 from _cases import (
-    CORE,
     OURS,
     OURS_PARSER,
     Case,
     Row,
     Tool,
     extract_json_value,
-    json_repair_tool,
     measure_case,
+    peer_tools,
 )
-from _data import SHAPES, SIZES, check_fixture, clean_reply, make_document
+from _data import SHAPES, sized_documents
 from _report import Section, run_sections, target_line
-from langchain_core.output_parsers import JsonOutputParser
 
 from langchain_jsonrecover import JsonFenceOutputParser
 
@@ -50,8 +48,7 @@ def extraction_tools() -> list[Tool]:
     return [
         Tool(OURS, extract_json_value),
         Tool(OURS_PARSER, JsonFenceOutputParser().parse),
-        Tool(CORE, JsonOutputParser().parse),
-        json_repair_tool(),
+        *peer_tools(),
     ]
 
 
@@ -59,10 +56,7 @@ def extraction_rows(budget: Budget) -> list[Row]:
     """Clean and fenced replies at each size, every extraction tool."""
     tools = extraction_tools()
     rows: list[Row] = []
-    for size, target in SIZES:
-        document = make_document(target)
-        clean = clean_reply(document)
-        check_fixture(document, clean)
+    for size, document, clean in sized_documents():
         for shape, render in SHAPES.items():
             case = Case(shape, size, render(document), clean, document)
             rows.append(measure_case(case, tools, budget))
@@ -112,12 +106,5 @@ SECTION: Final = Section(
 )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Print the extraction table; 1 when ours gave another value or raised."""
-    return run_sections(
-        [SECTION], argv, script=__file__, description=__doc__.partition("\n")[0]
-    )
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_sections([SECTION], script=__file__, doc=__doc__))

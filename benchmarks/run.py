@@ -25,7 +25,7 @@ timings are too noisy to gate on).
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import extraction
 import streaming
@@ -33,9 +33,6 @@ import syntax_repair
 import targets
 import truncated
 from _report import run_sections
-
-if TYPE_CHECKING:
-    from collections.abc import Sequence
 
 SECTIONS: Final = (
     extraction.SECTION,
@@ -46,16 +43,5 @@ SECTIONS: Final = (
 )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run every section and print the report.
-
-    Returns:
-        0, or 1 when one of our tools was wrong or raised on some case.
-    """
-    return run_sections(
-        SECTIONS, argv, script=__file__, description=__doc__.partition("\n")[0]
-    )
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_sections(SECTIONS, script=__file__, doc=__doc__))

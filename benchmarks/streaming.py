@@ -31,15 +31,8 @@ import time
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
-from _cases import (
-    CORE,
-    OURS_PARSER,
-    OURS_TRUNCATION,
-    Measurement,
-    Row,
-    check_value,
-)
-from _data import canonical, check_fixture, clean_reply, make_document
+from _cases import CORE, OURS_PARSER, OURS_TRUNCATION, Measurement, Row, check_value
+from _data import canonical, sized_documents
 from _report import Section, number, run_sections
 from _timing import Budget, time_long_calls, timed_call
 from langchain_core.messages import AIMessageChunk
@@ -200,10 +193,7 @@ class Streamed:
 def streamed_replies() -> list[Streamed]:
     """The compact document at each streaming size, cut into chunks."""
     replies = []
-    for size, target in STREAM_SIZES:
-        document = make_document(target)
-        clean = clean_reply(document)
-        check_fixture(document, clean)
+    for size, document, clean in sized_documents(STREAM_SIZES):
         expected = canonical(document)
         if expected is None:
             raise ValueError(f"{size} document is not JSON")
@@ -406,12 +396,5 @@ SECTION: Final = Section(
 )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Print the streaming table; 1 when ours gave another value or raised."""
-    return run_sections(
-        [SECTION], argv, script=__file__, description=__doc__.partition("\n")[0]
-    )
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_sections([SECTION], script=__file__, doc=__doc__))

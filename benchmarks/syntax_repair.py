@@ -26,20 +26,10 @@ import sys
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
-from _cases import (
-    CORE,
-    OURS_REPAIR,
-    PEER,
-    Case,
-    Row,
-    Tool,
-    json_repair_tool,
-    measure_case,
-)
+from _cases import OURS_REPAIR, PEER, Case, Row, Tool, measure_case, peer_tools
 from _data import SIZES, check_fixture, clean_reply, make_document, size_bytes
 from _faults import FAULTS, faulty_reply
 from _report import Section, differences, run_sections, target_line
-from langchain_core.output_parsers import JsonOutputParser
 
 from langchain_jsonrecover import JsonFenceOutputParser
 from langchain_jsonrecover._repair import repair as repair_syntax
@@ -74,8 +64,7 @@ def repair_tools() -> list[Tool]:
     return [
         Tool(OURS_REPAIR, JsonFenceOutputParser(repair=True).parse),
         Tool(REPAIR_ALONE, repair_pass),
-        json_repair_tool(),
-        Tool(CORE, JsonOutputParser().parse),
+        *peer_tools(),
     ]
 
 
@@ -184,12 +173,5 @@ SECTION: Final = Section(
 )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Print the repair table; 1 when ours gave another value or raised."""
-    return run_sections(
-        [SECTION], argv, script=__file__, description=__doc__.partition("\n")[0]
-    )
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_sections([SECTION], script=__file__, doc=__doc__))

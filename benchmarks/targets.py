@@ -27,22 +27,14 @@ How to run
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 import pydantic_core
-from _cases import (
-    CORE,
-    OURS,
-    Case,
-    Row,
-    Tool,
-    extract_json_value,
-    json_repair_tool,
-    measure_case,
-)
+from _cases import OURS, Case, Row, Tool, extract_json_value, measure_case, peer_tools
 from _data import (
     FENCE_CLOSER,
     FENCE_OPENER,
@@ -56,7 +48,6 @@ from _data import (
 from _faults import dense_reply
 from _report import Section, run_sections
 from _timing import MEDIAN_OF_5
-from langchain_core.output_parsers import JsonOutputParser
 
 from langchain_jsonrecover import (
     JsonFenceOutputParser,
@@ -118,17 +109,13 @@ def floor_tool(payload: slice | str, decode: Callable[[str], Any]) -> Tool:
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """A row of the table: its reply and expected value, our parser, the floor."""
+    """A row of the table: the reply as a case, our parser for it, the floor."""
 
-    shape: str
-    reply: str
-    expected: Any
+    case: Case
     parser: Callable[[str], Any]
     """Our parser for this reply."""
     parser_name: str
     floor: Tool
-    target: float
-    """Issue 13's target for our parser, times ``orjson.loads``."""
 
 
 SIZE: Final = "200 KB"
@@ -143,34 +130,34 @@ TARGETS: Final = {
 
 def targets(document: dict[str, Any]) -> list[Target]:
     """Clean, fenced, cut and dense repair, with our parser and floor for each."""
-    fence_parser = JsonFenceOutputParser()
-    fence_name = "JsonFenceOutputParser().parse"
     clean = clean_reply(document)
     fenced = fenced_reply(document)
     start = fenced.index(FENCE_OPENER) + len(FENCE_OPENER)
     body = slice(start, fenced.rindex(FENCE_CLOSER))
     cut = truncated_reply(document)
     dense, _ = dense_reply(document)
+    fence = JsonFenceOutputParser().parse
+    truncation = TruncationRecoveringOutputParser().parse
+    repair = JsonFenceOutputParser(repair=True).parse
+    whole = slice(None)
     return [
         Target(
-            "clean", clean, document, fence_parser.parse, fence_name,
-            floor_tool(slice(None), orjson.loads), TARGETS["clean"],
+            Case("clean", SIZE, clean, clean, document),
+            fence, "JsonFenceOutputParser().parse", floor_tool(whole, orjson.loads),
         ),
         Target(
-            "fenced", fenced, document, fence_parser.parse, fence_name,
-            floor_tool(body, orjson.loads), TARGETS["fenced"],
+            Case("fenced", SIZE, fenced, clean, document),
+            fence, "JsonFenceOutputParser().parse", floor_tool(body, orjson.loads),
         ),
         Target(
-            "cut at 70 %", cut, _partial(cut),
-            TruncationRecoveringOutputParser().parse,
-            "TruncationRecoveringOutputParser().parse",
-            floor_tool(slice(None), _partial), TARGETS["cut at 70 %"],
+            Case("cut at 70 %", SIZE, cut, clean, _partial(cut)),
+            truncation, "TruncationRecoveringOutputParser().parse",
+            floor_tool(whole, _partial),
         ),
         Target(
-            "dense repair", dense, document,
-            JsonFenceOutputParser(repair=True).parse,
-            "JsonFenceOutputParser(repair=True).parse",
-            floor_tool(clean, orjson.loads), TARGETS["dense repair"],
+            Case("dense repair", SIZE, dense, clean, document),
+            repair, "JsonFenceOutputParser(repair=True).parse",
+            floor_tool(clean, orjson.loads),
         ),
     ]  # fmt: skip
 
@@ -178,34 +165,15 @@ def targets(document: dict[str, Any]) -> list[Target]:
 def target_rows(budget: Budget) -> list[Row]:
     """Each 200 KB reply: extract_json, our parser, the floor and the peers."""
     document = make_document(size_bytes(SIZE))
-    clean = clean_reply(document)
-    check_fixture(document, clean)
-    core, peer = Tool(CORE, JsonOutputParser().parse), json_repair_tool()
+    check_fixture(document, clean_reply(document))
+    peers = peer_tools()
     rows = []
     for target in targets(document):
-        tools = [
-            Tool(OURS, extract_json_value),
-            Tool(PARSER, target.parser),
-            target.floor,
-            peer,
-            core,
-        ]
-        case = Case(target.shape, SIZE, target.reply, clean, target.expected)
-        row = measure_case(case, tools, budget)
-        extra = (
-            ("our parser is", target.parser_name),
-            ("target", f"{target.target:g}x"),
-        )
-        rows.append(
-            Row(
-                row.shape,
-                row.size,
-                row.reply_bytes,
-                row.baseline_seconds,
-                row.results,
-                extra,
-            )
-        )
+        tools = [Tool(OURS, extract_json_value), Tool(PARSER, target.parser)]
+        row = measure_case(target.case, [*tools, target.floor, *peers], budget)
+        limit = TARGETS[row.shape]
+        extra = (("our parser is", target.parser_name), ("target", f"{limit:g}x"))
+        rows.append(dataclasses.replace(row, extra=extra))
     return rows
 
 
@@ -252,12 +220,5 @@ SECTION: Final = Section(
 )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Print the targets table; 1 when our parser gave another value or raised."""
-    return run_sections(
-        [SECTION], argv, script=__file__, description=__doc__.partition("\n")[0]
-    )
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_sections([SECTION], script=__file__, doc=__doc__))

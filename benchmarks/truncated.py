@@ -29,20 +29,11 @@ from _cases import (
     Case,
     Row,
     Tool,
-    json_repair_tool,
     measure_case,
+    peer_tools,
 )
-from _data import (
-    CUT_AT,
-    SIZES,
-    check_fixture,
-    clean_reply,
-    make_document,
-    size_bytes,
-    truncated_reply,
-)
+from _data import CUT_AT, make_document, size_bytes, sized_documents, truncated_reply
 from _report import Section, run_sections, target_line
-from langchain_core.output_parsers import JsonOutputParser
 
 from langchain_jsonrecover import TruncationRecoveringOutputParser
 
@@ -64,8 +55,7 @@ def truncation_tools() -> list[Tool]:
     return [
         Tool(OURS_TRUNCATION, TruncationRecoveringOutputParser().parse),
         Tool(PARTIAL_REFERENCE, partial_reference),
-        Tool(CORE, JsonOutputParser().parse),
-        json_repair_tool(),
+        *peer_tools(),
     ]
 
 
@@ -73,10 +63,7 @@ def truncated_rows(budget: Budget) -> list[Row]:
     """Compact documents cut at 70 %, each size; expected: pydantic-core partial."""
     tools = truncation_tools()
     rows: list[Row] = []
-    for size, target in SIZES:
-        document = make_document(target)
-        clean = clean_reply(document)
-        check_fixture(document, clean)
+    for size, document, clean in sized_documents():
         cut = truncated_reply(document)
         case = Case("truncated", size, cut, clean, partial_reference(cut))
         rows.append(measure_case(case, tools, budget))
@@ -149,12 +136,5 @@ SECTION: Final = Section(
 )
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Print the truncated table; 1 when ours gave another value or raised."""
-    return run_sections(
-        [SECTION], argv, script=__file__, description=__doc__.partition("\n")[0]
-    )
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_sections([SECTION], script=__file__, doc=__doc__))
