@@ -52,9 +52,9 @@ QUICK: Final = Budget(
     sample_seconds=0.003, repeats=9, min_repeats=3, tool_seconds=0.3, slow_seconds=3.0
 )
 MEDIAN_OF_5: Final = Budget(
-    sample_seconds=0.02, repeats=5, min_repeats=5, tool_seconds=60.0, slow_seconds=45.0
+    sample_seconds=0.05, repeats=5, min_repeats=5, tool_seconds=60.0, slow_seconds=45.0
 )
-"""Five samples of every tool, whatever it costs: the 200 KB speed tables."""
+"""Five samples of about 50 ms of every tool, whatever it costs: the 200 KB tables."""
 
 
 def choose_budget(*, quick: bool, wall: bool, base: Budget = FULL) -> Budget:
@@ -98,10 +98,10 @@ def _calibrate(
         number = min(number * 100, math.ceil(number * target / max(elapsed, 1e-7)))
 
 
-def time_interleaved(
+def sample_interleaved(
     funcs: Sequence[Callable[[], object]], budget: Budget
-) -> list[float]:
-    """Median seconds per call of each function, timed round robin.
+) -> list[list[float]]:
+    """Seconds per call of each function, one sample per round, round robin.
 
     Each function is calibrated to a sample length, then samples are taken in
     rounds, one sample of each function per round (the order rotates between
@@ -113,7 +113,7 @@ def time_interleaved(
         budget: Sample length and repeats.
 
     Returns:
-        The median seconds per call, in the order of ``funcs``.
+        Per function, in the order of ``funcs``, its samples in round order.
     """
     plans: list[tuple[int, int]] = []
     for func in funcs:
@@ -129,7 +129,18 @@ def time_interleaved(
             number, repeats = plans[i]
             if round_index < repeats:
                 samples[i].append(_sample(funcs[i], number, budget.clock) / number)
-    return [statistics.median(s) for s in samples]
+    return samples
+
+
+def time_interleaved(
+    funcs: Sequence[Callable[[], object]], budget: Budget
+) -> list[float]:
+    """Median seconds per call of each function, timed round robin.
+
+    Returns:
+        The median of :func:`sample_interleaved`'s samples, per function.
+    """
+    return [statistics.median(s) for s in sample_interleaved(funcs, budget)]
 
 
 def timed_call(

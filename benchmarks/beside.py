@@ -31,6 +31,7 @@ import functools
 import importlib
 import io
 import re
+import statistics
 import subprocess
 import sys
 import tarfile
@@ -53,7 +54,7 @@ from _data import (
 )
 from _faults import dense_reply, faulty_reply
 from _report import environment_line, render
-from _timing import MEDIAN_OF_5, QUICK, Budget, time_interleaved
+from _timing import MEDIAN_OF_5, QUICK, Budget, sample_interleaved
 
 import langchain_jsonrecover
 
@@ -181,46 +182,58 @@ def _checked(call: Callable[[str], Any], reply: Reply) -> str:
     return "ok" if canonical(value) == reply.expected else "WRONG"
 
 
-def _cell(ratio: float | None, status: str) -> str:
-    if ratio is None:
-        return status
+def _cell(ratio: float, status: str) -> str:
     return f"{ratio:.2f}x" + ("" if status == "ok" else f" {status}")
 
 
 def measure(
     reply: Reply, packages: Sequence[ModuleType], budget: Budget
 ) -> list[list[str]]:
-    """One table row per call: each package's ratio, then new over each old."""
+    """One table row per call: each package's ratio, then new over each old.
+
+    A ratio to ``orjson.loads`` is a median over the baseline's; new over old
+    is the median of the ratios within each round (samples taken side by
+    side), which drift on the machine moves less.
+    """
     funcs: list[Callable[[], object]] = [lambda: orjson.loads(reply.clean)]
     slots: dict[tuple[int, str], int] = {}
     statuses: dict[tuple[int, str], str] = {}
     per_package = [_calls(package, reply) for package in packages]
     names = list(per_package[0])
-    for index, calls in enumerate(per_package):
-        for name in names:
+    for name in names:  # one call's packages side by side in each round
+        for index, calls in enumerate(per_package):
             call = calls.get(name)
             status = "missing" if call is None else _checked(call, reply)
             statuses[index, name] = status
             if call is not None and status in {"ok", "WRONG"}:
                 slots[index, name] = len(funcs)
                 funcs.append(functools.partial(call, reply.text))
-    seconds = time_interleaved(funcs, budget)
+    samples = sample_interleaved(funcs, budget)
+    base = statistics.median(samples[0])
     rows = []
     for name in names:
-        times = [
-            seconds[slots[i, name]] if (i, name) in slots else None
+        found = [
+            samples[slots[i, name]] if (i, name) in slots else None
             for i in range(len(packages))
         ]
         cells = [
-            _cell(None if t is None else t / seconds[0], statuses[i, name])
-            for i, t in enumerate(times)
+            statuses[i, name]
+            if s is None
+            else _cell(statistics.median(s) / base, statuses[i, name])
+            for i, s in enumerate(found)
         ]
+        new = found[0]
         versus = [
-            "-" if times[0] is None or old is None else f"{times[0] / old:.2f}"
-            for old in times[1:]
+            "-" if new is None or old is None else f"{_paired(new, old):.2f}"
+            for old in found[1:]
         ]
-        rows.append([reply.name, name, f"{seconds[0] * 1e6:.0f} us", *cells, *versus])
+        rows.append([reply.name, name, f"{base * 1e6:.0f} us", *cells, *versus])
     return rows
+
+
+def _paired(new: Sequence[float], old: Sequence[float]) -> float:
+    """The median of ``new[i] / old[i]`` over the rounds both were sampled in."""
+    return statistics.median(a / b for a, b in zip(new, old, strict=False))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -242,7 +255,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     right = [False, False, *(True for _ in header[2:])]
     code = "`" if args.markdown else ""
     print(f"Versions: {environment_line()}")
-    print(f"new: {Path(langchain_jsonrecover.__file__).parent}")
+    where = Path(langchain_jsonrecover.__file__).parent
+    shown = where.relative_to(REPO) if where.is_relative_to(REPO) else where
+    print(f"new: {shown}")
     flags = " --quick" if args.quick else ""
     revs = " ".join(args.revisions)
     print(

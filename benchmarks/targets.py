@@ -60,7 +60,7 @@ if TYPE_CHECKING:
     from _timing import Budget
 
 PARSER: Final = "our parser"
-"""The column of our parser for the row (see :data:`ROWS`)."""
+"""The column of our parser for the row (see :func:`targets`)."""
 FLOOR: Final = "floor"
 MAX_DEPTH: Final = 200
 """The package's default ``max_depth``."""
