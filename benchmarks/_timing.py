@@ -105,8 +105,9 @@ def sample_interleaved(
 
     Each function is calibrated to a sample length, then samples are taken in
     rounds, one sample of each function per round (the order rotates between
-    rounds), so slow drift on the machine hits every function alike. A slow
-    function gets fewer samples (at least ``budget.min_repeats``).
+    rounds, every other round backwards), so slow drift on the machine hits
+    every function alike. A slow function gets fewer samples (at least
+    ``budget.min_repeats``).
 
     Args:
         funcs: Zero-argument callables; their results are discarded.
@@ -125,7 +126,10 @@ def sample_interleaved(
     for round_index in range(rounds):
         gc.collect()
         for offset in range(len(funcs)):
-            i = (round_index + offset) % len(funcs)
+            # Rotate, and run every other round backwards: a function sampled
+            # just before another in one round comes just after it in the next.
+            step = offset if round_index % 2 == 0 else len(funcs) - 1 - offset
+            i = (round_index + step) % len(funcs)
             number, repeats = plans[i]
             if round_index < repeats:
                 samples[i].append(_sample(funcs[i], number, budget.clock) / number)

@@ -14,12 +14,14 @@ What it measures
     ``TruncationRecoveringOutputParser`` on the cut; ``repair=True`` on the
     faulty replies). A cell is the ratio to ``orjson.loads`` (the method is in
     the README, "Benchmarks"); ``new/REV`` is this tree's time over that
-    revision's: under 1 is faster now. A value other than the expected one is
-    marked WRONG, an exception shows its type.
+    revision's, the median of the ratios of samples taken side by side: under
+    1 is faster now. Given ``HEAD`` (the same code as a clean working tree),
+    ``new/HEAD`` shows how far the noise alone moves that figure. A value
+    other than the expected one is marked WRONG, an exception shows its type.
 
 How to run
     python benchmarks/beside.py 5b464de            # one old revision
-    python benchmarks/beside.py 5b464de main --markdown
+    python benchmarks/beside.py 5b464de HEAD --markdown  # HEAD: the noise
     python benchmarks/beside.py 5b464de --quick    # three samples, shorter
 """
 
