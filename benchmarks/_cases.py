@@ -8,13 +8,15 @@ times the tools that gave one beside the baseline (``_timing.py``).
 
 from __future__ import annotations
 
+import functools
 import importlib
+import statistics
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 import orjson
 from _data import canonical
-from _timing import Budget, time_interleaved
+from _timing import Budget, sample_paired, time_interleaved
 from langchain_core.output_parsers import JsonOutputParser
 
 from langchain_jsonrecover import extract_json
@@ -80,6 +82,9 @@ class Measurement:
     estimated_seconds: float | None = None
     """For a run stopped at its deadline (``seconds`` is then a lower bound):
     the whole run's time, extrapolated from its progress."""
+    paired_ratio: float | None = None
+    """When each sample was taken beside one of the baseline: the median of
+    those ratios (else the ratio is of the medians)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +102,10 @@ class Row:
 
     def ratio(self, tool: str) -> float | None:
         """The tool's time over the baseline's, or ``None`` if it was not timed."""
-        seconds = self.results[tool].seconds
+        result = self.results[tool]
+        if result.paired_ratio is not None:
+            return result.paired_ratio
+        seconds = result.seconds
         return None if seconds is None else seconds / self.baseline_seconds
 
     def growth(self, other: Row, tool: str) -> float | None:
@@ -145,11 +153,22 @@ class Case:
     """The value a tool should return (the document, unless the reply is cut)."""
 
 
-def measure_case(case: Case, tools: Sequence[Tool], budget: Budget) -> Row:
+def measure_case(
+    case: Case, tools: Sequence[Tool], budget: Budget, *, paired: bool = False
+) -> Row:
     """Check each tool on the reply, then time it against ``orjson.loads(clean)``.
 
     Tools that raise or are missing are not timed; a wrong answer is timed and
     marked.
+
+    Args:
+        case: The reply, its clean counterpart and the expected value.
+        tools: The parsers.
+        budget: Sample length and repeats.
+        paired: Sample ``orjson.loads`` beside each sample of a tool, and give
+            the median of those ratios (:func:`_timing.sample_paired`), for
+            few samples on a busy machine; else the tools and the baseline
+            are sampled round robin and the medians divided.
 
     Returns:
         The case's row.
@@ -163,18 +182,24 @@ def measure_case(case: Case, tools: Sequence[Tool], budget: Budget) -> Row:
         raise ValueError(f"{case.size} expected value is not JSON")
     checked = {tool.name: check(tool, reply, expected) for tool in tools}
     timed = [
-        t
+        (t.name, functools.partial(t.parse, reply))
         for t in tools
         if t.parse is not None and checked[t.name].status in {"ok", "wrong"}
     ]
-
-    def bind(parse: Callable[[str], Any]) -> Callable[[], object]:
-        return lambda: parse(reply)
-
-    funcs: list[Callable[[], object]] = [lambda: orjson.loads(clean)]
-    funcs += [bind(t.parse) for t in timed if t.parse is not None]
-    baseline, *times = time_interleaved(funcs, budget)
+    funcs = [func for _, func in timed]
+    baseline = functools.partial(orjson.loads, clean)
     results = dict(checked)
-    for tool, seconds in zip(timed, times, strict=True):
-        results[tool.name] = Measurement(checked[tool.name].status, seconds)
-    return Row(case.shape, case.size, len(reply.encode()), baseline, results)
+    if paired:
+        bases, samples, ratios = sample_paired(baseline, funcs, budget)
+        base = statistics.median(bases)
+        for (name, _), own, ratio in zip(timed, samples, ratios, strict=True):
+            results[name] = Measurement(
+                checked[name].status,
+                statistics.median(own),
+                paired_ratio=statistics.median(ratio),
+            )
+    else:
+        base, *times = time_interleaved([baseline, *funcs], budget)
+        for (name, _), seconds in zip(timed, times, strict=True):
+            results[name] = Measurement(checked[name].status, seconds)
+    return Row(case.shape, case.size, len(reply.encode()), base, results)

@@ -147,6 +147,46 @@ def time_interleaved(
     return [statistics.median(s) for s in sample_interleaved(funcs, budget)]
 
 
+def sample_paired(
+    baseline: Callable[[], object],
+    funcs: Sequence[Callable[[], object]],
+    budget: Budget,
+) -> tuple[list[float], list[list[float]], list[list[float]]]:
+    """Samples of each function, each beside a sample of the baseline.
+
+    In each of ``budget.repeats`` rounds every function is sampled once (the
+    order rotates, every other round backwards), right after a sample of the
+    baseline (right before it, every other round): the ratio of the two is
+    moved far less by load on the machine than a ratio of medians taken
+    seconds apart.
+
+    Returns:
+        Every baseline sample; per function, its samples; per function, the
+        ratio of each of its samples to the baseline sample beside it.
+    """
+    clock = budget.clock
+    base_number, _ = _calibrate(baseline, budget.sample_seconds, clock)
+    numbers = [_calibrate(f, budget.sample_seconds, clock)[0] for f in funcs]
+    bases: list[float] = []
+    samples: list[list[float]] = [[] for _ in funcs]
+    ratios: list[list[float]] = [[] for _ in funcs]
+    for round_index in range(budget.repeats):
+        gc.collect()
+        forward = round_index % 2 == 0
+        for offset in range(len(funcs)):
+            step = offset if forward else len(funcs) - 1 - offset
+            i = (round_index + step) % len(funcs)
+            pair = [(baseline, base_number), (funcs[i], numbers[i])]
+            if not forward:
+                pair.reverse()
+            first, second = (_sample(f, n, clock) / n for f, n in pair)
+            base, seconds = (first, second) if forward else (second, first)
+            bases.append(base)
+            samples[i].append(seconds)
+            ratios[i].append(seconds / base)
+    return bases, samples, ratios
+
+
 def timed_call(
     func: Callable[[], Any], clock: Callable[[], float]
 ) -> tuple[float, Any]:

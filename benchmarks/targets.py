@@ -170,7 +170,8 @@ def target_rows(budget: Budget) -> list[Row]:
     rows = []
     for target in targets(document):
         tools = [Tool(OURS, extract_json_value), Tool(PARSER, target.parser)]
-        row = measure_case(target.case, [*tools, target.floor, *peers], budget)
+        timed = [*tools, target.floor, *peers]
+        row = measure_case(target.case, timed, budget, paired=True)
         limit = TARGETS[row.shape]
         extra = (("our parser is", target.parser_name), ("target", f"{limit:g}x"))
         rows.append(dataclasses.replace(row, extra=extra))
