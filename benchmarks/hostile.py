@@ -8,7 +8,7 @@ What it measures
     without ``repair``. A cell is the CPU time of one parse (median of
     ``--repeats`` runs, collector paused) divided by the time of
     ``orjson.loads`` on a realistic valid 1 MB document (the records of
-    ``benchmarks/run.py``: ids, names, tags, scores, booleans and short text,
+    ``benchmarks/_data.py``: ids, names, tags, scores, booleans and short text,
     fixed seed), timed in the same process. The issue's target: every cell
     within 40x. A parse must end in a value or in a LangChain
     ``OutputParserException``; anything else (``RecursionError``, a crash) is
@@ -36,7 +36,8 @@ from langchain_core.exceptions import OutputParserException
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from run import clean_reply, make_document
+from _data import clean_reply, make_document
+from _report import render as render_table
 
 from langchain_jsonrecover import (
     JsonFenceOutputParser,
@@ -171,7 +172,7 @@ def render(
 ) -> list[str]:
     """The table: one row per hostile class, the ratio per parser."""
     header = ["input (1 MB)", *(t.name for t in tools)]
-    lines = [header]
+    body = []
     for name, row in rows.items():
         cells = [name]
         for seconds, outcome in row:
@@ -179,16 +180,9 @@ def render(
             if outcome.startswith("CRASH"):
                 cell += f" {outcome}"
             cells.append(cell)
-        lines.append(cells)
-    if markdown:
-        out = ["| " + " | ".join(header) + " |"]
-        out.append("|" + "---|" * len(header))
-        out.extend("| " + " | ".join(c) + " |" for c in lines[1:])
-        return out
-    widths = [max(len(r[i]) for r in lines) for i in range(len(header))]
-    return [
-        "  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in lines
-    ]
+        body.append(cells)
+    right = [False, *(True for _ in tools)]
+    return render_table(header, body, right, markdown=markdown)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,0 +1,275 @@
+"""This working tree's package beside older revisions of it, in one process.
+
+What it measures
+    Each revision given (``git archive REV langchain_jsonrecover``) is copied
+    into a temporary directory under another package name
+    (``jsonrecover_<hash>``, its imports rewritten), so that it imports beside
+    this working tree's ``langchain_jsonrecover``. Both are then timed in ONE
+    process, interleaved with ``orjson.loads`` on the clean document, median of
+    5 samples, on the 200 KB replies of the speed tables: ``clean``,
+    ``fenced`` (prose and a pretty-printed fence), ``cut`` at 70 %, the
+    eight-fault ``repair`` reply and the ``dense repair`` reply (``_faults.py``).
+    On each, ``extract_json`` (clean and fenced only: it neither repairs nor
+    closes a cut) and the parser for that reply (``JsonFenceOutputParser``;
+    ``TruncationRecoveringOutputParser`` on the cut; ``repair=True`` on the
+    faulty replies). A cell is the ratio to ``orjson.loads`` (the method is in
+    the README, "Benchmarks"); ``new/REV`` is this tree's time over that
+    revision's, the median of the ratios of samples taken side by side: under
+    1 is faster now. Given ``HEAD`` (the same code as a clean working tree),
+    ``new/HEAD`` shows how far the noise alone moves that figure. A value
+    other than the expected one is marked WRONG, an exception shows its type.
+
+How to run
+    python benchmarks/beside.py 5b464de            # one old revision
+    python benchmarks/beside.py 5b464de HEAD --markdown  # HEAD: the noise
+    python benchmarks/beside.py 5b464de --quick    # three samples, shorter
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import functools
+import importlib
+import io
+import re
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
+
+# This working tree's package, not an installed one.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import orjson
+from _data import (
+    canonical,
+    clean_reply,
+    fenced_reply,
+    make_document,
+    size_bytes,
+    truncated_reply,
+)
+from _faults import dense_reply, faulty_reply
+from _report import environment_line, render
+from _timing import MEDIAN_OF_5, QUICK, Budget, sample_interleaved
+
+import langchain_jsonrecover
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from types import ModuleType
+
+REPO: Final = Path(__file__).resolve().parents[1]
+PACKAGE: Final = "langchain_jsonrecover"
+SIZE: Final = "200 KB"
+
+
+def _git(*args: str) -> bytes:
+    done = subprocess.run(  # noqa: S603 - git with our own arguments
+        ["git", "-C", str(REPO), *args],  # noqa: S607 - git from PATH
+        check=True,
+        capture_output=True,
+    )
+    return done.stdout
+
+
+def import_revision(revision: str, into: Path) -> tuple[str, ModuleType]:
+    """The package at ``revision``, imported as ``jsonrecover_<hash>``.
+
+    Args:
+        revision: Anything ``git rev-parse`` takes.
+        into: A directory on ``sys.path`` to copy the package into.
+
+    Returns:
+        The revision's short hash, and the imported package.
+    """
+    short = _git("rev-parse", "--short", f"{revision}^{{commit}}").decode().strip()
+    name = f"jsonrecover_{short}"
+    archive = _git("archive", "--format=tar", short, PACKAGE)
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into / short, filter="data")
+    target = into / name
+    (into / short / PACKAGE).rename(target)
+    pattern = re.compile(rf"\b{PACKAGE}\b")
+    for source in target.rglob("*.py"):
+        source.write_text(pattern.sub(name, source.read_text("utf-8")), "utf-8")
+    return short, importlib.import_module(name)
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A 200 KB reply, its expected value, and which parser reads it."""
+
+    name: str
+    text: str
+    clean: str
+    """The compact JSON of the document the reply writes (before any cut):
+    ``orjson.loads`` on it is the baseline."""
+    expected: bytes
+    parser: str
+    """A parser class of the package."""
+    options: dict[str, Any]
+    """Its constructor's arguments."""
+    extract: bool
+    """Whether ``extract_json`` reads it too."""
+
+
+def replies() -> list[Reply]:
+    """Clean, fenced, cut, eight-fault repair and dense repair, at 200 KB."""
+    document = make_document(size_bytes(SIZE))
+    cut = truncated_reply(document)
+    partial = importlib.import_module("pydantic_core").from_json(
+        cut, allow_partial="trailing-strings"
+    )
+    faulty, fixed = faulty_reply(document)
+    dense, _ = dense_reply(document)
+    fence, truncation = "JsonFenceOutputParser", "TruncationRecoveringOutputParser"
+    clean, expected = clean_reply(document), _bytes(document)
+    repair = {"repair": True}
+    return [
+        Reply("clean", clean, clean, expected, fence, {}, extract=True),
+        Reply(
+            "fenced", fenced_reply(document), clean, expected, fence, {}, extract=True
+        ),
+        Reply(
+            "cut at 70 %", cut, clean, _bytes(partial), truncation, {}, extract=False
+        ),
+        Reply(
+            "8-fault repair",
+            faulty,
+            clean_reply(fixed),
+            _bytes(fixed),
+            fence,
+            repair,
+            extract=False,
+        ),
+        Reply("dense repair", dense, clean, expected, fence, repair, extract=False),
+    ]
+
+
+def _bytes(value: Any) -> bytes:
+    found = canonical(value)
+    if found is None:
+        raise ValueError("expected value is not JSON")
+    return found
+
+
+def _calls(package: ModuleType, reply: Reply) -> dict[str, Callable[[str], Any]]:
+    """``extract_json`` (where it applies) and the reply's parser, of a package.
+
+    A package without one of them (an older revision) leaves it out.
+    """
+    calls: dict[str, Callable[[str], Any]] = {}
+    if reply.extract and hasattr(package, "extract_json"):
+        extract = package.extract_json
+        calls["extract_json"] = lambda text: extract(text).value
+    options = ", ".join(f"{k}={v}" for k, v in reply.options.items())
+    with contextlib.suppress(AttributeError, TypeError, ValueError):
+        parser = getattr(package, reply.parser)(**reply.options)
+        calls[f"{reply.parser}({options}).parse"] = parser.parse
+    return calls
+
+
+def _checked(call: Callable[[str], Any], reply: Reply) -> str:
+    """``ok``, ``WRONG`` or the exception's type, from one call."""
+    try:
+        value = call(reply.text)
+    except Exception as exc:  # noqa: BLE001 - any failure is a result to report
+        return type(exc).__name__
+    return "ok" if canonical(value) == reply.expected else "WRONG"
+
+
+def _cell(ratio: float, status: str) -> str:
+    return f"{ratio:.2f}x" + ("" if status == "ok" else f" {status}")
+
+
+def measure(
+    reply: Reply, packages: Sequence[ModuleType], budget: Budget
+) -> list[list[str]]:
+    """One table row per call: each package's ratio, then new over each old.
+
+    A ratio to ``orjson.loads`` is a median over the baseline's; new over old
+    is the median of the ratios within each round (samples taken side by
+    side), which drift on the machine moves less.
+    """
+    funcs: list[Callable[[], object]] = [lambda: orjson.loads(reply.clean)]
+    slots: dict[tuple[int, str], int] = {}
+    statuses: dict[tuple[int, str], str] = {}
+    per_package = [_calls(package, reply) for package in packages]
+    names = list(per_package[0])
+    for name in names:  # one call's packages side by side in each round
+        for index, calls in enumerate(per_package):
+            call = calls.get(name)
+            status = "missing" if call is None else _checked(call, reply)
+            statuses[index, name] = status
+            if call is not None and status in {"ok", "WRONG"}:
+                slots[index, name] = len(funcs)
+                funcs.append(functools.partial(call, reply.text))
+    samples = sample_interleaved(funcs, budget)
+    base = statistics.median(samples[0])
+    rows = []
+    for name in names:
+        found = [
+            samples[slots[i, name]] if (i, name) in slots else None
+            for i in range(len(packages))
+        ]
+        cells = [
+            statuses[i, name]
+            if s is None
+            else _cell(statistics.median(s) / base, statuses[i, name])
+            for i, s in enumerate(found)
+        ]
+        new = found[0]
+        versus = [
+            "-" if new is None or old is None else f"{_paired(new, old):.2f}"
+            for old in found[1:]
+        ]
+        rows.append([reply.name, name, f"{base * 1e6:.0f} us", *cells, *versus])
+    return rows
+
+
+def _paired(new: Sequence[float], old: Sequence[float]) -> float:
+    """The median of ``new[i] / old[i]`` over the rounds both were sampled in."""
+    return statistics.median(a / b for a, b in zip(new, old, strict=False))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the table for the revisions given."""
+    parser = argparse.ArgumentParser(description=__doc__.partition("\n")[0])
+    parser.add_argument("revisions", nargs="+", metavar="REV")
+    parser.add_argument("--quick", action="store_true", help="three shorter samples")
+    parser.add_argument("--markdown", action="store_true", help="a markdown table")
+    args = parser.parse_args(argv)
+    budget = QUICK if args.quick else MEDIAN_OF_5
+    with tempfile.TemporaryDirectory(prefix="beside-") as scratch:
+        sys.path.insert(0, scratch)
+        olds = [import_revision(rev, Path(scratch)) for rev in args.revisions]
+        packages = [langchain_jsonrecover, *(module for _, module in olds)]
+        hashes = [short for short, _ in olds]
+        header = ["reply", "call", "orjson.loads", "new", *hashes]
+        header += [f"new/{short}" for short in hashes]
+        body = [row for reply in replies() for row in measure(reply, packages, budget)]
+    right = [False, False, *(True for _ in header[2:])]
+    code = "`" if args.markdown else ""
+    print(f"Versions: {environment_line()}")
+    where = Path(langchain_jsonrecover.__file__).parent
+    shown = where.relative_to(REPO) if where.is_relative_to(REPO) else where
+    print(f"new: {shown}")
+    flags = " --quick" if args.quick else ""
+    revs = " ".join(args.revisions)
+    print(
+        f"Reproduce: {code}python benchmarks/beside.py {revs}{flags}{' --markdown' if args.markdown else ''}{code}"
+    )
+    print()
+    for line in render(header, body, right, markdown=args.markdown):
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
