@@ -137,9 +137,7 @@ class UnknownToolError(JsonRecoveryError):
     Example:
         >>> from langchain_core.messages import AIMessage
         >>> from langchain_jsonrecover import recover_tool_calls
-        >>> def search(query: str) -> str:
-        ...     \"""Search.\"""
-        ...     return query
+        >>> search = {"name": "search", "description": "Search.", "parameters": {}}
         >>> call = {"name": "serch", "args": '{"query": "x"', "id": "c1", "error": None}
         >>> reply = AIMessage("", invalid_tool_calls=[call])
         >>> recover_tool_calls(reply, [search]).invalid_tool_calls[0]["error"]

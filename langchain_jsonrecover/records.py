@@ -36,11 +36,11 @@ from langchain_core.exceptions import ModelRefusalError
 from langchain_core.messages import AIMessage
 
 from langchain_jsonrecover.errors import JsonRecoveryError
+from langchain_jsonrecover.parser_base import stopped_at_token_limit
 from langchain_jsonrecover.parsers import (
     JsonFenceOutputParser,
     RegexJsonOutputParser,
     TruncationRecoveringOutputParser,
-    stopped_at_token_limit,
 )
 
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ from langchain_jsonrecover._retry_prompts import (
 )
 from langchain_jsonrecover._sync_or_async import Call
 from langchain_jsonrecover.outcomes import Continue
-from langchain_jsonrecover.parsers import _JsonRecoveringParser, raise_if_refused
+from langchain_jsonrecover.parser_base import _JsonRecoveringParser, raise_if_refused
 from langchain_jsonrecover.retry_steps import Outcome, Rejected, State, join_partial
 from langchain_jsonrecover.retry_turns import read_call
 

@@ -21,7 +21,8 @@ from pydantic import ConfigDict, SkipValidation
 
 from langchain_jsonrecover._retry_prompts import prepend_system_prompt
 from langchain_jsonrecover._sync_or_async import Call, Steps
-from langchain_jsonrecover.parsers import JsonFenceOutputParser, _JsonRecoveringParser
+from langchain_jsonrecover.parser_base import _JsonRecoveringParser
+from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.retry import (
     JsonRetryChain,
     RetryResult,

@@ -29,7 +29,8 @@ from langchain_core.tools import BaseTool, StructuredTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from langchain_jsonrecover.events import RECOVERY_EVENT, aemit_event, emit_event
-from langchain_jsonrecover.parsers import JsonFenceOutputParser, stopped_at_token_limit
+from langchain_jsonrecover.parser_base import stopped_at_token_limit
+from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.tool_calls import (
     CallLedger,
     read_invalid_call,

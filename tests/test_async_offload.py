@@ -24,7 +24,7 @@ from langchain_jsonrecover import (
     TruncationRecoveringOutputParser,
 )
 from langchain_jsonrecover.events import RECOVERY_EVENT
-from langchain_jsonrecover.parsers import OFF_LOOP_CHARS
+from langchain_jsonrecover.parser_base import OFF_LOOP_CHARS
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
