@@ -216,7 +216,7 @@ def _count_partial_work(monkeypatch: pytest.MonkeyPatch, text: str) -> int:
         seen.append(len(text))
         return real(text, **kwargs)
 
-    monkeypatch.setattr("langchain_jsonrecover.parsers.extract_partial", counting)
+    monkeypatch.setattr("langchain_jsonrecover.parser_base.extract_partial", counting)
     stream_text(JsonFenceOutputParser(), text, 4)
     return sum(seen)
 
