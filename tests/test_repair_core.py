@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import langchain_jsonrecover._repair as repair_module
+import langchain_jsonrecover._repair_tokens as repair_module
 from langchain_jsonrecover._repair import Repaired, repair
 
 if TYPE_CHECKING:
