@@ -70,58 +70,54 @@ def rewrite(text: str, repairs: dict[str, None]) -> Rewritten | None:
         ('{"a": [1, ', True, 13)
     """
     p = Pass.start(text, repairs)
-    steps, out = _STEPS, p.out
+    steps, out, stack = _STEPS, p.out, p.stack
     n = len(text)
     while True:
-        _take_strict_run(p)
-        # The careful path: one token.
-        pos = p.value_end = p.pos
-        p.gap_at = len(out)
+        # The hot path: a match or two take a run of strict JSON.
+        pos, state = p.pos, p.state
+        if stack[-1] == "{":
+            if state <= _KEY:
+                end = take_key_colon(text, pos)
+                if end > pos:
+                    out.append(text[pos:end])
+                    pos = end
+                    state = _MEMBER
+            if state in (_MEMBER, _AFTER):
+                end = take_members(text, pos)
+                if end > pos:
+                    p.note_containers(pos, end)
+                    out.append(text[pos:end])
+                    pos = end
+                    state = _MEMBER if text[end - 1] == ":" else _AFTER
+        else:
+            end = take_items(text, pos)
+            if end > pos:
+                p.note_containers(pos, end)
+                if text[end - 1] == ",":
+                    out.append(text[pos : end - 1])
+                    p.comma_at = len(out)
+                    out.append(",")
+                    state = _ITEM
+                else:
+                    out.append(text[pos:end])
+                    state = _AFTER
+                pos = end
+
+        # The careful path: one token, read by the step of the state.
+        p.value_end, p.gap_at = pos, len(out)
         end = match_end(tok.SPACE, text, pos)
         if end > pos:
             out.append(text[pos:end])
-            p.pos = pos = end
+            pos = end
+        p.pos, p.state = pos, state
         if pos < n and text[pos] in "/#\\\xa0":
-            _skip_gap(p, comments=p.state != _MEMBER)
+            _skip_gap(p, comments=state != _MEMBER)
             pos = p.pos
         if pos >= n:
             p.cut()
             return p.result
-        if not steps[p.state](p, text[pos]):
+        if not steps[state](p, text[pos]):
             return p.result
-
-
-def _take_strict_run(p: Pass) -> None:
-    """The hot path: a match or two take a run of strict JSON, if one starts here."""
-    text, pos, state, out = p.text, p.pos, p.state, p.out
-    if p.stack[-1] == "{":
-        if state <= _KEY:
-            end = take_key_colon(text, pos)
-            if end > pos:
-                out.append(text[pos:end])
-                pos = end
-                state = _MEMBER
-        if state in (_MEMBER, _AFTER):
-            end = take_members(text, pos)
-            if end > pos:
-                p.note_containers(pos, end)
-                out.append(text[pos:end])
-                pos = end
-                state = _MEMBER if text[end - 1] == ":" else _AFTER
-    else:
-        end = take_items(text, pos)
-        if end > pos:
-            p.note_containers(pos, end)
-            if text[end - 1] == ",":
-                out.append(text[pos : end - 1])
-                p.comma_at = len(out)
-                out.append(",")
-                state = _ITEM
-            else:
-                out.append(text[pos:end])
-                state = _AFTER
-            pos = end
-    p.pos, p.state = pos, state
 
 
 def _skip_gap(p: Pass, *, comments: bool) -> None:

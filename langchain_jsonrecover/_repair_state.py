@@ -146,7 +146,10 @@ class Pass:
 
     def value_closes(self, end: int, where: Where) -> bool:
         """Whether a value ending at ``end`` is followed by what may follow it."""
-        return self.ahead.closes(end, where, self.parent(), self.other_open(where))
+        stack = self.stack
+        parent = stack[-2] if len(stack) > 1 else ""
+        other_open = self.opened["[" if where == _IN_OBJECT else "{"] > 0
+        return self.ahead.closes(end, where, parent, other_open)
 
     def push(self, bracket: str) -> None:
         """Open a container at ``pos``, written as its own piece."""

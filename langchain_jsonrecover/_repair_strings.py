@@ -66,6 +66,22 @@ def write_string(p: Pass, where: Where) -> int:
         >>> write_string(p, Where.KEY), p.out
         (4, ['{', '"', 'a', '"'])
     """
+    text, start = p.text, p.pos
+    quote = text[start]
+    if quote != "“":
+        # Most strings: a body with nothing to repair, then a quote that
+        # closes it. Any other is scanned again from its start (at most twice).
+        body = tok.SQ_BODY if quote == "'" else tok.DQ_BODY
+        end = match_end(body, text, start + 1)
+        if text.startswith(quote, end) and (
+            where == _IN_KEY or p.value_closes(end + 1, where)
+        ):
+            out = p.out
+            out.append('"')
+            if end > start + 1:
+                out.append(text[start + 1 : end])
+            out.append('"')
+            return end + 1
     return _StringScan(p, where).run()
 
 

@@ -71,7 +71,7 @@ _ITEMS: Final = re.compile(
 
 def take_key_colon(text: str, pos: int) -> int:
     """Find where a strict key and its colon, from ``pos``, end (``pos`` if none)."""
-    return match_end(_KEY_COLON, text, pos)
+    return _KEY_COLON.match(text, pos).end()  # type: ignore[union-attr]
 
 
 def take_members(text: str, pos: int) -> int:
@@ -81,12 +81,12 @@ def take_members(text: str, pos: int) -> int:
         >>> take_members('{"a": 1, "b": [2], c: 3}', 5)  # [2]: a bare key follows
         13
     """
-    return match_end(_MEMBERS, text, pos)
+    return _MEMBERS.match(text, pos).end()  # type: ignore[union-attr]
 
 
 def take_items(text: str, pos: int) -> int:
     """Find where a run of strict items from ``pos`` ends (``pos`` if none)."""
-    return match_end(_ITEMS, text, pos)
+    return _ITEMS.match(text, pos).end()  # type: ignore[union-attr]
 
 
 # --- what may follow a token ------------------------------------------------------
