@@ -178,13 +178,6 @@ def _read_colon(p: Pass, char: str) -> bool:
     return True
 
 
-def _read_member_value(p: Pass, char: str) -> bool:
-    """After a colon: the member's value (a closing bracket is refused)."""
-    if char in "}]":
-        return p.refuse()  # a member's value is due
-    return _read_value(p, char)
-
-
 def _read_first_item(p: Pass, char: str) -> bool:
     """After ``[``: an item, the array's end, or a stray comma before the first item."""
     return _read_first_closer(p, char) if char in ",}]" else _read_value(p, char)
@@ -221,18 +214,6 @@ def _read_after_value(p: Pass, char: str) -> bool:
         return p.refuse()
     p.state = _KEY if in_object else _ITEM
     return True
-
-
-_STEPS: Final[tuple[Callable[[Pass, str], bool], ...]] = (
-    _read_first_key,
-    _read_next_key,
-    _read_colon,
-    _read_member_value,
-    _read_first_item,
-    _read_next_item,
-    _read_after_value,
-)
-"""The step of each state, indexed by it (in :class:`State`'s order)."""
 
 
 # --- what the steps share ----------------------------------------------------------
@@ -308,14 +289,16 @@ def _read_key(p: Pass, char: str) -> bool:
 
 
 def _read_value(p: Pass, char: str) -> bool:
-    """A value is due: a member's, or an array item."""
+    """A value: the step after a colon, and after ``[`` or a comma in an array."""
     text, pos = p.text, p.pos
-    if char == "`" and text.startswith(("`{", "`["), pos):
-        # A container as markdown inline code: the backticks go.
-        p.ticks.append(len(p.stack) + 1)
-        p.pos += 1
-        p.repairs["backticks_removed"] = None
-        return True
+    where = _IN_OBJECT if p.state == _MEMBER else _IN_ARRAY
+    if char in "\"'“":
+        if text.startswith(('"""', "'''"), pos):
+            end = write_triple_quoted(p, where)
+            return _end_value(p, end, "triple_quotes_replaced")
+        return _read_string_value(p, char, where)
+    if char in NUMBER_START:
+        return _read_number(p)
     if char == "[":
         _open_arrays(p)
         return True
@@ -323,17 +306,17 @@ def _read_value(p: Pass, char: str) -> bool:
         p.push(char)
         p.state = _KEY_FIRST
         return True
-    where = _IN_OBJECT if p.state == _MEMBER else _IN_ARRAY
-    if text.startswith(('"""', "'''"), pos):
-        end = write_triple_quoted(p, where)
-        return _end_value(p, end, "triple_quotes_replaced")
+    if char == "`" and text.startswith(("`{", "`["), pos):
+        # A container as markdown inline code: the backticks go.
+        p.ticks.append(len(p.stack) + 1)
+        p.pos += 1
+        p.repairs["backticks_removed"] = None
+        return True
     if text.startswith('\\"', pos):
         end = write_escaped_string(p, where)
         return _end_value(p, end, "escaped_quotes_replaced")
-    if char in "\"'“":
-        return _read_string_value(p, char, where)
-    if char in NUMBER_START:
-        return _read_number(p)
+    if char in "}]":
+        return p.refuse()  # a member's value is due (an item's end is read before)
     return _read_word(p)
 
 
@@ -429,3 +412,15 @@ def _read_word(p: Pass) -> bool:
     p.pos = found.end()
     p.state = _AFTER
     return True
+
+
+_STEPS: Final[tuple[Callable[[Pass, str], bool], ...]] = (
+    _read_first_key,
+    _read_next_key,
+    _read_colon,
+    _read_value,
+    _read_first_item,
+    _read_next_item,
+    _read_after_value,
+)
+"""The step of each state, indexed by it (in :class:`State`'s order)."""

@@ -31,7 +31,7 @@ def test_each_state_has_its_own_step() -> None:
         (State.KEY_FIRST, "_read_first_key"),
         (State.KEY, "_read_next_key"),
         (State.COLON, "_read_colon"),
-        (State.MEMBER, "_read_member_value"),
+        (State.MEMBER, "_read_value"),
         (State.ITEM_FIRST, "_read_first_item"),
         (State.ITEM, "_read_next_item"),
         (State.AFTER, "_read_after_value"),
