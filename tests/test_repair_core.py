@@ -20,7 +20,7 @@ from _json_values import SETTINGS, same_value_in_key_order
 from hypothesis import given
 from hypothesis import strategies as st
 
-import langchain_jsonrecover._repair as repair_module
+import langchain_jsonrecover._repair_tokens as repair_module
 from langchain_jsonrecover._repair import Repaired, repair
 
 if TYPE_CHECKING:

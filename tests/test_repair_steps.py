@@ -1,0 +1,80 @@
+"""The repair pass's structure: one step per state, every pattern in one module."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+
+import pytest
+
+import langchain_jsonrecover
+from langchain_jsonrecover import _repair_tokens
+from langchain_jsonrecover._repair_pass import _STEPS, rewrite
+from langchain_jsonrecover._repair_state import Pass, State
+
+REPAIR_MODULES = sorted(
+    info.name
+    for info in pkgutil.iter_modules(langchain_jsonrecover.__path__)
+    if info.name.startswith("_repair")
+)
+
+
+def test_each_state_has_its_own_step() -> None:
+    assert len(_STEPS) == len(State)
+    assert len(set(_STEPS)) == len(State)
+
+
+@pytest.mark.parametrize(
+    ("state", "step"),
+    [
+        (State.KEY_FIRST, "_read_first_key"),
+        (State.KEY, "_read_next_key"),
+        (State.COLON, "_read_colon"),
+        (State.MEMBER, "_read_value"),
+        (State.ITEM_FIRST, "_read_first_item"),
+        (State.ITEM, "_read_next_item"),
+        (State.AFTER, "_read_after_value"),
+    ],
+)
+def test_steps_are_indexed_by_state(state: State, step: str) -> None:
+    assert _STEPS[state].__name__ == step
+
+
+@pytest.mark.parametrize("name", [n for n in REPAIR_MODULES if n != "_repair_tokens"])
+def test_compiled_patterns_live_only_in_the_tokens_module(name: str) -> None:
+    # The linear-work tests count the work of every pattern by patching
+    # _repair_tokens: a pattern compiled elsewhere would go uncounted.
+    module = importlib.import_module(f"langchain_jsonrecover.{name}")
+    assert not [k for k, v in vars(module).items() if isinstance(v, re.Pattern)]
+
+
+def test_tokens_module_holds_the_hot_path_patterns() -> None:
+    patterns = {k for k, v in vars(_repair_tokens).items() if isinstance(v, re.Pattern)}
+    assert {"_KEY_COLON", "_MEMBERS", "_ITEMS", "SPACE", "DQ_BODY"} <= patterns
+
+
+@pytest.mark.parametrize(
+    ("text", "state"),
+    [
+        pytest.param("{", State.KEY_FIRST, id="object"),
+        pytest.param("[", State.ITEM_FIRST, id="array"),
+    ],
+)
+def test_a_pass_starts_after_its_bracket(text: str, state: State) -> None:
+    p = Pass.start(text + " 1", {})
+    assert (p.state, p.pos, p.stack, p.out) == (state, 1, [text], [text])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("[1, 2,]", ("[1, 2]", False, 7), id="finished"),
+        pytest.param('{"a": [1, tru', ('{"a": [1, ', True, 13), id="cut"),
+        pytest.param("{status: ok}", None, id="refused"),
+    ],
+)
+def test_rewrite_finishes_cuts_or_refuses(
+    text: str, expected: tuple[str, bool, int] | None
+) -> None:
+    assert rewrite(text, {}) == expected
