@@ -3,7 +3,6 @@
 Pure functions on ``str``; no LangChain imports. The candidates come in the
 order they are tried:
 
-0. the reply itself, when it is clean JSON (one decoder call, no scan);
 1. fenced blocks: ``json``-tagged ones, then untagged ones whose body is
    JSON-like; when any fence holds a candidate, prose is not searched;
 2. the trimmed reply when it starts with ``{`` or ``[`` (after a bare
@@ -11,8 +10,8 @@ order they are tried:
 3. JSON-like spans in prose: objects before arrays, each in text order;
 4. the arguments of tool calls written as key/value markup.
 
-Reasoning and markup are blanked by ``prepare_reply`` before steps 1 to 4;
-each candidate's text is handed to the decoder once.
+Reasoning and markup are blanked by ``prepare_reply`` first; each candidate's
+text is handed to the decoder once.
 """
 
 from __future__ import annotations
@@ -21,14 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
-import orjson
-
-from langchain_jsonrecover._decode import (
-    Decoded,
-    DecodeFailure,
-    decode,
-    loads_within,
-)
+from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode
 from langchain_jsonrecover._fences import Fence, find_fences, outer_fence
 from langchain_jsonrecover._recover import (
     Closed,
@@ -48,7 +40,6 @@ CandidateFailureKind = Literal["invalid_json", "truncated", "too_deep"]
 
 NON_SPACE: Final = re.compile(r"\S")
 _JSON_LABEL: Final = re.compile(r"json[ \t]*\r?\n", re.IGNORECASE)
-_END_OF_DATA: Final = "unexpected end of data"
 OPENERS: Final = re.compile(r"[\[{]")
 _NESTED: Final = (
     "a value inside an object whose opening bracket is missing (a key and a "
@@ -109,8 +100,10 @@ class Place:
 
     start: int
     end: int
-    step: Step
+    """The candidate's text is ``reply[start:end]``."""
     repairs: tuple[str, ...]
+    """What was done to the reply to find it (``fence_stripped`` …)."""
+    step: Step
     closed: bool
     """Something after it (a closing fence, prose) shows the model went on:
     a cut inside it is a missing closer, not the end of the reply."""
@@ -141,32 +134,6 @@ def iter_candidates(prepared: Prepared, scan: Scan) -> Iterator[Candidate]:
     yield from _call_candidates(prepared, scan)
 
 
-def read_clean_reply(text: str, scan: Scan) -> Candidate | None:
-    """The reply is clean JSON, or clean JSON cut off: one orjson call, no scan.
-
-    When orjson runs out of text without meeting an error, the whole reply is
-    one JSON value cut off: with ``close_truncated`` it is closed at once (no
-    other candidate can exist), else the general path reports it.
-    """
-    first = NON_SPACE.search(text)
-    if first is None or text[first.start()] not in "{[":
-        return None
-    try:
-        value, shallow = loads_within(text, scan.max_depth)
-    except orjson.JSONDecodeError as exc:
-        if scan.close_truncated and exc.msg.startswith(_END_OF_DATA):
-            place = Place(first.start(), len(text), "raw", (), closed=False)
-            cut = DecodeFailure("truncated", exc.pos - first.start(), "cut off")
-            return _close_or_fail(text, place, scan, cut)
-        return None
-    if not shallow:
-        return None
-    end = len(text)
-    while text[end - 1] in " \t\r\n":
-        end -= 1
-    return Candidate(first.start(), end, "raw", (), value=value)
-
-
 def decode_place(text: str, place: Place, scan: Scan) -> Candidate:
     """Decode the text at ``place``: its value, closed, or why it failed."""
     result = decode(
@@ -176,7 +143,7 @@ def decode_place(text: str, place: Place, scan: Scan) -> Candidate:
     )
     if isinstance(result, Decoded):
         return _take_decoded(text, place.start, result, place.step, place.repairs)
-    return _close_or_fail(text, place, scan, result)
+    return close_or_fail(text, place, scan, result)
 
 
 def strip_space(text: str, start: int, end: int) -> tuple[int, int]:
@@ -302,7 +269,7 @@ def _fence_place(text: str, fence: Fence, base: tuple[str, ...]) -> Place | None
         return None  # a block holding only the word "json"
     if not fence.is_json and text[start] not in "{[":
         return None  # an untagged block of something else (code, a table)
-    return Place(start, end, "fence", repairs, closed=fence.closed)
+    return Place(start, end, repairs, "fence", closed=fence.closed)
 
 
 def _check_block(
@@ -401,9 +368,9 @@ def _span_candidate(
         return _take_decoded(text, span.start, span.decoded, step, repairs)
     if span.cut is not None:
         # The scan ran out of text inside the span: nothing closed it.
-        place = Place(span.start, span.end, step, repairs, closed=False)
-        return _close_or_fail(text, place, scan, span.cut)
-    place = Place(span.start, span.end, step, repairs, span.closed, whole=span.broken)
+        place = Place(span.start, span.end, repairs, step, closed=False)
+        return close_or_fail(text, place, scan, span.cut)
+    place = Place(span.start, span.end, repairs, step, span.closed, whole=span.broken)
     return decode_place(text, place, scan)
 
 
@@ -420,7 +387,7 @@ def _whole_scalar(
     return Candidate(start, end, "raw", (*repairs, *result.repairs), value=result.value)
 
 
-def _close_or_fail(
+def close_or_fail(
     text: str, place: Place, scan: Scan, result: DecodeFailure
 ) -> Candidate:
     """A candidate that did not decode: closed, if it was cut and we close."""

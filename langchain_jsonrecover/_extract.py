@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
+import orjson
+
 from langchain_jsonrecover._candidate_repair import RepairPass
 from langchain_jsonrecover._candidates import (
     NON_SPACE,
@@ -20,12 +22,12 @@ from langchain_jsonrecover._candidates import (
     Place,
     Scan,
     Step,
+    close_or_fail,
     decode_place,
     iter_candidates,
-    read_clean_reply,
     strip_space,
 )
-from langchain_jsonrecover._decode import Decoded, decode
+from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode, loads_within
 from langchain_jsonrecover._fences import find_fences
 from langchain_jsonrecover._markup import Prepared, prepare_reply
 from langchain_jsonrecover._repair import repair as repair_syntax
@@ -43,6 +45,7 @@ if TYPE_CHECKING:
 DEFAULT_MAX_CHARS: Final = 10_000_000
 DEFAULT_MAX_DEPTH: Final = 200
 
+_END_OF_DATA: Final = "unexpected end of data"
 _FILLS_NOTHING: Final = (
     "none of the schema's fields is in the JSON: every value would be a default"
 )
@@ -261,6 +264,32 @@ def extract_partial(
     return found.value if isinstance(found, Extraction) else None
 
 
+def read_clean_reply(text: str, scan: Scan) -> Candidate | None:
+    """The reply is clean JSON, or clean JSON cut off: one orjson call, no scan.
+
+    When orjson runs out of text without meeting an error, the whole reply is
+    one JSON value cut off: with ``close_truncated`` it is closed at once (no
+    other candidate can exist), else the general path reports it.
+    """
+    first = NON_SPACE.search(text)
+    if first is None or text[first.start()] not in "{[":
+        return None
+    try:
+        value, shallow = loads_within(text, scan.max_depth)
+    except orjson.JSONDecodeError as exc:
+        if scan.close_truncated and exc.msg.startswith(_END_OF_DATA):
+            place = Place(first.start(), len(text), (), "raw", closed=False)
+            cut = DecodeFailure("truncated", exc.pos - first.start(), "cut off")
+            return close_or_fail(text, place, scan, cut)
+        return None
+    if not shallow:
+        return None
+    end = len(text)
+    while text[end - 1] in " \t\r\n":
+        end -= 1
+    return Candidate(first.start(), end, "raw", (), value=value)
+
+
 def choose(
     candidates: Iterable[Candidate],
     schema: Schema | None,
@@ -388,7 +417,7 @@ def extract_with_pattern(
     repairs = (*prepared.repairs, "fence_stripped") if fenced else prepared.repairs
     # A capture that runs to the end of the reply can be cut off.
     closed = NON_SPACE.search(masked, end) is not None
-    place = Place(start, end, "regex", repairs, closed=closed, whole=True)
+    place = Place(start, end, repairs, "regex", closed=closed, whole=True)
     strict = choose((decode_place(masked, place, Scan(max_depth)),), schema)
     if repair and not isinstance(strict, Extraction):
         repaired = _repair_capture(masked, place, max_depth)
