@@ -202,16 +202,17 @@ def _text_candidates(
         yield from _fenced_then_spans(masked, fences, base, scan)
         return
     guess = outer_fence(masked)
-    known: dict[Fence, Candidate] = {}
     place = _fence_place(masked, guess, base) if guess is not None else None
+    known: tuple[Place, Candidate] | None = None
     if guess is not None and place is not None and (guess.is_json or not guess.tag):
-        candidate = known[guess] = decode_place(masked, place, scan)
+        candidate = decode_place(masked, place, scan)
         if (
             candidate.failure is None
             and NON_SPACE.search(masked, candidate.end, place.end) is None
         ):
             yield candidate  # the only block there is (see outer_fence)
             return
+        known = (place, candidate)
     yield from _fenced_then_spans(masked, find_fences(masked), base, scan, known)
 
 
@@ -220,11 +221,12 @@ def _fenced_then_spans(
     fences: list[Fence],
     base: tuple[str, ...],
     scan: Scan,
-    known: dict[Fence, Candidate] | None = None,
+    known: tuple[Place, Candidate] | None = None,
 ) -> Iterator[Candidate]:
     """Fenced candidates; the prose between fences only when there are none.
 
-    ``known`` holds the bodies of fences decoded already (the outer guess).
+    ``known``: the outer guess's place and what it decoded to, for the block
+    that starts where the guess did.
     """
     found_in_fences = False
     for fence in [f for f in fences if f.is_json] + [f for f in fences if not f.tag]:
@@ -232,12 +234,26 @@ def _fenced_then_spans(
         if place is None:
             continue
         found_in_fences = True
-        decoded = known.get(fence) if known is not None else None
-        if decoded is None:
-            decoded = decode_place(text, place, scan)
+        decoded = _reuse(known, place) or decode_place(text, place, scan)
         yield _check_block(text, place, decoded, scan)
     if not found_in_fences:
         yield from _span_candidates(text, fences, base, scan)
+
+
+def _reuse(known: tuple[Place, Candidate] | None, place: Place) -> Candidate | None:
+    """The guess's reading, when decoding ``place`` would give the same.
+
+    A value that ended inside the block is what any text starting where it
+    does and holding it reads to; anything else holds for the same place only.
+    """
+    if known is None:
+        return None
+    guessed, candidate = known
+    if (guessed.start, guessed.repairs) != (place.start, place.repairs):
+        return None
+    if candidate.failure is None and candidate.end <= place.end:
+        return candidate
+    return candidate if guessed == place else None
 
 
 def _shift(fence: Fence, offset: int) -> Fence:

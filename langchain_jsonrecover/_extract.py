@@ -153,7 +153,7 @@ def extract(
         trim_runaway_newlines=trim_runaway_newlines,
     )
     strict_first = prefer == "first"
-    fast = read_clean_reply(text, scan)
+    fast = _read_clean_reply(text, scan)
     if fast is not None and (fast.failure is None or not repair):
         found = choose((fast,), schema, strict_first=strict_first)
         if found is not None:  # always, for one candidate
@@ -169,15 +169,15 @@ def extract(
     if not repair:
         found = choose(candidates, schema, strict_first=strict_first)
         return found or _no_json(prepared)
-    repairs = RepairPass(prepared, scan)
+    repair_pass = RepairPass(prepared, scan)
     return _choose_repairing(
-        candidates, repairs, schema, prefer=prefer, whole=fast is None
+        candidates, repair_pass, schema, prefer=prefer, whole=fast is None
     )
 
 
 def _choose_repairing(
     candidates: Iterable[Candidate],
-    repairs: RepairPass,
+    repair_pass: RepairPass,
     schema: Schema | None,
     *,
     prefer: Prefer,
@@ -187,32 +187,32 @@ def _choose_repairing(
 
     Args:
         candidates: The strict candidates, in the order they are tried.
-        repairs: The repairs of the same prepared reply.
+        repair_pass: The repairs of the same prepared reply.
         schema: What a value must match, if anything.
         prefer: ``"first"``: every candidate as it stands, then each repaired;
             ``"last"``: each candidate, then its repair, from the end.
         whole: Try the reply as one broken value first.
     """
     if whole:
-        candidate = repairs.repair_whole()
+        candidate = repair_pass.repair_whole()
         if candidate is not None:
             found = choose((candidate,), schema)
             if isinstance(found, Extraction):
                 return found
-    no_json = _no_json(repairs.prepared)
+    no_json = _no_json(repair_pass.prepared)
     if prefer == "last":
         # The last candidate that decodes, strictly or after repair.
         either = (
             alt
             for candidate in candidates
-            for alt in (candidate, *repairs.repair_each((candidate,)))
+            for alt in (candidate, *repair_pass.repair_each((candidate,)))
         )
         return choose(either, schema) or no_json
     tried: list[Candidate] = []
     strict = choose(_recorded(candidates, tried), schema, strict_first=True)
     if isinstance(strict, Extraction):
         return strict
-    repaired = choose(repairs.repair_each(tried), schema, strict_first=True)
+    repaired = choose(repair_pass.repair_each(tried), schema, strict_first=True)
     if isinstance(repaired, Extraction):
         return repaired
     return strict or repaired or no_json
@@ -254,7 +254,7 @@ def extract_partial(
         final_only=True,
         trim_runaway_newlines=trim_runaway_newlines,
     )
-    fast = read_clean_reply(text, scan)
+    fast = _read_clean_reply(text, scan)
     candidates: Iterable[Candidate] = (
         (fast,) if fast is not None else iter_candidates(prepare_reply(text), scan)
     )
@@ -264,7 +264,7 @@ def extract_partial(
     return found.value if isinstance(found, Extraction) else None
 
 
-def read_clean_reply(text: str, scan: Scan) -> Candidate | None:
+def _read_clean_reply(text: str, scan: Scan) -> Candidate | None:
     """The reply is clean JSON, or clean JSON cut off: one orjson call, no scan.
 
     When orjson runs out of text without meeting an error, the whole reply is

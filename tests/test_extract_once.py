@@ -76,8 +76,10 @@ TWO_BLOCKS = 'Sure!\n```json\n{"a": 1}\n```\nand\n```json\n{"b": 2}\n```'
         pytest.param('{"a": 1}', {}, (0, 0, 0), id="clean_json_is_not_prepared"),
         pytest.param('Sure: {"a": 1} ok', {}, (1, 0, 1), id="json_in_prose"),
         pytest.param('```json\n{"a": 1}\n```', {}, (1, 0, 1), id="one_block_guessed"),
-        pytest.param(TWO_BLOCKS, {}, (1, 1, 2), id="two_blocks_first"),
-        pytest.param(TWO_BLOCKS, {"prefer": "last"}, (1, 1, 3), id="two_blocks_last"),
+        pytest.param(
+            TWO_BLOCKS, {}, (1, 1, 1), id="first_block_read_by_the_guess_is_kept"
+        ),
+        pytest.param(TWO_BLOCKS, {"prefer": "last"}, (1, 1, 2), id="two_blocks_last"),
         pytest.param(
             '```json\n{"a": 1,}\n```',
             {"repair": True},
