@@ -130,8 +130,8 @@ def iter_candidates(prepared: Prepared, scan: Scan) -> Iterator[Candidate]:
         >>> [c.value for c in iter_candidates(prepared, Scan(max_depth=200))]
         [[1], {}]
     """
-    yield from _text_candidates(prepared.text, prepared.repairs, scan)
-    yield from _call_candidates(prepared, scan)
+    yield from _read_text(prepared.text, prepared.repairs, scan)
+    yield from _read_tool_calls(prepared, scan)
 
 
 def decode_place(text: str, place: Place, scan: Scan) -> Candidate:
@@ -155,7 +155,7 @@ def strip_space(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _call_candidates(prepared: Prepared, scan: Scan) -> Iterator[Candidate]:
+def _read_tool_calls(prepared: Prepared, scan: Scan) -> Iterator[Candidate]:
     """The arguments of tool calls written as key/value markup.
 
     GLM's ``<arg_key>`` and Qwen's ``<parameter=…>`` calls are blanked whole
@@ -175,12 +175,10 @@ def _call_candidates(prepared: Prepared, scan: Scan) -> Iterator[Candidate]:
             yield Candidate(call.start, call.end, "prose", repairs, failure=failure)
 
 
-def _text_candidates(
-    masked: str, base: tuple[str, ...], scan: Scan
-) -> Iterator[Candidate]:
+def _read_text(masked: str, base: tuple[str, ...], scan: Scan) -> Iterator[Candidate]:
     """The candidates of the prepared text, in order (see :func:`iter_candidates`)."""
     if "```" not in masked:
-        yield from _span_candidates(masked, [], base, scan)
+        yield from _read_prose(masked, [], base, scan)
         return
     # Backticks inside the strings of JSON that opens before the first fence
     # (the reply itself, or an object in the prose) are not fences.
@@ -195,14 +193,14 @@ def _text_candidates(
         )
     ):
         if "```" not in masked[lead_end:]:
-            yield from _span_candidates(masked, [], base, scan)
+            yield from _read_prose(masked, [], base, scan)
             return
         fences = [f for f in find_fences(masked[lead_end:]) if f.start >= 0]
         fences = [_shift(f, lead_end) for f in fences]
-        yield from _fenced_then_spans(masked, fences, base, scan)
+        yield from _read_fences_then_prose(masked, fences, base, scan)
         return
     guess = outer_fence(masked)
-    place = _fence_place(masked, guess, base) if guess is not None else None
+    place = _locate_fence_body(masked, guess, base) if guess is not None else None
     known: tuple[Place, Candidate] | None = None
     if guess is not None and place is not None and (guess.is_json or not guess.tag):
         candidate = decode_place(masked, place, scan)
@@ -213,10 +211,10 @@ def _text_candidates(
             yield candidate  # the only block there is (see outer_fence)
             return
         known = (place, candidate)
-    yield from _fenced_then_spans(masked, find_fences(masked), base, scan, known)
+    yield from _read_fences_then_prose(masked, find_fences(masked), base, scan, known)
 
 
-def _fenced_then_spans(
+def _read_fences_then_prose(
     text: str,
     fences: list[Fence],
     base: tuple[str, ...],
@@ -230,14 +228,14 @@ def _fenced_then_spans(
     """
     found_in_fences = False
     for fence in [f for f in fences if f.is_json] + [f for f in fences if not f.tag]:
-        place = _fence_place(text, fence, base)
+        place = _locate_fence_body(text, fence, base)
         if place is None:
             continue
         found_in_fences = True
         decoded = _reuse(known, place) or decode_place(text, place, scan)
         yield _check_block(text, place, decoded, scan)
     if not found_in_fences:
-        yield from _span_candidates(text, fences, base, scan)
+        yield from _read_prose(text, fences, base, scan)
 
 
 def _reuse(known: tuple[Place, Candidate] | None, place: Place) -> Candidate | None:
@@ -267,7 +265,7 @@ def _shift(fence: Fence, offset: int) -> Fence:
     )
 
 
-def _fence_place(text: str, fence: Fence, base: tuple[str, ...]) -> Place | None:
+def _locate_fence_body(text: str, fence: Fence, base: tuple[str, ...]) -> Place | None:
     """Where the candidate of a fenced block lies, if it holds one."""
     start, end = strip_space(text, fence.body_start, fence.body_end)
     if start == end:
@@ -299,7 +297,7 @@ def _check_block(
         and (
             not isinstance(candidate.value, dict | list)
             or after.group() == ":"
-            or _broken_block(text, place.start, place.end, scan)
+            or _block_is_broken(text, place.start, place.end, scan)
         )
     ):
         # More of the block goes on as if the value had not ended: the value
@@ -311,7 +309,7 @@ def _check_block(
     return candidate
 
 
-def _broken_block(text: str, start: int, end: int, scan: Scan) -> bool:
+def _block_is_broken(text: str, start: int, end: int, scan: Scan) -> bool:
     """Whether the structure of a block shows its first value is part of a broken one.
 
     Read only when text follows the first value inside the block (rare).
@@ -321,7 +319,7 @@ def _broken_block(text: str, start: int, end: int, scan: Scan) -> bool:
     return bool(spans) and spans[0].broken
 
 
-def _span_candidates(
+def _read_prose(
     text: str, fences: list[Fence], base: tuple[str, ...], scan: Scan
 ) -> Iterator[Candidate]:
     """The JSON-like spans of the prose, the reply's own first (see the module)."""
@@ -334,7 +332,7 @@ def _span_candidates(
         lo = label.end()
         head = (*base, "json_label_dropped")
     if scan.scalars and not fences:
-        scalar = _whole_scalar(text, lo, head, scan.max_depth)
+        scalar = _read_whole_scalar(text, lo, head, scan.max_depth)
         if scalar is not None:
             yield scalar
     spans = _find_prose_spans(text, lo, fences, scan)
@@ -345,7 +343,7 @@ def _span_candidates(
     )
     for span in ordered:
         step: Step = "raw" if span.start == raw else "prose"
-        yield _span_candidate(text, span, step, head if step == "raw" else base, scan)
+        yield _read_span(text, span, step, head if step == "raw" else base, scan)
 
 
 def _find_prose_spans(
@@ -371,7 +369,7 @@ def _find_prose_spans(
     return spans
 
 
-def _span_candidate(
+def _read_span(
     text: str, span: Span, step: Step, repairs: tuple[str, ...], scan: Scan
 ) -> Candidate:
     """The candidate of one span, decoded (by the span scan already, if it could)."""
@@ -390,7 +388,7 @@ def _span_candidate(
     return decode_place(text, place, scan)
 
 
-def _whole_scalar(
+def _read_whole_scalar(
     text: str, lo: int, repairs: tuple[str, ...], max_depth: int
 ) -> Candidate | None:
     """The reply when it is wholly one JSON scalar: a number, a JSON string…."""

@@ -145,7 +145,7 @@ def extract(
     """
     text = str(text)
     if len(text) > max_chars:
-        return _too_large(text, max_chars)
+        return _refuse_too_large(text, max_chars)
     scan = Scan(
         max_depth,
         scalars=schema is not None,
@@ -168,7 +168,7 @@ def extract(
             candidates = sorted(candidates, key=lambda c: c.start, reverse=True)
     if not repair:
         found = choose(candidates, schema, strict_first=strict_first)
-        return found or _no_json(prepared)
+        return found or _report_no_json(prepared)
     repair_pass = RepairPass(prepared, scan)
     return _choose_repairing(
         candidates, repair_pass, schema, prefer=prefer, whole=fast is None
@@ -199,7 +199,7 @@ def _choose_repairing(
             found = choose((candidate,), schema)
             if isinstance(found, Extraction):
                 return found
-    no_json = _no_json(repair_pass.prepared)
+    no_json = _report_no_json(repair_pass.prepared)
     if prefer == "last":
         # The last candidate that decodes, strictly or after repair.
         either = (
@@ -209,7 +209,7 @@ def _choose_repairing(
         )
         return choose(either, schema) or no_json
     tried: list[Candidate] = []
-    strict = choose(_recorded(candidates, tried), schema, strict_first=True)
+    strict = choose(_record_into(candidates, tried), schema, strict_first=True)
     if isinstance(strict, Extraction):
         return strict
     repaired = choose(repair_pass.repair_each(tried), schema, strict_first=True)
@@ -218,7 +218,7 @@ def _choose_repairing(
     return strict or repaired or no_json
 
 
-def _recorded(
+def _record_into(
     candidates: Iterable[Candidate], into: list[Candidate]
 ) -> Iterator[Candidate]:
     """The candidates, each kept in ``into`` as it is tried."""
@@ -315,7 +315,7 @@ def choose(
     for candidate in candidates:
         if candidate.failure is None:
             if schema is None:
-                return _extraction(candidate)
+                return _to_extraction(candidate)
             verdict = schema.accept(candidate.value)
             if isinstance(verdict, Accepted):
                 span = (candidate.start, candidate.end)
@@ -339,19 +339,19 @@ def choose(
                 recovered="truncation_closed" in candidate.repairs,
             )
         else:
-            failure = _reply_failure(candidate, candidate.failure)
+            failure = _to_reply_failure(candidate, candidate.failure)
         if first_failure is None:
             first_failure = failure
     return aligned or first_failure
 
 
-def _extraction(candidate: Candidate) -> Extraction:
+def _to_extraction(candidate: Candidate) -> Extraction:
     """A candidate that decoded, as the :class:`Extraction` callers get."""
     span = (candidate.start, candidate.end)
     return Extraction(candidate.value, span, candidate.step, candidate.repairs)
 
 
-def _reply_failure(candidate: Candidate, failure: CandidateFailure) -> ReplyFailure:
+def _to_reply_failure(candidate: Candidate, failure: CandidateFailure) -> ReplyFailure:
     """A candidate's failure as the reply's (it is the first one met)."""
     return ReplyFailure(
         failure.kind,
@@ -362,11 +362,11 @@ def _reply_failure(candidate: Candidate, failure: CandidateFailure) -> ReplyFail
     )
 
 
-def _too_large(text: str, max_chars: int) -> ReplyFailure:
+def _refuse_too_large(text: str, max_chars: int) -> ReplyFailure:
     return ReplyFailure("too_large", f"{len(text)} characters, over {max_chars}")
 
 
-def _no_json(prepared: Prepared) -> ReplyFailure:
+def _report_no_json(prepared: Prepared) -> ReplyFailure:
     detail = "reasoning_only" if prepared.only_reasoning else ""
     return ReplyFailure("no_json", "", detail=detail)
 
@@ -407,7 +407,7 @@ def extract_with_pattern(
     """
     text = str(text)
     if len(text) > max_chars:
-        return _too_large(text, max_chars)
+        return _refuse_too_large(text, max_chars)
     prepared = prepare_reply(text)
     masked = prepared.text
     capture = _find_capture(masked, pattern, prefer)
@@ -424,7 +424,7 @@ def extract_with_pattern(
         found = choose((repaired,), schema) if repaired is not None else None
         if isinstance(found, Extraction):
             return found
-    return strict or _no_json(prepared)
+    return strict or _report_no_json(prepared)
 
 
 def _find_capture(
