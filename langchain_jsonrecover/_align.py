@@ -312,21 +312,23 @@ class Aligner:
         kind = kind_of(value)
         native = [b for b in branches if admits(self._nodes.kinds(b), kind)]
         if isinstance(value, dict) and len(native) > 1:
-            chosen = self._by_tag(value, node, native) or self._by_keys(value, native)
+            chosen = self._choose_by_tag(value, node, native) or self._choose_by_keys(
+                value, native
+            )
             return value if chosen is None else self._align(value, chosen, depth + 1)
         if len(native) == 1:
             return self._align(value, native[0], depth + 1)
         if isinstance(value, str):
             if native:
-                return self._union_enum(value, native)
-            return self._union_string(value, branches, node, depth)
+                return self._match_union_enum(value, native)
+            return self._decode_union_string(value, branches, node, depth)
         if isinstance(value, dict):
             arrays = [b for b in branches if admits(self._nodes.kinds(b), "array")]
             if len(arrays) == 1:
                 return self._unwrap_array(value, arrays[0], depth)
         return value
 
-    def _union_enum(self, value: str, native: list[Node]) -> Any:
+    def _match_union_enum(self, value: str, native: list[Node]) -> Any:
         allowed: list[Any] = []
         for branch in native:
             if "enum" not in branch and "const" not in branch:
@@ -334,7 +336,7 @@ class Aligner:
             allowed.extend(enum_values(branch))
         return self._match_enum(value, allowed)
 
-    def _union_string(
+    def _decode_union_string(
         self, value: str, branches: list[Node], node: Node, depth: int
     ) -> Any:
         wanted: set[str] = set()
@@ -374,7 +376,7 @@ class Aligner:
                 claims.setdefault(name, []).append(key)
         return {keys[0]: name for name, keys in claims.items() if len(keys) == 1}
 
-    def _by_tag(
+    def _choose_by_tag(
         self, value: dict[str, Any], node: Node, native: list[Node]
     ) -> Node | None:
         tags = self._nodes.tags_of(node, native)
@@ -396,7 +398,7 @@ class Aligner:
         }
         return next(iter(chosen.values())) if len(chosen) == 1 else None
 
-    def _by_keys(self, value: dict[str, Any], native: list[Node]) -> Node | None:
+    def _choose_by_keys(self, value: dict[str, Any], native: list[Node]) -> Node | None:
         resolved = [self._nodes.resolve(b) for b in native]
         for matcher in (self._holds_exactly, self._holds_after_matching):
             fits = [b for b in resolved if matcher(value, b)]

@@ -92,7 +92,7 @@ def shape_of(json_schema: Node, name: str = "") -> Shape:
           - an object with fields:
             - "kind" (exactly "dog", required)
     """
-    return _Writer(json_schema).shape(name)
+    return _Writer(json_schema).describe(name)
 
 
 class _Writer:
@@ -118,56 +118,56 @@ class _Writer:
 
     # --- the top level -------------------------------------------------------
 
-    def shape(self, name: str) -> Shape:
+    def describe(self, name: str) -> Shape:
         view, ref = self.follow(self.root)
-        options, _, nullable = self.options(view)
+        options, _, nullable = self.list_options(view)
         nullable = nullable and len(options) > 0
         if len(options) == 1 and nullable and self.has_fields(options[0][0]):
             view, ref = options[0]  # fields, or null: the fields first
         else:
             nullable = nullable and len(options) > 1
-        noun = self.top(view, ref or "#")
+        noun = self.write_top(view, ref or "#")
         if nullable:
             self.lines.append("The JSON may also be null.")
             noun = "JSON value"
-        return Shape(noun, self.text(), name)
+        return Shape(noun, "\n".join(self.lines), name)
 
-    def top(self, view: Node, ref: str) -> str:
+    def write_top(self, view: Node, ref: str) -> str:
         """Write the top level; return its noun (``JSON object`` …)."""
         self.written.add(ref)
         if view.get("properties"):
             label = self.label(ref, view)
             title = f"The JSON object ({label})" if label else "The JSON object"
             self.lines.append(f"{title} has these fields{closed_note(view)}:")
-            self.fields(view, 0)
+            self.write_fields(view, 0)
             return "JSON object"
-        options, discriminator, _ = self.options(view)
+        options, discriminator, _ = self.list_options(view)
         if len(options) > 1 and any(self.has_fields(o) for o, _ in options):
             objects = all(o.get("properties") for o, _ in options)
             noun = "JSON object" if objects else "JSON value"
             self.lines.append(
                 f"The {noun} is one of these{chosen_note(discriminator)}:"
             )
-            self.variants(options, discriminator, 0)
+            self.write_variants(options, discriminator, 0)
             return noun
         if has_type(view, "array") or "items" in view or "prefixItems" in view:
-            self.container(view, "array")
+            self.write_container(view, "array")
             return "JSON array"
         if isinstance(view.get("additionalProperties"), dict):
-            self.container(view, "object")
+            self.write_container(view, "object")
             return "JSON object"
-        kind = self.typed(view, 0, ref)
+        kind = self.say_type(view, 0, ref)
         self.lines.append(f"The JSON is {article(kind)}{kind}.")
         return "JSON object" if kind.startswith("object") else "JSON value"
 
-    def container(self, view: Node, noun: str) -> None:
+    def write_container(self, view: Node, noun: str) -> None:
         """An array, or an object of any keys, whose items have fields."""
         limits = constraints(view)
         where = f"The JSON {noun}"
         if limits:
             where += f" ({', '.join(limits)})"
         holds, one = ("holds", "") if noun == "array" else ("maps each key to", "an ")
-        payload = self.payload(view)
+        payload = self.find_payload(view)
         if payload is not None:
             kind, node, ref, discriminator = payload
             if kind == "object":
@@ -176,26 +176,23 @@ class _Writer:
                 things = f"{label} object" if label else "object"
                 things = f"{one}{things}" if one else f"{things}s"
                 self.lines.append(f"{where} {holds} {things} with these fields:")
-                self.fields(node, 0)
+                self.write_fields(node, 0)
                 return
             items = "items, each" if noun == "array" else "a value that is"
             self.lines.append(
                 f"{where} {holds} {items} one of these{chosen_note(discriminator)}:"
             )
-            self.variants(self.options(node)[0], discriminator, 0)
+            self.write_variants(self.list_options(node)[0], discriminator, 0)
             return
-        kind = self.type(view, 0)
+        kind = self.name_type(view, 0)
         sentence = f"The JSON is {article(kind)}{kind}"
         self.lines.append(
             f"{sentence}, {', '.join(limits)}." if limits else f"{sentence}."
         )
 
-    def text(self) -> str:
-        return "\n".join(self.lines)
-
     # --- fields and union members --------------------------------------------
 
-    def fields(self, view: Node, level: int, discriminator: str = "") -> None:
+    def write_fields(self, view: Node, level: int, discriminator: str = "") -> None:
         listed = view.get("required")
         required = (
             {k for k in listed if isinstance(k, str)}
@@ -208,7 +205,7 @@ class _Writer:
         indent = "  " * level
         for key, raw in properties.items():
             prop, ref = self.follow(raw if isinstance(raw, dict) else {})
-            parts = [self.type(prop, 0, ref)]
+            parts = [self.name_type(prop, 0, ref)]
             if not (prop.get("anyOf") or prop.get("oneOf")):
                 parts.extend(constraints(prop))
             # A discriminator with a default still has to be sent: validation
@@ -223,14 +220,14 @@ class _Writer:
             description = prop.get("description")
             if description:
                 line += f": {' '.join(str(description).split())}"
-            self.expand(line, prop, ref, level)
+            self.write_field(line, prop, ref, level)
         extra = view.get("additionalProperties")
         if properties and isinstance(extra, dict) and extra:
-            self.lines.append(f"{indent}- any other key ({self.typed(extra, 0)})")
+            self.lines.append(f"{indent}- any other key ({self.say_type(extra, 0)})")
 
-    def expand(self, line: str, view: Node, ref: str, level: int) -> None:
+    def write_field(self, line: str, view: Node, ref: str, level: int) -> None:
         """Write a field's line, then the fields or members of what it holds."""
-        payload = self.payload(view, ref)
+        payload = self.find_payload(view, ref)
         if payload is None:
             self.lines.append(line)
             return
@@ -255,20 +252,21 @@ class _Writer:
             each = "each one of" if node is not view else "one of"
             named = label if inner_ref in self.named else ""
             self.lines.append(f"{line}, {each}{chosen_note(discriminator, named)}:")
-            self.variants(self.options(node)[0], discriminator, level + 1)
+            self.write_variants(self.list_options(node)[0], discriminator, level + 1)
             return
         closed = closed_note(node)
         these = " these" if closed else ""
         self.lines.append(f"{line}, with{these} fields{closed}:")
-        self.fields(node, level + 1)
+        self.write_fields(node, level + 1)
 
-    def variants(
+    def write_variants(
         self, options: list[tuple[Node, str]], discriminator: str, level: int
     ) -> None:
         indent = "  " * level
         for node, ref in options:
             if not node.get("properties"):
-                self.expand(f"{indent}- {self.typed(node, 0, ref)}", node, ref, level)
+                line = f"{indent}- {self.say_type(node, 0, ref)}"
+                self.write_field(line, node, ref, level)
                 continue
             label = self.label(ref, node, always=True)
             if ref and ref in self.written:
@@ -295,9 +293,11 @@ class _Writer:
             closed = closed_note(node)
             these = " these" if closed else ""
             self.lines.append(f"{indent}- {head}{these} fields{closed}:")
-            self.fields(node, level + 1, discriminator)
+            self.write_fields(node, level + 1, discriminator)
 
-    def payload(self, view: Node, ref: str = "") -> tuple[str, Node, str, str] | None:
+    def find_payload(
+        self, view: Node, ref: str = ""
+    ) -> tuple[str, Node, str, str] | None:
         """What a value holds that has fields: an object or a union with one.
 
         Looks through ``null`` alternatives, array items and dict values.
@@ -309,7 +309,7 @@ class _Writer:
         for _ in range(_MAX_TYPE_DEPTH):
             if node.get("properties"):
                 return "object", node, ref, ""
-            options, discriminator, _ = self.options(node)
+            options, discriminator, _ = self.list_options(node)
             if len(options) > 1:
                 if any(self.has_fields(o) for o, _ in options):
                     return "union", node, ref, discriminator
@@ -340,7 +340,7 @@ class _Writer:
         inner = items if isinstance(items, dict) else node.get("additionalProperties")
         return isinstance(inner, dict) and bool(self.follow(inner)[0].get("properties"))
 
-    def options(self, view: Node) -> tuple[list[tuple[Node, str]], str, bool]:
+    def list_options(self, view: Node) -> tuple[list[tuple[Node, str]], str, bool]:
         """The members of a union, inline unions flattened, ``null`` left out.
 
         A member that is a reference to a union stays one member: it is
@@ -377,26 +377,26 @@ class _Writer:
 
     # --- types -----------------------------------------------------------------
 
-    def typed(self, node: Node, depth: int, ref: str = "") -> str:
+    def say_type(self, node: Node, depth: int, ref: str = "") -> str:
         """A type with its constraints: ``string (at most 5 characters)``."""
         view, _ = self.follow(node)
-        kind = self.type(node, depth, ref)
+        kind = self.name_type(node, depth, ref)
         limits = [] if (view.get("anyOf") or view.get("oneOf")) else constraints(view)
         return f"{kind} ({', '.join(limits)})" if limits else kind
 
-    def type(self, node: Node, depth: int, ref: str = "") -> str:
+    def name_type(self, node: Node, depth: int, ref: str = "") -> str:
         """A type in words; ``ref`` names a node already resolved."""
         view, found = self.follow(node)
         ref = found or ref
         if not ref:
-            return self._type(view, ref, depth)
+            return self._name_type(view, ref, depth)
         if ref in self.types:
             return self.types[ref]
         if ref in self.typing:  # a recursive type: say its name
             self.named_in.add(ref)
             return self.label(ref, view, always=True) or "JSON value"
         self.typing.add(ref)
-        kind = self._type(view, ref, depth)
+        kind = self._name_type(view, ref, depth)
         self.typing.discard(ref)
         if ref in self.named_in:
             self.named_in.discard(ref)
@@ -405,7 +405,7 @@ class _Writer:
             self.types[ref] = kind
         return kind
 
-    def _type(self, view: Node, ref: str, depth: int) -> str:
+    def _name_type(self, view: Node, ref: str, depth: int) -> str:
         self.budget -= 1
         if depth > _MAX_TYPE_DEPTH or self.budget < 0:
             return "JSON value"
@@ -419,9 +419,9 @@ class _Writer:
         if view.get("anyOf") or view.get("oneOf"):
             if ref in self.named and self.has_fields(view):
                 return self.label(ref, view, always=True)  # its members are listed
-            options, _, nullable = self.options(view)
+            options, _, nullable = self.list_options(view)
             kinds = [
-                *dict.fromkeys(self.typed(o, depth + 1, r) for o, r in options),
+                *dict.fromkeys(self.say_type(o, depth + 1, r) for o, r in options),
                 *(["null"] if nullable else []),
             ]
             if len(kinds) > 1:  # (one of "a", "b") or null
@@ -434,27 +434,28 @@ class _Writer:
         if isinstance(kind, list):
             return " or ".join(str(k) for k in kind)
         if kind == "array" or "items" in view or "prefixItems" in view:
-            return self._array(view, depth)
+            return self._name_array(view, depth)
         if kind == "object" or "properties" in view:
             if view.get("properties"):
                 label = self.label(ref, view)
                 return f"{label} object" if label else "object"
             extra = view.get("additionalProperties")
             if isinstance(extra, dict) and extra:
-                return f"object with {group_type(self.typed(extra, depth + 1))} values"
+                inner = group_type(self.say_type(extra, depth + 1))
+                return f"object with {inner} values"
             return "object"
         if kind == "string" and view.get("format"):
             return f"string ({view['format']})"
         return str(kind) if kind else "any JSON value"
 
-    def _array(self, view: Node, depth: int) -> str:
+    def _name_array(self, view: Node, depth: int) -> str:
         prefix = view.get("prefixItems")
         if isinstance(prefix, list) and prefix:
-            kinds = [self.typed(p, depth + 1) for p in prefix if isinstance(p, dict)]
+            kinds = [self.say_type(p, depth + 1) for p in prefix if isinstance(p, dict)]
             return f"array [{', '.join(kinds)}]"
         items = view.get("items")
         if isinstance(items, dict) and items:
-            kind = self.typed(items, depth + 1)
+            kind = self.say_type(items, depth + 1)
             if " or " not in kind and (kind == "object" or kind.endswith(" object")):
                 return f"array of {kind}s"
             return f"array of {group_type(kind)}"
