@@ -9,16 +9,20 @@ text twice.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from langchain_core.exceptions import OutputParserException
+from pydantic import BaseModel
 
 import langchain_jsonrecover._decode as decode_module
 import langchain_jsonrecover._fences as fences_module
 import langchain_jsonrecover._markup as markup_module
+from langchain_jsonrecover import JsonFenceOutputParser
 from langchain_jsonrecover._extract import Extraction, extract, extract_with_pattern
 
 if TYPE_CHECKING:
@@ -152,3 +156,30 @@ def test_pattern_parse_does_each_step_once(
     assert calls.count("decode") == decodes
     decoded = calls.texts["decode"]
     assert len(set(decoded)) == len(decoded)
+
+
+class Person(BaseModel):
+    name: str
+    age: int = 0
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        pytest.param('Sure: {"name": "Ada"} ok', (1, 0, 1), id="prose"),
+        pytest.param('```json\n{"name": "Ada",}\n```', (1, 1, 2), id="repaired_block"),
+        pytest.param("no json", (1, 0, 1), id="no_json_with_a_scalar_tried"),
+    ],
+)
+def test_a_parser_prepares_once_per_parse(
+    calls: Calls, reply: str, expected: tuple[int, int, int]
+) -> None:
+    parser = JsonFenceOutputParser(pydantic_object=Person, repair=True)
+    with contextlib.suppress(OutputParserException):
+        parser.parse(reply)
+    counted = (
+        calls.count("prepare_reply"),
+        calls.count("find_fences"),
+        calls.count("decode"),
+    )
+    assert counted == expected
