@@ -11,7 +11,8 @@ order they are tried:
 4. the arguments of tool calls written as key/value markup.
 
 Reasoning and markup are blanked by ``prepare_reply`` first; each candidate's
-text is handed to the decoder once.
+text is handed to the decoder once (a block with text after its value is read
+again by the span scan, to tell a stray closer from a second value).
 """
 
 from __future__ import annotations
