@@ -10,15 +10,32 @@ every constraint (pattern, bounds, lengths, item counts, ``multipleOf``);
 Each definition (``$ref``) is written out once; a later or recursive reference
 names it instead (``with fields as for Node above``), so the text grows
 linearly with the schema, and nesting is bounded (``_MAX_NESTING``).
+
+The phrases for limits and values are in ``_schema_words``; references are
+resolved and ``allOf`` merged by ``_schema_refs``.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
-import orjson
-
 from langchain_jsonrecover._prompts import Shape
+from langchain_jsonrecover._schema_refs import (
+    merge_all_of,
+    resolve_pointer,
+    shared_refs,
+)
+from langchain_jsonrecover._schema_words import (
+    article,
+    chosen_note,
+    closed_note,
+    constraints,
+    discriminator_of,
+    group_type,
+    has_type,
+    json_text,
+    short_json,
+)
 
 _MAX_NESTING: Final = 8
 """Levels of fields listed below the top level."""
@@ -26,7 +43,6 @@ _MAX_TYPE_DEPTH: Final = 6
 """Levels of a type written out (``array of array of …``)."""
 _MAX_TYPE_CHARS: Final = 2000
 """A union of types longer than this is cut (each enum keeps all its values)."""
-_MAX_DEFAULT_CHARS: Final = 60
 _WORK_PER_NODE: Final = 16
 """Types worked out per node of the schema, at most."""
 _MAX_HOPS: Final = 32
@@ -76,7 +92,7 @@ def shape_of(json_schema: Node, name: str = "") -> Shape:
           - an object with fields:
             - "kind" (exactly "dog", required)
     """
-    return _Writer(json_schema).shape(name)
+    return _Writer(json_schema).describe(name)
 
 
 class _Writer:
@@ -84,7 +100,7 @@ class _Writer:
 
     def __init__(self, root: Node) -> None:
         self.root = root
-        self.named, size = _shared_refs(root)
+        self.named, size = shared_refs(root)
         """Definitions referenced more than once: called by their name."""
         self.written: set[str] = set()
         """Definitions whose fields are written out already."""
@@ -102,54 +118,56 @@ class _Writer:
 
     # --- the top level -------------------------------------------------------
 
-    def shape(self, name: str) -> Shape:
+    def describe(self, name: str) -> Shape:
         view, ref = self.follow(self.root)
-        options, _, nullable = self.options(view)
+        options, _, nullable = self.list_options(view)
         nullable = nullable and len(options) > 0
         if len(options) == 1 and nullable and self.has_fields(options[0][0]):
             view, ref = options[0]  # fields, or null: the fields first
         else:
             nullable = nullable and len(options) > 1
-        noun = self.top(view, ref or "#")
+        noun = self.write_top(view, ref or "#")
         if nullable:
             self.lines.append("The JSON may also be null.")
             noun = "JSON value"
-        return Shape(noun, self.text(), name)
+        return Shape(noun, "\n".join(self.lines), name)
 
-    def top(self, view: Node, ref: str) -> str:
+    def write_top(self, view: Node, ref: str) -> str:
         """Write the top level; return its noun (``JSON object`` …)."""
         self.written.add(ref)
         if view.get("properties"):
             label = self.label(ref, view)
             title = f"The JSON object ({label})" if label else "The JSON object"
-            self.lines.append(f"{title} has these fields{_closed(view)}:")
-            self.fields(view, 0)
+            self.lines.append(f"{title} has these fields{closed_note(view)}:")
+            self.write_fields(view, 0)
             return "JSON object"
-        options, discriminator, _ = self.options(view)
+        options, discriminator, _ = self.list_options(view)
         if len(options) > 1 and any(self.has_fields(o) for o, _ in options):
             objects = all(o.get("properties") for o, _ in options)
             noun = "JSON object" if objects else "JSON value"
-            self.lines.append(f"The {noun} is one of these{_chosen(discriminator)}:")
-            self.variants(options, discriminator, 0)
+            self.lines.append(
+                f"The {noun} is one of these{chosen_note(discriminator)}:"
+            )
+            self.write_variants(options, discriminator, 0)
             return noun
-        if _is(view, "array") or "items" in view or "prefixItems" in view:
-            self.container(view, "array")
+        if has_type(view, "array") or "items" in view or "prefixItems" in view:
+            self.write_container(view, "array")
             return "JSON array"
         if isinstance(view.get("additionalProperties"), dict):
-            self.container(view, "object")
+            self.write_container(view, "object")
             return "JSON object"
-        kind = self.typed(view, 0, ref)
-        self.lines.append(f"The JSON is {_article(kind)}{kind}.")
+        kind = self.say_type(view, 0, ref)
+        self.lines.append(f"The JSON is {article(kind)}{kind}.")
         return "JSON object" if kind.startswith("object") else "JSON value"
 
-    def container(self, view: Node, noun: str) -> None:
+    def write_container(self, view: Node, noun: str) -> None:
         """An array, or an object of any keys, whose items have fields."""
-        limits = _constraints(view)
+        limits = constraints(view)
         where = f"The JSON {noun}"
         if limits:
             where += f" ({', '.join(limits)})"
         holds, one = ("holds", "") if noun == "array" else ("maps each key to", "an ")
-        payload = self.payload(view)
+        payload = self.find_payload(view)
         if payload is not None:
             kind, node, ref, discriminator = payload
             if kind == "object":
@@ -158,26 +176,23 @@ class _Writer:
                 things = f"{label} object" if label else "object"
                 things = f"{one}{things}" if one else f"{things}s"
                 self.lines.append(f"{where} {holds} {things} with these fields:")
-                self.fields(node, 0)
+                self.write_fields(node, 0)
                 return
             items = "items, each" if noun == "array" else "a value that is"
             self.lines.append(
-                f"{where} {holds} {items} one of these{_chosen(discriminator)}:"
+                f"{where} {holds} {items} one of these{chosen_note(discriminator)}:"
             )
-            self.variants(self.options(node)[0], discriminator, 0)
+            self.write_variants(self.list_options(node)[0], discriminator, 0)
             return
-        kind = self.type(view, 0)
-        sentence = f"The JSON is {_article(kind)}{kind}"
+        kind = self.name_type(view, 0)
+        sentence = f"The JSON is {article(kind)}{kind}"
         self.lines.append(
             f"{sentence}, {', '.join(limits)}." if limits else f"{sentence}."
         )
 
-    def text(self) -> str:
-        return "\n".join(self.lines)
-
     # --- fields and union members --------------------------------------------
 
-    def fields(self, view: Node, level: int, discriminator: str = "") -> None:
+    def write_fields(self, view: Node, level: int, discriminator: str = "") -> None:
         listed = view.get("required")
         required = (
             {k for k in listed if isinstance(k, str)}
@@ -190,9 +205,9 @@ class _Writer:
         indent = "  " * level
         for key, raw in properties.items():
             prop, ref = self.follow(raw if isinstance(raw, dict) else {})
-            parts = [self.type(prop, 0, ref)]
+            parts = [self.name_type(prop, 0, ref)]
             if not (prop.get("anyOf") or prop.get("oneOf")):
-                parts.extend(_constraints(prop))
+                parts.extend(constraints(prop))
             # A discriminator with a default still has to be sent: validation
             # reads it before any default applies.
             if key in required or key == discriminator:
@@ -200,19 +215,19 @@ class _Writer:
             else:
                 parts.append("optional")
                 if "default" in prop and "const" not in prop:
-                    parts.append(f"default {_short(prop['default'])}")
-            line = f"{indent}- {_json(key)} ({', '.join(parts)})"
+                    parts.append(f"default {short_json(prop['default'])}")
+            line = f"{indent}- {json_text(key)} ({', '.join(parts)})"
             description = prop.get("description")
             if description:
                 line += f": {' '.join(str(description).split())}"
-            self.expand(line, prop, ref, level)
+            self.write_field(line, prop, ref, level)
         extra = view.get("additionalProperties")
         if properties and isinstance(extra, dict) and extra:
-            self.lines.append(f"{indent}- any other key ({self.typed(extra, 0)})")
+            self.lines.append(f"{indent}- any other key ({self.say_type(extra, 0)})")
 
-    def expand(self, line: str, view: Node, ref: str, level: int) -> None:
+    def write_field(self, line: str, view: Node, ref: str, level: int) -> None:
         """Write a field's line, then the fields or members of what it holds."""
-        payload = self.payload(view, ref)
+        payload = self.find_payload(view, ref)
         if payload is None:
             self.lines.append(line)
             return
@@ -236,27 +251,28 @@ class _Writer:
         if kind == "union":
             each = "each one of" if node is not view else "one of"
             named = label if inner_ref in self.named else ""
-            self.lines.append(f"{line}, {each}{_chosen(discriminator, named)}:")
-            self.variants(self.options(node)[0], discriminator, level + 1)
+            self.lines.append(f"{line}, {each}{chosen_note(discriminator, named)}:")
+            self.write_variants(self.list_options(node)[0], discriminator, level + 1)
             return
-        closed = _closed(node)
+        closed = closed_note(node)
         these = " these" if closed else ""
         self.lines.append(f"{line}, with{these} fields{closed}:")
-        self.fields(node, level + 1)
+        self.write_fields(node, level + 1)
 
-    def variants(
+    def write_variants(
         self, options: list[tuple[Node, str]], discriminator: str, level: int
     ) -> None:
         indent = "  " * level
         for node, ref in options:
             if not node.get("properties"):
-                self.expand(f"{indent}- {self.typed(node, 0, ref)}", node, ref, level)
+                line = f"{indent}- {self.say_type(node, 0, ref)}"
+                self.write_field(line, node, ref, level)
                 continue
             label = self.label(ref, node, always=True)
             if ref and ref in self.written:
                 tag = self.tags.get(ref, "")
                 note = (
-                    f", with {_json(discriminator)} required"
+                    f", with {json_text(discriminator)} required"
                     if discriminator and tag != discriminator
                     else ""
                 )
@@ -274,12 +290,14 @@ class _Writer:
                 self.written.add(ref)
                 self.tags[ref] = discriminator
             head = f"{label}, with" if label else "an object with"
-            closed = _closed(node)
+            closed = closed_note(node)
             these = " these" if closed else ""
             self.lines.append(f"{indent}- {head}{these} fields{closed}:")
-            self.fields(node, level + 1, discriminator)
+            self.write_fields(node, level + 1, discriminator)
 
-    def payload(self, view: Node, ref: str = "") -> tuple[str, Node, str, str] | None:
+    def find_payload(
+        self, view: Node, ref: str = ""
+    ) -> tuple[str, Node, str, str] | None:
         """What a value holds that has fields: an object or a union with one.
 
         Looks through ``null`` alternatives, array items and dict values.
@@ -291,7 +309,7 @@ class _Writer:
         for _ in range(_MAX_TYPE_DEPTH):
             if node.get("properties"):
                 return "object", node, ref, ""
-            options, discriminator, _ = self.options(node)
+            options, discriminator, _ = self.list_options(node)
             if len(options) > 1:
                 if any(self.has_fields(o) for o, _ in options):
                     return "union", node, ref, discriminator
@@ -322,7 +340,7 @@ class _Writer:
         inner = items if isinstance(items, dict) else node.get("additionalProperties")
         return isinstance(inner, dict) and bool(self.follow(inner)[0].get("properties"))
 
-    def options(self, view: Node) -> tuple[list[tuple[Node, str]], str, bool]:
+    def list_options(self, view: Node) -> tuple[list[tuple[Node, str]], str, bool]:
         """The members of a union, inline unions flattened, ``null`` left out.
 
         A member that is a reference to a union stays one member: it is
@@ -335,7 +353,7 @@ class _Writer:
         raw = view.get("anyOf") or view.get("oneOf")
         if not isinstance(raw, list):
             return [(view, "")], "", False
-        discriminator = _discriminator(view)
+        discriminator = discriminator_of(view)
         members: list[tuple[Node, str]] = []
         nullable = False
         stack = [iter(raw)]  # no recursion: inline unions nest without limit
@@ -351,7 +369,7 @@ class _Writer:
             if node.get("type") == "null":
                 nullable = True
             elif isinstance(inner, list) and not ref:
-                discriminator = discriminator or _discriminator(node)
+                discriminator = discriminator or discriminator_of(node)
                 stack.append(iter(inner))
             else:
                 members.append((node, ref))
@@ -359,26 +377,26 @@ class _Writer:
 
     # --- types -----------------------------------------------------------------
 
-    def typed(self, node: Node, depth: int, ref: str = "") -> str:
+    def say_type(self, node: Node, depth: int, ref: str = "") -> str:
         """A type with its constraints: ``string (at most 5 characters)``."""
         view, _ = self.follow(node)
-        kind = self.type(node, depth, ref)
-        limits = [] if (view.get("anyOf") or view.get("oneOf")) else _constraints(view)
+        kind = self.name_type(node, depth, ref)
+        limits = [] if (view.get("anyOf") or view.get("oneOf")) else constraints(view)
         return f"{kind} ({', '.join(limits)})" if limits else kind
 
-    def type(self, node: Node, depth: int, ref: str = "") -> str:
+    def name_type(self, node: Node, depth: int, ref: str = "") -> str:
         """A type in words; ``ref`` names a node already resolved."""
         view, found = self.follow(node)
         ref = found or ref
         if not ref:
-            return self._type(view, ref, depth)
+            return self._name_type(view, ref, depth)
         if ref in self.types:
             return self.types[ref]
         if ref in self.typing:  # a recursive type: say its name
             self.named_in.add(ref)
             return self.label(ref, view, always=True) or "JSON value"
         self.typing.add(ref)
-        kind = self._type(view, ref, depth)
+        kind = self._name_type(view, ref, depth)
         self.typing.discard(ref)
         if ref in self.named_in:
             self.named_in.discard(ref)
@@ -387,23 +405,23 @@ class _Writer:
             self.types[ref] = kind
         return kind
 
-    def _type(self, view: Node, ref: str, depth: int) -> str:
+    def _name_type(self, view: Node, ref: str, depth: int) -> str:
         self.budget -= 1
         if depth > _MAX_TYPE_DEPTH or self.budget < 0:
             return "JSON value"
         if isinstance(view.get("enum"), list) and view["enum"]:
-            values = [_json(v) for v in view["enum"]]
+            values = [json_text(v) for v in view["enum"]]
             if len(values) == 1:
                 return f"exactly {values[0]}"
             return "one of " + ", ".join(values)
         if "const" in view:
-            return f"exactly {_json(view['const'])}"
+            return f"exactly {json_text(view['const'])}"
         if view.get("anyOf") or view.get("oneOf"):
             if ref in self.named and self.has_fields(view):
                 return self.label(ref, view, always=True)  # its members are listed
-            options, _, nullable = self.options(view)
+            options, _, nullable = self.list_options(view)
             kinds = [
-                *dict.fromkeys(self.typed(o, depth + 1, r) for o, r in options),
+                *dict.fromkeys(self.say_type(o, depth + 1, r) for o, r in options),
                 *(["null"] if nullable else []),
             ]
             if len(kinds) > 1:  # (one of "a", "b") or null
@@ -416,30 +434,31 @@ class _Writer:
         if isinstance(kind, list):
             return " or ".join(str(k) for k in kind)
         if kind == "array" or "items" in view or "prefixItems" in view:
-            return self._array(view, depth)
+            return self._name_array(view, depth)
         if kind == "object" or "properties" in view:
             if view.get("properties"):
                 label = self.label(ref, view)
                 return f"{label} object" if label else "object"
             extra = view.get("additionalProperties")
             if isinstance(extra, dict) and extra:
-                return f"object with {_group(self.typed(extra, depth + 1))} values"
+                inner = group_type(self.say_type(extra, depth + 1))
+                return f"object with {inner} values"
             return "object"
         if kind == "string" and view.get("format"):
             return f"string ({view['format']})"
         return str(kind) if kind else "any JSON value"
 
-    def _array(self, view: Node, depth: int) -> str:
+    def _name_array(self, view: Node, depth: int) -> str:
         prefix = view.get("prefixItems")
         if isinstance(prefix, list) and prefix:
-            kinds = [self.typed(p, depth + 1) for p in prefix if isinstance(p, dict)]
+            kinds = [self.say_type(p, depth + 1) for p in prefix if isinstance(p, dict)]
             return f"array [{', '.join(kinds)}]"
         items = view.get("items")
         if isinstance(items, dict) and items:
-            kind = self.typed(items, depth + 1)
+            kind = self.say_type(items, depth + 1)
             if " or " not in kind and (kind == "object" or kind.endswith(" object")):
                 return f"array of {kind}s"
-            return f"array of {_group(kind)}"
+            return f"array of {group_type(kind)}"
         return "array"
 
     # --- references ------------------------------------------------------------
@@ -455,7 +474,7 @@ class _Writer:
             target = node.get("$ref")
             if not isinstance(target, str):
                 break
-            resolved = self.resolve(target)
+            resolved = resolve_pointer(self.root, target)
             if resolved is None:
                 break
             ref = target
@@ -465,51 +484,8 @@ class _Writer:
             node = {}  # a cycle of bare references says nothing
         all_of = node.get("allOf")
         if isinstance(all_of, list) and all_of:
-            return self.merge(node, all_of), ref
+            return merge_all_of(self.root, node, all_of), ref
         return node, ref
-
-    def merge(self, node: Node, all_of: list[Any]) -> Node:
-        """One node for ``allOf``: the members' fields and required keys together.
-
-        Members are followed one ``$ref`` deep; the node's own keys win.
-        """
-        merged: Node = {}
-        properties: Node = {}
-        required: list[Any] = []
-        for member in all_of:
-            if not isinstance(member, dict):
-                continue
-            inner, _ = self.follow_once(member)
-            for key, value in inner.items():
-                merged.setdefault(key, value)
-            if isinstance(inner.get("properties"), dict):
-                properties.update(inner["properties"])
-            if isinstance(inner.get("required"), list):
-                required.extend(inner["required"])
-        merged.update((k, v) for k, v in node.items() if k != "allOf")
-        if properties or isinstance(node.get("properties"), dict):
-            merged["properties"] = {**properties, **(node.get("properties") or {})}
-        if required or isinstance(node.get("required"), list):
-            merged["required"] = [*required, *(node.get("required") or [])]
-        return merged
-
-    def follow_once(self, node: Node) -> tuple[Node, str]:
-        target = node.get("$ref")
-        resolved = self.resolve(target) if isinstance(target, str) else None
-        if resolved is None:
-            return node, ""
-        return resolved, str(target)
-
-    def resolve(self, ref: str) -> Node | None:
-        if ref == "#":
-            return self.root
-        if not ref.startswith("#/"):
-            return None
-        target: Any = self.root
-        for part in ref[2:].split("/"):
-            key = part.replace("~1", "/").replace("~0", "~")
-            target = target.get(key) if isinstance(target, dict) else None
-        return target if isinstance(target, dict) else None
 
     def label(self, ref: str, view: Node, *, always: bool = False) -> str:
         """The name of a definition, when it is referenced more than once."""
@@ -521,145 +497,3 @@ class _Writer:
         if ref.startswith("#/"):
             return ref.rsplit("/", 1)[-1]
         return ""
-
-
-def _shared_refs(root: Node) -> tuple[frozenset[str], int]:
-    """The refs used more than once (the top level counts as one use of itself).
-
-    Returns:
-        Those refs, and the number of nodes in the schema.
-    """
-    size = 0
-    counts: dict[str, int] = {}
-    top = root.get("$ref")
-    if not isinstance(top, str):
-        counts["#"] = 1
-    stack: list[Any] = [root]
-    while stack:
-        node = stack.pop()
-        size += 1
-        if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str):
-                counts[ref] = counts.get(ref, 0) + 1
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return frozenset(ref for ref, n in counts.items() if n > 1), size
-
-
-def _group(kind: str) -> str:
-    """Parenthesise a type that holds a list: ``array of (string or null)``."""
-    if kind.startswith(("one of ", "exactly ")) or _outside(kind, (" or ", " = ")):
-        return f"({kind})"
-    return kind
-
-
-def _outside(kind: str, words: tuple[str, ...]) -> bool:
-    """Whether one of ``words`` stands in ``kind`` outside parentheses."""
-    flat, level = [], 0
-    for char in kind:
-        level += (char == "(") - (char == ")")
-        flat.append(char if level == 0 else "_")
-    text = "".join(flat)
-    return any(word in text for word in words)
-
-
-def _discriminator(view: Node) -> str:
-    found = view.get("discriminator")
-    if isinstance(found, dict):
-        found = found.get("propertyName")
-    return found if isinstance(found, str) else ""
-
-
-def _chosen(discriminator: str, name: str = "") -> str:
-    """`` (Pet, chosen by "kind")``: a union's name and discriminator, if any."""
-    said = [name] if name else []
-    if discriminator:
-        said.append(f"chosen by {_json(discriminator)}")
-    return f" ({', '.join(said)})" if said else ""
-
-
-def _closed(view: Node) -> str:
-    return " and no others" if view.get("additionalProperties") is False else ""
-
-
-def _is(view: Node, kind: str) -> bool:
-    found = view.get("type")
-    return found == kind or (isinstance(found, list) and kind in found)
-
-
-def _constraints(view: Node) -> list[str]:
-    """Every limit validation checks on a value, in plain words."""
-    out = _span(view.get("minLength"), view.get("maxLength"), "character")
-    pattern = view.get("pattern")
-    if isinstance(pattern, str):
-        out.append(f"matching the regex `{pattern}`")
-    out.extend(_bounds(view))
-    out.extend(_span(view.get("minItems"), view.get("maxItems"), "item"))
-    if view.get("uniqueItems") is True:
-        out.append("no repeated items")
-    out.extend(_span(view.get("minProperties"), view.get("maxProperties"), "key"))
-    return out
-
-
-def _bounds(view: Node) -> list[str]:
-    out: list[str] = []
-    low, high = view.get("minimum"), view.get("maximum")
-    above, below = view.get("exclusiveMinimum"), view.get("exclusiveMaximum")
-    if above is True and _number(low):  # draft 4: a flag on minimum
-        above, low = low, None
-    if below is True and _number(high):
-        below, high = high, None
-    for value, words in (
-        (above, "greater than"),
-        (low, "at least"),
-        (below, "less than"),
-        (high, "at most"),
-        (view.get("multipleOf"), "a multiple of"),
-    ):
-        if _number(value):
-            out.append(f"{words} {_json(value)}")
-    return out
-
-
-def _span(low: Any, high: Any, unit: str) -> list[str]:
-    low = low if _number(low) and low > 0 else None
-    high = high if _number(high) else None
-    if low is not None and high is not None:
-        if low == high:
-            return [f"exactly {low} {_plural(unit, high)}"]
-        return [f"{low} to {high} {_plural(unit, high)}"]
-    if low is not None:
-        return [f"at least {low} {_plural(unit, low)}"]
-    if high is not None:
-        return [f"at most {high} {_plural(unit, high)}"]
-    return []
-
-
-def _plural(unit: str, count: Any) -> str:
-    return unit if count == 1 else f"{unit}s"
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _short(value: Any) -> str:
-    text = _json(value)
-    if len(text) > _MAX_DEFAULT_CHARS:
-        return text[: _MAX_DEFAULT_CHARS - 1] + "…"
-    return text
-
-
-def _json(value: Any) -> str:
-    try:
-        return orjson.dumps(value).decode()
-    except TypeError:
-        return str(value)
-
-
-def _article(noun: str) -> str:
-    if noun.startswith(("one of ", "exactly ", "any ", "null")):
-        return ""
-    return "an " if noun[:1] in "aeiou" else "a "

@@ -25,9 +25,9 @@ inner value, read once through the schema; it counts only when it validates
 and fills a field.
 
 When no reading validates, the errors of one that holds a key the schema knows
-are reported (the data was meant for us, as Normandy decides), even when the
-outer value would validate with defaults alone; otherwise the outer value's
-errors stand.
+are reported (such a key says the data was meant for us), even when the outer
+value would validate with defaults alone; otherwise the outer value's errors
+stand.
 """
 
 from __future__ import annotations

@@ -1,0 +1,166 @@
+"""The second pass over a reply: the syntax of failing candidates repaired.
+
+Pure functions on ``str``; no LangChain imports. When no candidate gives a
+value as it stands, the failing ones are repaired (``_repair``) and decoded
+again, in the same order. Each candidate text is repaired and decoded at most
+once per reply, even when the whole reply was tried first as one broken value.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from langchain_jsonrecover._candidates import NON_SPACE, OPENERS, Candidate, Scan
+from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode
+from langchain_jsonrecover._recover import Closed, close_truncated
+from langchain_jsonrecover._repair import Repaired
+from langchain_jsonrecover._repair import repair as repair_syntax
+from langchain_jsonrecover._spans import continues_structure
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+    from langchain_jsonrecover._markup import Prepared
+
+_REPAIRABLE: Final = frozenset({"invalid_json", "truncated"})
+
+
+class RepairPass:
+    """The repairs of one prepared reply, each made once.
+
+    Example:
+        >>> from langchain_jsonrecover._markup import prepare_reply
+        >>> repairs = RepairPass(prepare_reply("{'a': 1,}"), Scan(max_depth=200))
+        >>> found = repairs.repair_whole()
+        >>> found.value, found.repairs
+        ({'a': 1}, ('single_quotes_replaced', 'trailing_comma_removed'))
+    """
+
+    __slots__ = ("_decoded", "_fixed", "masked", "prepared", "scan")
+
+    def __init__(self, prepared: Prepared, scan: Scan) -> None:
+        self.prepared = prepared
+        self.masked = prepared.text
+        self.scan = scan
+        self._fixed: dict[tuple[int, bool], Repaired | None] = {}
+        self._decoded: dict[tuple[int, bool], Decoded | DecodeFailure] = {}
+
+    def repair_whole(self) -> Candidate | None:
+        """A reply that is one broken JSON value (and perhaps prose after it).
+
+        The strict pass would have one candidate, failing, and the repair pass
+        would then repair it: the same answer, without walking the broken value
+        in Python to find its extent first. Only when nothing JSON-like follows
+        the repaired value (no other candidate could exist); else ``None``.
+        """
+        masked = self.masked
+        lead = NON_SPACE.search(masked)
+        if lead is None or lead.group() not in "{[":
+            return None
+        start = lead.start()
+        fixed = self._repair(start, entities=False)
+        if fixed is None or fixed.truncated:
+            return None
+        end = start + fixed.end
+        if _follows_value(masked, end):
+            return None
+        result = self._decode(start, fixed, entities=False)
+        if not isinstance(result, Decoded):
+            return None
+        repairs = (*self.prepared.repairs, *fixed.repairs)
+        if NON_SPACE.search(masked, end) is not None:
+            repairs = (*repairs, "prose_trimmed")
+        return Candidate(start, end, "raw", repairs, value=result.value)
+
+    def repair_each(self, tried: Iterable[Candidate]) -> Iterator[Candidate]:
+        """The failing candidates with their syntax repaired, in the same order.
+
+        The repair reads from a candidate's opener and decides itself where the
+        value ends: the strict scan's bracket matching, and a fence finder that
+        may take a ``` line inside a string for the closing fence, cannot be
+        trusted on broken syntax. But a repaired value must account for the
+        structure around it: it may not end before a candidate known to be one
+        value does, nor where the text goes on as if it had not ended (a closer,
+        or ``, "key":``). The text handed to the repair is bounded by twice the
+        reply's length, so the pass stays linear.
+
+        Args:
+            tried: Candidates of the strict pass, in order.
+        """
+        masked = self.masked
+        budget = 2 * len(masked) + 1024
+        limit = len(masked)
+        for candidate in tried:
+            failure = candidate.failure
+            if (
+                failure is None
+                or failure.kind not in _REPAIRABLE
+                or failure.detail == "nested_value"
+            ):
+                continue
+            if limit - candidate.start > budget:
+                return
+            budget -= limit - candidate.start
+            repaired = self._repair_candidate(candidate)
+            if repaired is not None:
+                yield repaired
+
+    def _repair_candidate(self, candidate: Candidate) -> Candidate | None:
+        masked, scan = self.masked, self.scan
+        entities = candidate.step == "fence"
+        fixed = self._repair(candidate.start, entities=entities)
+        if fixed is None:
+            return None
+        end = candidate.start + fixed.end
+        if not fixed.truncated and (
+            (candidate.whole and NON_SPACE.search(masked, end, candidate.end))
+            or continues_structure(masked, end, len(masked))
+        ):
+            return None
+        repairs = tuple(
+            r for r in candidate.repairs if r != "control_characters_escaped"
+        )
+        if fixed.truncated:
+            if not scan.close_truncated:
+                return None
+            closing = close_truncated(fixed.text, max_depth=scan.max_depth)
+            if not isinstance(closing, Closed):
+                return None
+            value, added = closing.value, (*fixed.repairs, *closing.repairs)
+        else:
+            result = self._decode(candidate.start, fixed, entities=entities)
+            if not isinstance(result, Decoded):
+                return None
+            value, added = result.value, fixed.repairs
+        return Candidate(
+            candidate.start, end, candidate.step, (*repairs, *added), value=value
+        )
+
+    def _repair(self, start: int, *, entities: bool) -> Repaired | None:
+        key = (start, entities)
+        if key not in self._fixed:
+            self._fixed[key] = repair_syntax(self.masked[start:], entities=entities)
+        return self._fixed[key]
+
+    def _decode(
+        self, start: int, fixed: Repaired, *, entities: bool
+    ) -> Decoded | DecodeFailure:
+        key = (start, entities)
+        if key not in self._decoded:
+            self._decoded[key] = decode(
+                fixed.text, max_depth=self.scan.max_depth, allow_trailing=False
+            )
+        return self._decoded[key]
+
+
+def _follows_value(text: str, end: int) -> bool:
+    """Whether JSON-like text follows ``end``: a fence, an opener, or more of a value.
+
+    Used to tell that a value repaired from the reply's start is not the only
+    candidate the reply holds.
+    """
+    return (
+        "```" in text[end:]
+        or OPENERS.search(text, end) is not None
+        or continues_structure(text, end, len(text))
+    )

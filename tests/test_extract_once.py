@@ -1,0 +1,185 @@
+"""One parse prepares the reply once, finds its fences once, decodes each text once.
+
+The work is counted, not timed: every module of the package that imported
+``prepare_reply``, ``find_fences`` or ``decode`` gets a counting wrapper (found
+by looking, so a module split later is counted too), and each row says how
+many calls one parse makes. A decode per candidate tried, and never the same
+text twice.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sys
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pytest
+from langchain_core.exceptions import OutputParserException
+from pydantic import BaseModel
+
+import langchain_jsonrecover._decode as decode_module
+import langchain_jsonrecover._fences as fences_module
+import langchain_jsonrecover._markup as markup_module
+from langchain_jsonrecover import JsonFenceOutputParser
+from langchain_jsonrecover._extract import Extraction, extract, extract_with_pattern
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+_COUNTED = (
+    ("prepare_reply", markup_module),
+    ("find_fences", fences_module),
+    ("decode", decode_module),
+)
+
+
+@dataclass
+class Calls:
+    """The calls one parse made, by function, with the text each was given."""
+
+    texts: dict[str, list[str]] = field(
+        default_factory=lambda: {name: [] for name, _ in _COUNTED}
+    )
+
+    def count(self, name: str) -> int:
+        return len(self.texts[name])
+
+
+@pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> Calls:
+    found = Calls()
+
+    def counting(name: str, real: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapper(text: str, *args: Any, **kwargs: Any) -> Any:
+            found.texts[name].append(text)
+            return real(text, *args, **kwargs)
+
+        return wrapper
+
+    patched = 0
+    for module_name, module in sorted(sys.modules.items()):
+        if not module_name.startswith("langchain_jsonrecover.") or module is None:
+            continue
+        for name, home in _COUNTED:
+            function: Callable[..., Any] = getattr(home, name)
+            if module is not home and getattr(module, name, None) is function:
+                monkeypatch.setattr(module, name, counting(name, function))
+                patched += 1
+    assert patched >= len(_COUNTED)  # each function has a caller to count
+    return found
+
+
+TWO_BLOCKS = 'Sure!\n```json\n{"a": 1}\n```\nand\n```json\n{"b": 2}\n```'
+
+
+@pytest.mark.parametrize(
+    ("reply", "options", "expected"),
+    [
+        pytest.param('{"a": 1}', {}, (0, 0, 0), id="clean_json_is_not_prepared"),
+        pytest.param('Sure: {"a": 1} ok', {}, (1, 0, 1), id="json_in_prose"),
+        pytest.param('```json\n{"a": 1}\n```', {}, (1, 0, 1), id="one_block_guessed"),
+        pytest.param(
+            TWO_BLOCKS, {}, (1, 1, 1), id="first_block_read_by_the_guess_is_kept"
+        ),
+        pytest.param(TWO_BLOCKS, {"prefer": "last"}, (1, 1, 2), id="two_blocks_last"),
+        pytest.param(
+            '```json\n{"a": 1,}\n```',
+            {"repair": True},
+            (1, 1, 2),
+            id="guessed_block_failing_is_not_decoded_again",
+        ),
+        pytest.param(
+            "{'a': 1,} and then", {"repair": True}, (1, 0, 1), id="repaired_whole"
+        ),
+        pytest.param(
+            "{'a': 1,} and {'b': 2,}",
+            {"repair": True},
+            (1, 0, 3),
+            id="whole_refused_then_each_repaired_once",
+        ),
+        pytest.param(
+            "Here: {'a': 1,} and {'b': 2}",
+            {"repair": True, "prefer": "last"},
+            (1, 0, 3),
+            id="repair_from_the_end",
+        ),
+        pytest.param(
+            '<think>{"x": 1}</think>', {}, (1, 0, 0), id="no_json_report_reuses_it"
+        ),
+        pytest.param(
+            '<tool_call>{"name": "f", "arguments": {"a": 1}}</tool_call>',
+            {},
+            (1, 0, 1),
+            id="tool_call_markup",
+        ),
+        pytest.param(
+            'Sure {"a": [1, 2', {"close_truncated": True}, (1, 0, 1), id="cut_in_prose"
+        ),
+    ],
+)
+def test_one_parse_does_each_step_once(
+    calls: Calls, reply: str, options: dict[str, Any], expected: tuple[int, int, int]
+) -> None:
+    """``expected``: calls to ``prepare_reply``, ``find_fences`` and ``decode``."""
+    extract(reply, **options)
+    counted = (
+        calls.count("prepare_reply"),
+        calls.count("find_fences"),
+        calls.count("decode"),
+    )
+    assert counted == expected
+    decoded = calls.texts["decode"]
+    assert len(set(decoded)) == len(decoded)
+
+
+@pytest.mark.parametrize(
+    ("reply", "options", "fence_finds", "decodes"),
+    [
+        pytest.param("<json>[1]</json>", {}, 0, 1, id="plain_capture"),
+        pytest.param(
+            '<json>```json\n{"a": 1}\n```</json>', {}, 1, 1, id="fenced_capture"
+        ),
+        pytest.param(
+            "<json>{'a': 1,}</json>", {"repair": True}, 0, 2, id="repaired_capture"
+        ),
+    ],
+)
+def test_pattern_parse_does_each_step_once(
+    calls: Calls, reply: str, options: dict[str, Any], fence_finds: int, decodes: int
+) -> None:
+    pattern = re.compile(r"<json>(.*?)</json>", re.DOTALL)
+    assert isinstance(extract_with_pattern(reply, pattern, **options), Extraction)
+    assert calls.count("prepare_reply") == 1
+    assert calls.count("find_fences") == fence_finds
+    assert calls.count("decode") == decodes
+    decoded = calls.texts["decode"]
+    assert len(set(decoded)) == len(decoded)
+
+
+class Person(BaseModel):
+    name: str
+    age: int = 0
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        pytest.param('Sure: {"name": "Ada"} ok', (1, 0, 1), id="prose"),
+        pytest.param('```json\n{"name": "Ada",}\n```', (1, 1, 2), id="repaired_block"),
+        pytest.param("no json", (1, 0, 1), id="no_json_with_a_scalar_tried"),
+    ],
+)
+def test_a_parser_prepares_once_per_parse(
+    calls: Calls, reply: str, expected: tuple[int, int, int]
+) -> None:
+    parser = JsonFenceOutputParser(pydantic_object=Person, repair=True)
+    with contextlib.suppress(OutputParserException):
+        parser.parse(reply)
+    counted = (
+        calls.count("prepare_reply"),
+        calls.count("find_fences"),
+        calls.count("decode"),
+    )
+    assert counted == expected
