@@ -42,7 +42,7 @@ from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import patch_config
 from pydantic import ConfigDict, SkipValidation, field_validator
 
-from langchain_jsonrecover._sync_or_async import Call, Steps, arun_steps, run_steps
+from langchain_jsonrecover._sync_or_async import Call, Steps
 from langchain_jsonrecover.errors import RetryExhaustedError
 from langchain_jsonrecover.events import write_to_stream
 from langchain_jsonrecover.retry_parsing import parse_continued
@@ -357,38 +357,6 @@ class JsonRetryChain(LoopRunnable[T]):
         """The loop over ``input_``: yields each event, model and parser call."""
         plan = self.plan(to_messages(input_))
         return (yield from self.drive_steps(plan, first_ask(plan), run))
-
-    def drive(
-        self,
-        plan: Plan,
-        move: Move,
-        run_manager: CallbackManagerForChainRun,
-        config: RunnableConfig,
-        **kwargs: Any,
-    ) -> T:
-        """Run the loop from ``move`` (the sync driver).
-
-        Returns:
-            The value, or the ``RetryResult``.
-        """
-        run = ChainRun(run_manager, config, kwargs)
-        return run_steps(self.drive_steps(plan, move, run))
-
-    async def adrive(
-        self,
-        plan: Plan,
-        move: Move,
-        run_manager: AsyncCallbackManagerForChainRun,
-        config: RunnableConfig,
-        **kwargs: Any,
-    ) -> T:
-        """Run the loop from ``move`` (the async driver).
-
-        Returns:
-            The value, or the ``RetryResult``.
-        """
-        run = ChainRun(run_manager, config, kwargs)
-        return await arun_steps(self.drive_steps(plan, move, run))
 
     def drive_steps(self, plan: Plan, move: Move, run: ChainRun) -> Steps[T]:
         """The loop from ``move``, yielding each event and model and parser call.
