@@ -225,6 +225,27 @@ async def test_events_reach_the_custom_stream(mode: str) -> None:
     assert chunks[0]["data"]["error"] == "no_json"
 
 
+async def test_a_call_to_an_unknown_tool_is_reasked_as_unknown_tool(
+    mode: str,
+) -> None:
+    model = ToolCallingChatModel(
+        script=[
+            calls(bad=[invalid('{"query": "Ada"}', name="serch")]),
+            calls({"name": "search", "args": {"query": "Ada"}, "id": "c2"}),
+            "Done.",
+        ]
+    )
+    agent = create_agent(model, tools=[search], middleware=[JsonRecoveryMiddleware()])
+    payload: Any = {"messages": [("user", "Find Ada")]}
+    if mode == "sync":
+        chunks = list(agent.stream(payload, stream_mode="custom"))
+    else:
+        chunks = [c async for c in agent.astream(payload, stream_mode="custom")]
+    assert EXECUTED == [{"query": "Ada", "limit": 3}]
+    retries = [c["data"] for c in chunks if c["event"] == "jsonrecover.retry"]
+    assert [r["error"] for r in retries] == ["unknown_tool"]
+
+
 def test_two_response_formats_are_a_value_error() -> None:
     model = ScriptedChatModel(script=["{}"])
     agent = create_agent(

@@ -20,6 +20,7 @@ from langchain_jsonrecover.errors import (
     ReplyTooLargeError,
     RetryExhaustedError,
     SchemaValidationError,
+    UnknownToolError,
 )
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.retry_steps import Ask, Plan, Rejected, State, next_move
@@ -36,6 +37,8 @@ KINDS: list[object] = [
     pytest.param(InvalidJsonError, "invalid_json", id="invalid_json"),
     pytest.param(SchemaValidationError, "schema", id="schema"),
     pytest.param(RetryExhaustedError, "retry_exhausted", id="retry_exhausted"),
+    pytest.param(UnknownToolError, "unknown_tool", id="unknown_tool"),
+    pytest.param(JsonRecoveryError, "parse_error", id="base_class"),
 ]
 
 
