@@ -20,6 +20,7 @@ from langchain_core.exceptions import OutputParserException
 from pydantic import BaseModel
 
 import langchain_jsonrecover._decode as decode_module
+import langchain_jsonrecover._extract as extract_module
 import langchain_jsonrecover._fences as fences_module
 import langchain_jsonrecover._markup as markup_module
 from langchain_jsonrecover import JsonFenceOutputParser
@@ -183,3 +184,38 @@ def test_a_parser_prepares_once_per_parse(
         calls.count("decode"),
     )
     assert counted == expected
+
+
+@pytest.mark.parametrize(
+    ("reply", "options", "reads"),
+    [
+        pytest.param('{"a": 1}', {}, 1, id="clean_json_read_once"),
+        pytest.param("  [1, 2]\n", {}, 1, id="clean_json_in_space_read_once"),
+        pytest.param('{"a": [1, 2', {}, 1, id="cut_reply_not_read_whole_first"),
+        pytest.param('{"a": 1} and more', {}, 2, id="prose_after_not_read_whole"),
+        pytest.param('[{"a": 1}}', {}, 2, id="other_closer_not_read_whole"),
+        pytest.param(
+            '{"a": [1, 2', {"close_truncated": True}, 1, id="cut_read_whole_to_close"
+        ),
+    ],
+)
+def test_a_reply_that_cannot_be_clean_json_is_not_read_whole_first(
+    monkeypatch: pytest.MonkeyPatch, reply: str, options: dict[str, Any], reads: int
+) -> None:
+    """Strict reads (``loads_within``, an orjson call each) of one extraction.
+
+    A reply that opens with a bracket but does not end with its closer is
+    read whole only to close it (``close_truncated``); the two-read rows are
+    the candidate and the value found in it (the decoder cuts trailing text).
+    """
+    real = decode_module.loads_within
+    texts: list[str] = []
+
+    def counting(text: str, max_depth: int) -> tuple[Any, bool]:
+        texts.append(text)
+        return real(text, max_depth)
+
+    monkeypatch.setattr(decode_module, "loads_within", counting)
+    monkeypatch.setattr(extract_module, "loads_within", counting)
+    extract(reply, **options)
+    assert len(texts) == reads
