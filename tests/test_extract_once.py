@@ -23,7 +23,11 @@ import langchain_jsonrecover._decode as decode_module
 import langchain_jsonrecover._extract as extract_module
 import langchain_jsonrecover._fences as fences_module
 import langchain_jsonrecover._markup as markup_module
-from langchain_jsonrecover import JsonFenceOutputParser
+import langchain_jsonrecover.events as events_module
+from langchain_jsonrecover import (
+    JsonFenceOutputParser,
+    TruncationRecoveringOutputParser,
+)
 from langchain_jsonrecover._extract import Extraction, extract, extract_with_pattern
 
 if TYPE_CHECKING:
@@ -219,3 +223,34 @@ def test_a_reply_that_cannot_be_clean_json_is_not_read_whole_first(
     monkeypatch.setattr(extract_module, "loads_within", counting)
     extract(reply, **options)
     assert len(texts) == reads
+
+
+@pytest.mark.parametrize(
+    ("parser", "reply", "looks"),
+    [
+        pytest.param(JsonFenceOutputParser(), '{"a": 1}', 0, id="clean_reply"),
+        pytest.param(
+            JsonFenceOutputParser(), 'Sure!\n```json\n{"a": 1}\n```', 0, id="fenced"
+        ),
+        pytest.param(
+            TruncationRecoveringOutputParser(), '{"a": [1, 2', 1, id="cut_closed"
+        ),
+    ],
+)
+def test_a_parse_that_recovered_nothing_asks_no_listener(
+    monkeypatch: pytest.MonkeyPatch,
+    parser: JsonFenceOutputParser,
+    reply: str,
+    looks: int,
+) -> None:
+    """The recovery event's listeners are looked up only when there is news."""
+    real = events_module._find_listening_config
+    found: list[object] = []
+
+    def counting() -> object:
+        found.append(None)
+        return real()
+
+    monkeypatch.setattr(events_module, "_find_listening_config", counting)
+    parser.parse(reply)
+    assert len(found) == looks
