@@ -239,7 +239,7 @@ def test_a_reply_that_cannot_be_clean_json_is_not_read_whole_first(
 )
 def test_a_parse_that_recovered_nothing_asks_no_listener(
     monkeypatch: pytest.MonkeyPatch,
-    parser: JsonFenceOutputParser,
+    parser: JsonFenceOutputParser[Any],
     reply: str,
     looks: int,
 ) -> None:
