@@ -46,6 +46,7 @@ DEFAULT_MAX_CHARS: Final = 10_000_000
 DEFAULT_MAX_DEPTH: Final = 200
 
 _END_OF_DATA: Final = "unexpected end of data"
+_CLOSER: Final = {"{": "}", "[": "]"}
 _FILLS_NOTHING: Final = (
     "none of the schema's fields is in the JSON: every value would be a default"
 )
@@ -269,10 +270,15 @@ def _read_clean_reply(text: str, scan: Scan) -> Candidate | None:
 
     When orjson runs out of text without meeting an error, the whole reply is
     one JSON value cut off: with ``close_truncated`` it is closed at once (no
-    other candidate can exist), else the general path reports it.
+    other candidate can exist), else the general path reports it. Without
+    ``close_truncated``, a reply whose last character is not the closer of
+    its first is not read here at all (orjson could only fail on it).
     """
     first = NON_SPACE.search(text)
     if first is None or text[first.start()] not in "{[":
+        return None
+    end = len(text.rstrip(" \t\r\n"))
+    if not scan.close_truncated and text[end - 1] != _CLOSER[text[first.start()]]:
         return None
     try:
         value, shallow = loads_within(text, scan.max_depth)
@@ -284,9 +290,6 @@ def _read_clean_reply(text: str, scan: Scan) -> Candidate | None:
         return None
     if not shallow:
         return None
-    end = len(text)
-    while text[end - 1] in " \t\r\n":
-        end -= 1
     return Candidate(first.start(), end, "raw", (), value=value)
 
 

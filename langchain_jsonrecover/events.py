@@ -76,7 +76,7 @@ def recovery_payload(found: Extraction, reply: str) -> dict[str, Any] | None:
         >>> payload["repairs"], payload["bytes_before"], payload["bytes_after"]
         (['truncation_closed'], 2, 3)
     """
-    if all(repair in _FINDING for repair in found.repairs):
+    if not _recovered(found):
         return None
     return {
         "repairs": list(found.repairs),
@@ -84,6 +84,11 @@ def recovery_payload(found: Extraction, reply: str) -> dict[str, Any] | None:
         "bytes_after": len(pydantic_core.to_json(found.value, fallback=str)),
         "cut_off": found.cut_off,
     }
+
+
+def _recovered(found: Extraction) -> bool:
+    """Whether a repair changed the data (one that only found it does not)."""
+    return not all(repair in _FINDING for repair in found.repairs)
 
 
 def _find_listening_config() -> RunnableConfig | None:
@@ -102,7 +107,10 @@ def _log_payload(found: Extraction, reply: str) -> dict[str, Any] | None:
 
     The run's callback handlers, a LangGraph run's stream writer and the
     logger at INFO listen; the payload is built only when one of them does.
+    An extraction that recovered nothing has no payload: nobody is asked.
     """
+    if not _recovered(found):
+        return None
     logging_on = logger.isEnabledFor(logging.INFO)
     if (
         _find_listening_config() is None

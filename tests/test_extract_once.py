@@ -20,9 +20,14 @@ from langchain_core.exceptions import OutputParserException
 from pydantic import BaseModel
 
 import langchain_jsonrecover._decode as decode_module
+import langchain_jsonrecover._extract as extract_module
 import langchain_jsonrecover._fences as fences_module
 import langchain_jsonrecover._markup as markup_module
-from langchain_jsonrecover import JsonFenceOutputParser
+import langchain_jsonrecover.events as events_module
+from langchain_jsonrecover import (
+    JsonFenceOutputParser,
+    TruncationRecoveringOutputParser,
+)
 from langchain_jsonrecover._extract import Extraction, extract, extract_with_pattern
 
 if TYPE_CHECKING:
@@ -183,3 +188,69 @@ def test_a_parser_prepares_once_per_parse(
         calls.count("decode"),
     )
     assert counted == expected
+
+
+@pytest.mark.parametrize(
+    ("reply", "options", "reads"),
+    [
+        pytest.param('{"a": 1}', {}, 1, id="clean_json_read_once"),
+        pytest.param("  [1, 2]\n", {}, 1, id="clean_json_in_space_read_once"),
+        pytest.param('{"a": [1, 2', {}, 1, id="cut_reply_not_read_whole_first"),
+        pytest.param('{"a": 1} and more', {}, 2, id="prose_after_not_read_whole"),
+        pytest.param('[{"a": 1}}', {}, 2, id="other_closer_not_read_whole"),
+        pytest.param(
+            '{"a": [1, 2', {"close_truncated": True}, 1, id="cut_read_whole_to_close"
+        ),
+    ],
+)
+def test_a_reply_that_cannot_be_clean_json_is_not_read_whole_first(
+    monkeypatch: pytest.MonkeyPatch, reply: str, options: dict[str, Any], reads: int
+) -> None:
+    """Strict reads (``loads_within``, an orjson call each) of one extraction.
+
+    A reply that opens with a bracket but does not end with its closer is
+    read whole only to close it (``close_truncated``); the two-read rows are
+    the candidate and the value found in it (the decoder cuts trailing text).
+    """
+    real = decode_module.loads_within
+    texts: list[str] = []
+
+    def counting(text: str, max_depth: int) -> tuple[Any, bool]:
+        texts.append(text)
+        return real(text, max_depth)
+
+    monkeypatch.setattr(decode_module, "loads_within", counting)
+    monkeypatch.setattr(extract_module, "loads_within", counting)
+    extract(reply, **options)
+    assert len(texts) == reads
+
+
+@pytest.mark.parametrize(
+    ("parser", "reply", "looks"),
+    [
+        pytest.param(JsonFenceOutputParser(), '{"a": 1}', 0, id="clean_reply"),
+        pytest.param(
+            JsonFenceOutputParser(), 'Sure!\n```json\n{"a": 1}\n```', 0, id="fenced"
+        ),
+        pytest.param(
+            TruncationRecoveringOutputParser(), '{"a": [1, 2', 1, id="cut_closed"
+        ),
+    ],
+)
+def test_a_parse_that_recovered_nothing_asks_no_listener(
+    monkeypatch: pytest.MonkeyPatch,
+    parser: JsonFenceOutputParser[Any],
+    reply: str,
+    looks: int,
+) -> None:
+    """The recovery event's listeners are looked up only when there is news."""
+    real = events_module._find_listening_config
+    found: list[object] = []
+
+    def counting() -> object:
+        found.append(None)
+        return real()
+
+    monkeypatch.setattr(events_module, "_find_listening_config", counting)
+    parser.parse(reply)
+    assert len(found) == looks
