@@ -64,7 +64,7 @@ def write_string(p: Pass, where: Where) -> int:
         >>> from langchain_jsonrecover._repair_state import Pass
         >>> p = Pass.start("{'a': 1}", {})
         >>> write_string(p, Where.KEY), p.out
-        (4, ['{', '"', 'a', '"'])
+        (4, ['{', '"a"'])
     """
     text, start = p.text, p.pos
     quote = text[start]
@@ -72,15 +72,11 @@ def write_string(p: Pass, where: Where) -> int:
         # Most strings: a body with nothing to repair, then a quote that
         # closes it. Any other is scanned again from its start (at most twice).
         body = tok.SQ_BODY if quote == "'" else tok.DQ_BODY
-        end = match_end(body, text, start + 1)
+        end = body.match(text, start + 1).end()  # type: ignore[union-attr]
         if text.startswith(quote, end) and (
             where == _IN_KEY or p.value_closes(end + 1, where)
         ):
-            out = p.out
-            out.append('"')
-            if end > start + 1:
-                out.append(text[start + 1 : end])
-            out.append('"')
+            p.out.append(f'"{text[start + 1 : end]}"')
             return end + 1
     return _StringScan(p, where).run()
 
