@@ -26,6 +26,7 @@ from langchain_jsonrecover._repair_strings import (
     QUOTE_REPAIRS,
     WRONG,
     write_escaped_string,
+    write_single_quoted_key,
     write_string,
     write_triple_quoted,
 )
@@ -82,6 +83,11 @@ def rewrite(text: str, repairs: dict[str, None]) -> Rewritten | None:
                     out.append(text[pos:end])
                     pos = end
                     state = _MEMBER
+                elif pos < n and text[pos] in "' \t\r\n":
+                    end = write_single_quoted_key(p, pos)
+                    if end > pos:
+                        pos = end
+                        state = _MEMBER
             if state in (_MEMBER, _AFTER):
                 end = take_members(text, pos)
                 if end > pos:

@@ -81,6 +81,30 @@ def write_string(p: Pass, where: Where) -> int:
     return _StringScan(p, where).run()
 
 
+def write_single_quoted_key(p: Pass, pos: int) -> int:
+    """Write a single-quoted key with nothing to repair and its colon, from ``pos``.
+
+    What the careful path writes for them (``single_quotes_replaced``),
+    taken by one match: the spaces, the key in double quotes, the colon.
+
+    Returns:
+        The offset after the colon, or ``pos`` when no such key is there.
+
+    Example:
+        >>> from langchain_jsonrecover._repair_state import Pass
+        >>> p = Pass.start("{'a' :1}", {})
+        >>> write_single_quoted_key(p, 1), p.out, p.repairs
+        (6, ['{', '"a" :'], {'single_quotes_replaced': None})
+    """
+    found = tok.take_single_quoted_key(p.text, pos)
+    end = found.end()
+    if end > pos:
+        space, body, colon = found.groups()
+        p.out.append(f'{space}"{body}"{colon}')
+        p.repairs["single_quotes_replaced"] = None
+    return end
+
+
 class _StringScan:
     """One string being written: its quote, and what its scan has met so far."""
 

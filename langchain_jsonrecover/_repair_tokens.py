@@ -79,9 +79,29 @@ _ITEMS: Final = re.compile(
 )
 
 
+# A single-quoted key with nothing to repair (the careful path writes its body
+# as it stands), and its colon: spaces, body, then spaces and the colon.
+_SQ_KEY_COLON: Final = re.compile(
+    r"""(?:([ \t\r\n]*+)'([^'"\\\x00-\x1f]*+)'([ \t\r\n]*+:))?"""
+)
+
+
 def take_key_colon(text: str, pos: int) -> int:
     """Find where a strict key and its colon, from ``pos``, end (``pos`` if none)."""
     return _KEY_COLON.match(text, pos).end()  # type: ignore[union-attr]
+
+
+def take_single_quoted_key(text: str, pos: int) -> re.Match[str]:
+    """Match a single-quoted key with nothing to repair, and its colon, at ``pos``.
+
+    The match is empty when none is there; its groups are the spaces before
+    the key, its body, and the spaces and colon after it.
+
+    Example:
+        >>> take_single_quoted_key("{ 'a' : 1}", 1).groups()
+        (' ', 'a', ' :')
+    """
+    return _SQ_KEY_COLON.match(text, pos)  # type: ignore[return-value]
 
 
 def take_members(text: str, pos: int) -> int:
