@@ -105,6 +105,37 @@ def write_single_quoted_key(p: Pass, pos: int) -> int:
     return end
 
 
+def write_comma_and_key(p: Pass, pos: int) -> int:
+    """Write a comma and a key :func:`write_single_quoted_key` takes, from ``pos``.
+
+    The comma is its own piece (``p.comma_at``), as the careful path writes it.
+
+    Returns:
+        The offset after the key's colon, or ``pos`` when they are not there.
+
+    Example:
+        >>> from langchain_jsonrecover._repair_state import Pass
+        >>> p = Pass.start("{'a':1, 'b':2}", {})
+        >>> write_comma_and_key(p, 6), p.out, p.comma_at
+        (12, ['{', ',', ' "b":'], 1)
+    """
+    text, out = p.text, p.out
+    comma = match_end(tok.SPACE, text, pos)
+    if not text.startswith(",", comma):
+        return pos
+    found = tok.take_single_quoted_key(text, comma + 1)
+    end = found.end()
+    if end == comma + 1:
+        return pos
+    if comma > pos:
+        out.append(text[pos:comma])
+    p.comma_at = len(out)
+    space, body, colon = found.groups()
+    out += (",", f'{space}"{body}"{colon}')
+    p.repairs["single_quotes_replaced"] = None
+    return end
+
+
 class _StringScan:
     """One string being written: its quote, and what its scan has met so far."""
 

@@ -48,6 +48,21 @@ ROWS: list[tuple[str, str, str | None, tuple[str, ...]]] = [
     ("cut_after_comma", "{'a':1,", '{"a":1,', SQ),
     ("no_colon_refused", "{'a' 1}", None, ()),
     ("key_on_new_line", "{\n 'a':\n 1\n}", '{\n "a":\n 1\n}', SQ),
+    ("space_before_comma", "{'a':1 ,\n'b':2}", '{"a":1 ,\n"b":2}', SQ),
+    ("trailing_comma", "{'a':1,}", '{"a":1}', (*SQ, "trailing_comma_removed")),
+    ("comma_then_cut_key", "{'a':1,'b", '{"a":1,"b', SQ),
+    (
+        "in_backticks",
+        "{\"x\": `{'a':1,'b':2}`}",
+        '{"x": {"a":1,"b":2}}',
+        ("backticks_removed", *SQ),
+    ),
+    (
+        "lost_bracket_after_run",
+        "{'a':[1,2,'b':3}",
+        '{"a":[1,2],"b":3}',
+        (*SQ, "bracket_fixed_guessed"),
+    ),
 ]
 
 
