@@ -25,7 +25,9 @@ from langchain_jsonrecover._repair_strings import (
     CUT,
     QUOTE_REPAIRS,
     WRONG,
+    write_comma_and_key,
     write_escaped_string,
+    write_single_quoted_key,
     write_string,
     write_triple_quoted,
 )
@@ -82,13 +84,26 @@ def rewrite(text: str, repairs: dict[str, None]) -> Rewritten | None:
                     out.append(text[pos:end])
                     pos = end
                     state = _MEMBER
-            if state in (_MEMBER, _AFTER):
+                elif pos < n and text[pos] in "' \t\r\n":
+                    end = write_single_quoted_key(p, pos)
+                    if end > pos:
+                        pos = end
+                        state = _MEMBER
+            while state in (_MEMBER, _AFTER):
                 end = take_members(text, pos)
                 if end > pos:
                     p.note_containers(pos, end)
                     out.append(text[pos:end])
                     pos = end
                     state = _MEMBER if text[end - 1] == ":" else _AFTER
+                # A comma and a single-quoted key go on with the run.
+                if state != _AFTER or p.ticks:
+                    break
+                end = write_comma_and_key(p, pos)
+                if end == pos:
+                    break
+                pos = end
+                state = _MEMBER
         else:
             end = take_items(text, pos)
             if end > pos:

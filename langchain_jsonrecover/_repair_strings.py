@@ -64,7 +64,7 @@ def write_string(p: Pass, where: Where) -> int:
         >>> from langchain_jsonrecover._repair_state import Pass
         >>> p = Pass.start("{'a': 1}", {})
         >>> write_string(p, Where.KEY), p.out
-        (4, ['{', '"', 'a', '"'])
+        (4, ['{', '"a"'])
     """
     text, start = p.text, p.pos
     quote = text[start]
@@ -72,17 +72,68 @@ def write_string(p: Pass, where: Where) -> int:
         # Most strings: a body with nothing to repair, then a quote that
         # closes it. Any other is scanned again from its start (at most twice).
         body = tok.SQ_BODY if quote == "'" else tok.DQ_BODY
-        end = match_end(body, text, start + 1)
+        end = body.match(text, start + 1).end()  # type: ignore[union-attr]
         if text.startswith(quote, end) and (
             where == _IN_KEY or p.value_closes(end + 1, where)
         ):
-            out = p.out
-            out.append('"')
-            if end > start + 1:
-                out.append(text[start + 1 : end])
-            out.append('"')
+            p.out.append(f'"{text[start + 1 : end]}"')
             return end + 1
     return _StringScan(p, where).run()
+
+
+def write_single_quoted_key(p: Pass, pos: int) -> int:
+    """Write a single-quoted key with nothing to repair and its colon, from ``pos``.
+
+    What the careful path writes for them (``single_quotes_replaced``),
+    taken by one match: the spaces, the key in double quotes, the colon.
+
+    Returns:
+        The offset after the colon, or ``pos`` when no such key is there.
+
+    Example:
+        >>> from langchain_jsonrecover._repair_state import Pass
+        >>> p = Pass.start("{'a' :1}", {})
+        >>> write_single_quoted_key(p, 1), p.out, p.repairs
+        (6, ['{', '"a" :'], {'single_quotes_replaced': None})
+    """
+    found = tok.take_single_quoted_key(p.text, pos)
+    end = found.end()
+    if end > pos:
+        space, body, colon = found.groups()
+        p.out.append(f'{space}"{body}"{colon}')
+        p.repairs["single_quotes_replaced"] = None
+    return end
+
+
+def write_comma_and_key(p: Pass, pos: int) -> int:
+    """Write a comma and a key :func:`write_single_quoted_key` takes, from ``pos``.
+
+    The comma is its own piece (``p.comma_at``), as the careful path writes it.
+
+    Returns:
+        The offset after the key's colon, or ``pos`` when they are not there.
+
+    Example:
+        >>> from langchain_jsonrecover._repair_state import Pass
+        >>> p = Pass.start("{'a':1, 'b':2}", {})
+        >>> write_comma_and_key(p, 6), p.out, p.comma_at
+        (12, ['{', ',', ' "b":'], 1)
+    """
+    text, out = p.text, p.out
+    comma = match_end(tok.SPACE, text, pos)
+    if not text.startswith(",", comma):
+        return pos
+    found = tok.take_single_quoted_key(text, comma + 1)
+    end = found.end()
+    if end == comma + 1:
+        return pos
+    if comma > pos:
+        out.append(text[pos:comma])
+    p.comma_at = len(out)
+    space, body, colon = found.groups()
+    out += (",", f'{space}"{body}"{colon}')
+    p.repairs["single_quotes_replaced"] = None
+    return end
 
 
 class _StringScan:

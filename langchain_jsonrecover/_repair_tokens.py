@@ -61,17 +61,47 @@ _VALUE: Final = _nest(FLAT_DEPTH)
 # colon (or ``[`` or a comma), a comma after a value. A value the pattern
 # does not take whole (deeper, or faulty) ends the run before it.
 _KEY_COLON: Final = re.compile(f"(?:{_W}{_STR}{_W}:)?")
+# A scalar the careful path writes as it stands, followed by a single-quoted
+# key: the quote rule closes such a string too. Its string holds no typographic
+# quote (the careful path reads those) and no bracket (``note_containers``
+# would count it, the careful path does not).
+_PLAIN_SCALAR: Final = (
+    r'(?:"(?:[^"“”{\[\\\x00-\x1f]++|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*+"'
+    rf"|{_NUM}|true|false|null)"
+)
+_BEFORE_SQ_KEY: Final = rf"(?={_W},{_W}'[^'\\\n]*+'{_W}:)"
 _MEMBERS: Final = re.compile(
-    rf"(?:(?<=:){_W}{_VALUE}{_AFTER_MEMBER}|(?<!:){_W},{_W}{_STR}{_W}:)*+"
+    rf"(?:(?<=:){_W}(?:{_VALUE}{_AFTER_MEMBER}|{_PLAIN_SCALAR}{_BEFORE_SQ_KEY})"
+    rf"|(?<!:){_W},{_W}{_STR}{_W}:)*+"
 )
 _ITEMS: Final = re.compile(
     rf"(?:(?<=[\[,]){_W}{_VALUE}{_AFTER_ITEM}|(?<![\[,]){_W},)*+"
 )
 
 
+# A single-quoted key with nothing to repair (the careful path writes its body
+# as it stands), and its colon: spaces, body, then spaces and the colon.
+_SQ_KEY_COLON: Final = re.compile(
+    r"""(?:([ \t\r\n]*+)'([^'"\\\x00-\x1f]*+)'([ \t\r\n]*+:))?"""
+)
+
+
 def take_key_colon(text: str, pos: int) -> int:
     """Find where a strict key and its colon, from ``pos``, end (``pos`` if none)."""
     return _KEY_COLON.match(text, pos).end()  # type: ignore[union-attr]
+
+
+def take_single_quoted_key(text: str, pos: int) -> re.Match[str]:
+    """Match a single-quoted key with nothing to repair, and its colon, at ``pos``.
+
+    The match is empty when none is there; its groups are the spaces before
+    the key, its body, and the spaces and colon after it.
+
+    Example:
+        >>> take_single_quoted_key("{ 'a' : 1}", 1).groups()
+        (' ', 'a', ' :')
+    """
+    return _SQ_KEY_COLON.match(text, pos)  # type: ignore[return-value]
 
 
 def take_members(text: str, pos: int) -> int:
