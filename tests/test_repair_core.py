@@ -513,7 +513,7 @@ def careful_path_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Make the hot path's patterns take nothing, so every token is stepped."""
     nothing = re.compile("")
     with monkeypatch.context() as patch:
-        for name in ("_KEY_COLON", "_MEMBERS", "_ITEMS"):
+        for name in ("_KEY_COLON", "_MEMBERS", "_ITEMS", "_SQ_KEY_COLON"):
             patch.setattr(repair_module, name, nothing)
         yield
 
