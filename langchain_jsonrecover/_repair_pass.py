@@ -20,6 +20,9 @@ from langchain_jsonrecover._repair_ahead import (
     starts_key_or_item,
 )
 from langchain_jsonrecover._repair_brackets import array_may_close, close_containers
+from langchain_jsonrecover._repair_punctuation import (
+    take_after_value,
+)
 from langchain_jsonrecover._repair_state import Mark, Pass, Rewritten, State
 from langchain_jsonrecover._repair_strings import (
     CUT,
@@ -211,7 +214,7 @@ def _read_after_value(p: Pass, char: str) -> bool:
         p.out.insert(p.gap_at, ",")
         p.repairs["comma_inserted"] = None
     else:
-        return p.refuse()
+        return take_after_value(p, char) or p.refuse()
     p.state = _KEY if in_object else _ITEM
     return True
 

@@ -1,0 +1,39 @@
+"""The punctuation repairs of the pass: a ``;`` for a comma.
+
+Each repair here reads one character where the pass expects a ``:`` or a
+``,`` (or a key, an item, a value) and decides whether that character has
+one reading only. Each returns whether it took the character; the step that
+called it refuses the text when none did.
+
+- ``semicolon_as_comma``: a ``;`` after a value, where a comma is due;
+"""
+
+from __future__ import annotations
+
+from langchain_jsonrecover import _repair_tokens as tok
+from langchain_jsonrecover._repair_state import Pass, State
+from langchain_jsonrecover._repair_tokens import match_end
+
+_KEY, _ITEM = State.KEY, State.ITEM
+
+
+def _next_char(p: Pass, pos: int) -> str:
+    """The first character past the spaces from ``pos`` (``""`` at the end)."""
+    after = match_end(tok.SPACE, p.text, pos)
+    return p.text[after : after + 1]
+
+
+def take_after_value(p: Pass, char: str) -> bool:
+    """After a value: a ``;`` read as its comma.
+
+    A ``;`` is a comma only before the next key or item: ``"x";}`` may be a
+    string whose closing quote traded places with its last character.
+    """
+    if char == ";" and _next_char(p, p.pos + 1) not in {"", ",", ";", ":", "}", "]"}:
+        p.comma_at = len(p.out)
+        p.out.append(",")
+        p.pos += 1
+        p.repairs["semicolon_as_comma"] = None
+        p.state = _KEY if p.stack[-1] == "{" else _ITEM
+        return True
+    return False

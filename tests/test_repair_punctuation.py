@@ -1,0 +1,62 @@
+"""The punctuation repairs: each table holds what one repair reads, and what it refuses.
+
+A repair reads a ``:`` or ``,`` of the wrong kind, doubled or lost only where
+the text has one reading; the refusals beside each show the texts that a
+different original explains as well.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from langchain_jsonrecover import JsonFenceOutputParser, JsonRecoveryError
+from langchain_jsonrecover._repair import repair
+
+Row = tuple[str, str, Any]
+
+
+def _reads(rows: list[Row], name: str) -> None:
+    for _, text, value in rows:
+        found = JsonFenceOutputParser(repair=True).extract(text)
+        assert (found.value, found.repairs) == (value, (name,)), text
+
+
+def _refuses(text: str) -> None:
+    assert repair(text) is None
+    with pytest.raises(JsonRecoveryError):
+        JsonFenceOutputParser(repair=True).parse(text)
+
+
+def _ids(rows: list[Row]) -> list[str]:
+    return [row[0] for row in rows]
+
+
+SEMICOLON_READS: list[Row] = [
+    ("between_members", '{"a": 1; "b": 2}', {"a": 1, "b": 2}),
+    ("between_items", "[1; 2]", [1, 2]),
+    ("after_a_string", '{"a": "x"; "b": [true]}', {"a": "x", "b": [True]}),
+    ("after_a_container", '[{"a": 1};\n{"b": 2}]', [{"a": 1}, {"b": 2}]),
+]
+SEMICOLON_REFUSES: list[tuple[str, str]] = [
+    ("before_a_comma", '{"a": 1;, "b": 2}'),
+    ("doubled", "[1;; 2]"),
+    ("before_a_colon", '{"a": 1; : 2}'),
+    # The string's closing quote may have traded places with a ``;`` in it.
+    ("before_a_closer", '{"a": 1, "b": "x";}'),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [r[1:] for r in SEMICOLON_READS], ids=_ids(SEMICOLON_READS)
+)
+def test_semicolon_as_comma_reads(text: str, value: Any) -> None:
+    _reads([("", text, value)], "semicolon_as_comma")
+
+
+@pytest.mark.parametrize(
+    "text", [r[1] for r in SEMICOLON_REFUSES], ids=[r[0] for r in SEMICOLON_REFUSES]
+)
+def test_semicolon_as_comma_refuses(text: str) -> None:
+    _refuses(text)
