@@ -22,6 +22,7 @@ from langchain_jsonrecover._repair_ahead import (
 from langchain_jsonrecover._repair_brackets import array_may_close, close_containers
 from langchain_jsonrecover._repair_punctuation import (
     take_after_value,
+    take_at_colon,
 )
 from langchain_jsonrecover._repair_state import Mark, Pass, Rewritten, State
 from langchain_jsonrecover._repair_strings import (
@@ -174,7 +175,7 @@ def _read_next_key(p: Pass, char: str) -> bool:
 def _read_colon(p: Pass, char: str) -> bool:
     """After a key: its colon."""
     if char != ":":
-        return p.refuse()
+        return take_at_colon(p, char) or p.refuse()
     p.out.append(":")
     p.pos += 1
     p.state = _MEMBER

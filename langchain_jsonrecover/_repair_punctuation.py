@@ -1,4 +1,4 @@
-"""The punctuation repairs of the pass: a ``;`` for a comma.
+"""The punctuation repairs of the pass: a colon or comma misplaced.
 
 Each repair here reads one character where the pass expects a ``:`` or a
 ``,`` (or a key, an item, a value) and decides whether that character has
@@ -6,6 +6,7 @@ one reading only. Each returns whether it took the character; the step that
 called it refuses the text when none did.
 
 - ``semicolon_as_comma``: a ``;`` after a value, where a comma is due;
+- ``equals_as_colon``: a ``=`` after a key, where its colon is due;
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from langchain_jsonrecover import _repair_tokens as tok
 from langchain_jsonrecover._repair_state import Pass, State
 from langchain_jsonrecover._repair_tokens import match_end
 
-_KEY, _ITEM = State.KEY, State.ITEM
+_KEY, _MEMBER, _ITEM = State.KEY, State.MEMBER, State.ITEM
 
 
 def _next_char(p: Pass, pos: int) -> str:
@@ -35,5 +36,16 @@ def take_after_value(p: Pass, char: str) -> bool:
         p.pos += 1
         p.repairs["semicolon_as_comma"] = None
         p.state = _KEY if p.stack[-1] == "{" else _ITEM
+        return True
+    return False
+
+
+def take_at_colon(p: Pass, char: str) -> bool:
+    """Where a key's colon is due: a ``=``."""
+    if char == "=":
+        p.out.append(":")
+        p.pos += 1
+        p.state = _MEMBER
+        p.repairs["equals_as_colon"] = None
         return True
     return False

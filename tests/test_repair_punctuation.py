@@ -60,3 +60,28 @@ def test_semicolon_as_comma_reads(text: str, value: Any) -> None:
 )
 def test_semicolon_as_comma_refuses(text: str) -> None:
     _refuses(text)
+
+
+EQUALS_READS: list[Row] = [
+    ("spaced", '{"a" = 1}', {"a": 1}),
+    ("tight", '{"a"="x", "b": 2}', {"a": "x", "b": 2}),
+    ("nested", '{"a": {"b" = [1]}}', {"a": {"b": [1]}}),
+]
+EQUALS_REFUSES: list[tuple[str, str]] = [
+    ("bare_key", "{a = 1}"),  # a bare key is read only with its colon
+    ("as_a_value", '{"a": = 1}'),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [r[1:] for r in EQUALS_READS], ids=_ids(EQUALS_READS)
+)
+def test_equals_as_colon_reads(text: str, value: Any) -> None:
+    _reads([("", text, value)], "equals_as_colon")
+
+
+@pytest.mark.parametrize(
+    "text", [r[1] for r in EQUALS_REFUSES], ids=[r[0] for r in EQUALS_REFUSES]
+)
+def test_equals_as_colon_refuses(text: str) -> None:
+    _refuses(text)
