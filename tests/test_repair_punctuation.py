@@ -85,3 +85,33 @@ def test_equals_as_colon_reads(text: str, value: Any) -> None:
 )
 def test_equals_as_colon_refuses(text: str) -> None:
     _refuses(text)
+
+
+COLON_READS: list[Row] = [
+    ("number", '{"a" 1}', {"a": 1}),
+    ("string", '{"a" "x", "b": 2}', {"a": "x", "b": 2}),
+    ("container", '{"a"\n  {"b": [1]}}', {"a": {"b": [1]}}),
+    ("literal", '{"a": 1, "ok" true}', {"a": 1, "ok": True}),
+]
+COLON_REFUSES: list[tuple[str, str]] = [
+    # The colon may have traded places with the key's closing quote.
+    ("colon_in_the_key", '{"name:" "Ada"}'),
+    ("colon_in_the_value", '{"tool"":python"}'),
+    ("bare_key", "{a 1}"),
+    ("nothing_after_the_key", '{"a" }'),
+    ("unquoted_value", '{"a" ok}'),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [r[1:] for r in COLON_READS], ids=_ids(COLON_READS)
+)
+def test_colon_inserted_reads(text: str, value: Any) -> None:
+    _reads([("", text, value)], "colon_inserted")
+
+
+@pytest.mark.parametrize(
+    "text", [r[1] for r in COLON_REFUSES], ids=[r[0] for r in COLON_REFUSES]
+)
+def test_colon_inserted_refuses(text: str) -> None:
+    _refuses(text)
