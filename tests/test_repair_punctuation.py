@@ -115,3 +115,39 @@ def test_colon_inserted_reads(text: str, value: Any) -> None:
 )
 def test_colon_inserted_refuses(text: str) -> None:
     _refuses(text)
+
+
+DROPPED_READS: list[Row] = [
+    ("colon_after_brace", '{: "a": 1}', {"a": 1}),
+    ("doubled_colon", '{"a":: 1}', {"a": 1}),
+    ("colon_after_bracket", "[:1, 2]", [1, 2]),
+    ("colon_after_comma_in_array", "[1,: 2]", [1, 2]),
+    ("colon_after_comma_in_object", '{"a": 1,: "b": 2}', {"a": 1, "b": 2}),
+    ("colon_before_comma", "[1:, 2]", [1, 2]),
+    ("colon_before_brace", '{"a": 1:}', {"a": 1}),
+    ("doubled_comma_in_object", '{"a": 1,, "b": 2}', {"a": 1, "b": 2}),
+    ("comma_before_colon", '{"a",: 1}', {"a": 1}),
+    ("comma_after_colon", '{"a":, 1}', {"a": 1}),
+]
+DROPPED_REFUSES: list[tuple[str, str]] = [
+    # ``[1,,2]``: a lost item reads as well as a doubled comma.
+    ("doubled_comma_in_array", "[1,, 2]"),
+    ("comma_where_a_value_is_due", '{"a":, "b": 1}'),
+    ("comma_then_end", '{"a":,}'),
+    ("colon_after_a_value", '{"a": "b": 1}'),
+    ("colon_then_comma_after_colon", '{"a": :, "b": 1}'),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [r[1:] for r in DROPPED_READS], ids=_ids(DROPPED_READS)
+)
+def test_punctuation_dropped_reads(text: str, value: Any) -> None:
+    _reads([("", text, value)], "punctuation_dropped")
+
+
+@pytest.mark.parametrize(
+    "text", [r[1] for r in DROPPED_REFUSES], ids=[r[0] for r in DROPPED_REFUSES]
+)
+def test_punctuation_dropped_refuses(text: str) -> None:
+    _refuses(text)
