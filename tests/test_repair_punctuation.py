@@ -66,6 +66,7 @@ EQUALS_READS: list[Row] = [
     ("spaced", '{"a" = 1}', {"a": 1}),
     ("tight", '{"a"="x", "b": 2}', {"a": "x", "b": 2}),
     ("nested", '{"a": {"b" = [1]}}', {"a": {"b": [1]}}),
+    ("after_a_string", '{"c": "noir", "size"= "L"}', {"c": "noir", "size": "L"}),
 ]
 EQUALS_REFUSES: list[tuple[str, str]] = [
     ("bare_key", "{a = 1}"),  # a bare key is read only with its colon
