@@ -9,6 +9,8 @@ called it refuses the text when none did.
 - ``equals_as_colon``: a ``=`` after a key, where its colon is due;
 - ``colon_inserted``: a quoted key followed directly by its value,
   ``{"a" 1}``;
+- ``comma_as_colon``: a ``,`` after a quoted key, then a value that is no
+  key (``{"a", 1}``);
 - ``punctuation_dropped``: a ``:`` or ``,`` that no reading uses: right
   after ``{``, ``[``, ``:`` or a comma, or right before ``,``, ``}`` or
   ``]``; a ``,`` between a key and its colon, or after a colon and before
@@ -65,7 +67,7 @@ def take_after_value(p: Pass, char: str) -> bool:
 
 
 def take_at_colon(p: Pass, char: str) -> bool:
-    """Where a key's colon is due: a ``=``, a lost colon, or a stray comma.
+    """Where a key's colon is due: a ``=``, a lost colon, a comma, or a stray comma.
 
     The key was quoted (a bare key is read only with its colon), so a value
     right after it has one reading: its colon was lost.
@@ -81,9 +83,31 @@ def take_at_colon(p: Pass, char: str) -> bool:
         p.state = _MEMBER
         p.repairs["colon_inserted"] = None
         return True
-    if char == "," and _next_char(p, p.pos + 1) == ":":
-        return _drop(p)
+    if char == ",":
+        after = match_end(tok.SPACE, p.text, p.pos + 1)
+        following = p.text[after : after + 1]
+        if following == ":":
+            return _drop(p)
+        if following in _VALUE_AFTER_KEY and _comma_is_colon(p, after):
+            p.out.append(":")
+            p.pos += 1
+            p.state = _MEMBER
+            p.repairs["comma_as_colon"] = None
+            return True
     return False
+
+
+def _comma_is_colon(p: Pass, after: int) -> bool:
+    """Whether a ``,`` after a quoted key, then a value at ``after``, is its colon.
+
+    Not when a key follows (``{"a", "b": 1}``: a lost value), nor for the
+    first key of an object in an array, which may be a stray ``{`` before
+    two items (``["x", { "y", "z"]``); the pass may not have noted a comma
+    the hot path took, so "first" errs toward refusing.
+    """
+    if match_end(tok.KEY_AHEAD, p.text, after) > after:
+        return False
+    return p.parent() != "[" or p.comma_at > p.marks[-1].piece
 
 
 def _colon_moved(p: Pass) -> bool:

@@ -118,6 +118,36 @@ def test_colon_inserted_refuses(text: str) -> None:
     _refuses(text)
 
 
+COMMA_COLON_READS: list[Row] = [
+    ("number", '{"a", 1}', {"a": 1}),
+    ("string_then_a_key", '{"a", "x", "b": 2}', {"a": "x", "b": 2}),
+    ("container", '{"a", {"b": 1}}', {"a": {"b": 1}}),
+    ("later_key_in_an_array", '[{"a": 1, "b", 2}]', [{"a": 1, "b": 2}]),
+]
+COMMA_COLON_REFUSES: list[tuple[str, str]] = [
+    ("key_follows", '{"a", "x": 1}'),  # a lost value
+    ("nothing_follows", '{"a",}'),
+    # A stray ``{`` before two items reads as well.
+    ("first_key_in_an_array", '["x", { "y", "z"]'),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [r[1:] for r in COMMA_COLON_READS], ids=_ids(COMMA_COLON_READS)
+)
+def test_comma_as_colon_reads(text: str, value: Any) -> None:
+    _reads([("", text, value)], "comma_as_colon")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [r[1] for r in COMMA_COLON_REFUSES],
+    ids=[r[0] for r in COMMA_COLON_REFUSES],
+)
+def test_comma_as_colon_refuses(text: str) -> None:
+    _refuses(text)
+
+
 DROPPED_READS: list[Row] = [
     ("colon_after_brace", '{: "a": 1}', {"a": 1}),
     ("doubled_colon", '{"a":: 1}', {"a": 1}),

@@ -116,6 +116,7 @@ REPAIR_REFUSES = [
     ("colon_swapped_into_the_key", '{"name:" "Ada"}'),
     ("semicolon_swapped_out_of_a_string", '{"a": 1, "b": "x";}'),
     ("colon_after_a_value_may_be_a_lost_comma", '{"a": "b": 1}'),
+    ("comma_after_a_first_key_in_an_array_may_be_a_stray_brace", '["x", { "y", "z"]'),
 ]
 
 
