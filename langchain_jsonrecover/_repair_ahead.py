@@ -92,6 +92,11 @@ class Ahead:
             return True
         if char == "#" and ahead > pos:
             return True
+        if char == ";":  # read as a comma before a key or item (_repair_punctuation)
+            ahead = match_end(tok.LOOK_GAP, text, ahead + 1)
+            return ahead < len(text) and starts_key_or_item(
+                text, ahead, in_object=in_object
+            )
         if char == ",":
             ahead = match_end(tok.LOOK_GAP, text, ahead + 1)
             if (

@@ -20,6 +20,11 @@ from langchain_jsonrecover._repair_ahead import (
     starts_key_or_item,
 )
 from langchain_jsonrecover._repair_brackets import array_may_close, close_containers
+from langchain_jsonrecover._repair_punctuation import (
+    take_after_value,
+    take_at_colon,
+    take_stray,
+)
 from langchain_jsonrecover._repair_state import Mark, Pass, Rewritten, State
 from langchain_jsonrecover._repair_strings import (
     CUT,
@@ -175,18 +180,22 @@ def _skip_gap(p: Pass, *, comments: bool) -> None:
 
 def _read_first_key(p: Pass, char: str) -> bool:
     """After ``{``: a key, the object's end, or a stray comma before the first key."""
+    if char == ":":
+        return take_stray(p, char) or p.refuse()
     return _read_first_closer(p, char) if char in ",}]" else _read_key(p, char)
 
 
 def _read_next_key(p: Pass, char: str) -> bool:
     """After a comma in an object: a key, or the object's end (the comma trailing)."""
+    if char in ",:":
+        return take_stray(p, char) or p.refuse()
     return _end_container(p, empty=False) if char in "}]" else _read_key(p, char)
 
 
 def _read_colon(p: Pass, char: str) -> bool:
     """After a key: its colon."""
     if char != ":":
-        return p.refuse()
+        return take_at_colon(p, char) or p.refuse()
     p.out.append(":")
     p.pos += 1
     p.state = _MEMBER
@@ -226,7 +235,7 @@ def _read_after_value(p: Pass, char: str) -> bool:
         p.out.insert(p.gap_at, ",")
         p.repairs["comma_inserted"] = None
     else:
-        return p.refuse()
+        return take_after_value(p, char) or p.refuse()
     p.state = _KEY if in_object else _ITEM
     return True
 
@@ -330,6 +339,8 @@ def _read_value(p: Pass, char: str) -> bool:
     if text.startswith('\\"', pos):
         end = write_escaped_string(p, where)
         return _end_value(p, end, "escaped_quotes_replaced")
+    if char in ",:":
+        return take_stray(p, char) or p.refuse()
     if char in "}]":
         return p.refuse()  # a member's value is due (an item's end is read before)
     return _read_word(p)

@@ -135,10 +135,12 @@ KEY_AHEAD: Final = re.compile(
 """A key and its colon: quoted either way, or a bare word. A bare number is
 refused as a key, but it still shows where the string before it ends."""
 KEY_OR_CUT: Final = re.compile(
-    rf"(?:{_DQ_OPEN}(?:\"{_W}(?::|\Z)|\Z)|{_SQ_OPEN}(?:'{_W}(?::|\Z)|\Z)"
+    rf"(?:{_DQ_OPEN}(?:\"{_W}(?:[:=]|\Z)|\Z)|{_SQ_OPEN}(?:'{_W}(?::|\Z)|\Z)"
     rf"|{_TYPO_KEY}{_W}:|[\w$][\w$.-]*+{_W}(?::|\Z))?"
 )
-"""A key and its colon, or the start of one that the text's end cuts off."""
+"""A key and its colon, or the start of one that the text's end cuts off.
+
+A quoted key may have ``=`` for its colon (read as one: ``equals_as_colon``)."""
 NEXT_STRING: Final = re.compile(rf"(?:{_KEY_BODY}(?=[ \t\r\n]*+(?:[,\]}}\"]|\Z)))?")
 """A whole string, followed by what may follow an item."""
 UNQUOTED_BODY: Final = re.compile(r'[^"{\[:\\]*+')

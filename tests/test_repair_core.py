@@ -344,7 +344,7 @@ REFUSED: list[tuple[str, str]] = [
     ("upper_case_literal", '{"a": TRUE}'),
     ("missing_value", '{"a": , "b": 1}'),
     ("missing_value_at_end", '{"a": }'),
-    ("missing_colon", '{"a" 1}'),
+    ("missing_colon_after_a_bare_key", "{a 1}"),  # {"a" 1}: colon_inserted
     ("numeric_key", '{1: "a"}'),
     ("key_colon_in_array", '["key": "value"]'),
     ("double_comma", "[1,,2]"),

@@ -112,6 +112,11 @@ REPAIR_REFUSES = [
     ("one_item_array_left_open", '{"id": [7, "name": "x"}'),
     ("elided_list", '{"cities": ["Lima", "Quito", ..., "Bogota"]}'),
     ("quote_after_a_brace_in_a_string", '{"template": "Hello {"name"}!", "n": 1}'),
+    ("doubled_comma_in_an_array_may_be_a_lost_item", "[1,, 2]"),
+    ("colon_swapped_into_the_key", '{"name:" "Ada"}'),
+    ("semicolon_swapped_out_of_a_string", '{"a": 1, "b": "x";}'),
+    ("colon_after_a_value_may_be_a_lost_comma", '{"a": "b": 1}'),
+    ("comma_after_a_first_key_in_an_array_may_be_a_stray_brace", '["x", { "y", "z"]'),
 ]
 
 
@@ -135,6 +140,9 @@ REPAIR_READS = [
     ("latex", '{"m": "\\(\\frac{1}{2}\\)"}', {"m": "\\(\\frac{1}{2}\\)"}),
     ("markdown_escapes", '{"m": "\\_x \\* y"}', {"m": "_x * y"}),
     ("numbers_on_lines", "[1\n500]", [1, 500]),
+    ("semicolon_between_members", '{"a": 1; "b": 2}', {"a": 1, "b": 2}),
+    ("lost_colon_after_a_quoted_key", '{"a" 1}', {"a": 1}),
+    ("doubled_comma_in_an_object", '{"a": 1,, "b": 2}', {"a": 1, "b": 2}),
 ]
 
 
