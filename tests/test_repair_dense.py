@@ -46,7 +46,7 @@ ROWS: list[tuple[str, str, str | None, tuple[str, ...]]] = [
     ("typographic_in_string_before_key", "{'a':\"x”\",'b':2}", '{"a":"x”","b":2}', SQ),
     ("key_cut_before_colon", "{'a'", '{"a"', SQ),
     ("cut_after_comma", "{'a':1,", '{"a":1,', SQ),
-    ("no_colon_refused", "{'a' 1}", None, ()),
+    ("no_colon_inserted", "{'a' 1}", '{"a" :1}', (*SQ, "colon_inserted")),
     ("key_on_new_line", "{\n 'a':\n 1\n}", '{\n "a":\n 1\n}', SQ),
     ("space_before_comma", "{'a':1 ,\n'b':2}", '{"a":1 ,\n"b":2}', SQ),
     ("trailing_comma", "{'a':1,}", '{"a":1}', (*SQ, "trailing_comma_removed")),
