@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import pkgutil
 import re
@@ -10,6 +11,7 @@ import pytest
 
 import langchain_jsonrecover
 from langchain_jsonrecover import _repair_tokens
+from langchain_jsonrecover._repair import repair
 from langchain_jsonrecover._repair_pass import _STEPS, rewrite
 from langchain_jsonrecover._repair_state import Pass, State
 
@@ -78,3 +80,16 @@ def test_rewrite_finishes_cuts_or_refuses(
     text: str, expected: tuple[str, bool, int] | None
 ) -> None:
     assert rewrite(text, {}) == expected
+
+
+@pytest.mark.parametrize(
+    "enabled", [True, False], ids=["collector_on", "collector_off"]
+)
+def test_a_run_of_openers_leaves_the_collector_as_it_found_it(enabled: bool) -> None:
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        assert repair("[" * 50_000) is None  # nothing closes: no value
+        assert gc.isenabled() is enabled
+    finally:
+        (gc.enable if was else gc.disable)()
