@@ -108,10 +108,10 @@ def repair(text: str, *, entities: bool = False) -> Repaired | None:
     - ``backticks_removed``: a container as inline code, ``"a": `{…}```;
     - ``leading_comma_removed``: ``[,{…}]``, with a key or item after it;
     - ``semicolon_as_comma``, ``equals_as_colon``, ``colon_inserted``,
-      ``comma_as_colon``, ``punctuation_dropped``: a ``;`` for a comma, a
-      ``=`` for a colon, a lost colon after a quoted key, a ``,`` for it, a
-      stray ``:`` or ``,``, each only where it has one reading (see
-      ``_repair_punctuation``);
+      ``comma_as_colon``, ``colon_as_comma``, ``punctuation_dropped``: a
+      ``;`` for a comma, a ``=`` for a colon, a lost colon after a quoted key,
+      a ``,`` for it, a ``:`` for a comma before a key, a stray ``:`` or
+      ``,``, each only where it has one reading (see ``_repair_punctuation``);
     - ``opening_quote_guessed``: ``"note": Sent today.", "id": 4``, when the
       text up to the next quote holds no ``"{[:`` or backslash and that
       quote is followed by ``,`` or ``}`` and then a key or the end.

@@ -6,6 +6,8 @@ one reading only. Each returns whether it took the character; the step that
 called it refuses the text when none did.
 
 - ``semicolon_as_comma``: a ``;`` after a value, where a comma is due;
+- ``colon_as_comma``: a ``:`` after a member's value, then a quoted key and
+  its colon (``{"a": 1: "b": 2}``);
 - ``equals_as_colon``: a ``=`` after a key, where its colon is due;
 - ``colon_inserted``: a quoted key followed directly by its value,
   ``{"a" 1}``;
@@ -51,8 +53,10 @@ def take_after_value(p: Pass, char: str) -> bool:
     A ``;`` is a comma only before the next key or item: ``"x";}`` may be a
     string whose closing quote traded places with its last character.
 
-    A ``:`` after a value followed by anything else (``{"a": "b": 1}``) is
-    left for the step to refuse: a lost key or a lost comma reads as well.
+    In an object, a ``:`` after a value, then a quoted key and its colon, is
+    the comma (``colon_as_comma``). A ``:`` after a value followed by anything
+    else (``{"a": "b": 1}``) is left for the step to refuse: a lost key or a
+    lost comma reads as well.
     """
     if char == ";" and _next_char(p, p.pos + 1) not in {"", ",", ";", ":", "}", "]"}:
         p.comma_at = len(p.out)
@@ -63,7 +67,25 @@ def take_after_value(p: Pass, char: str) -> bool:
         return True
     if char == ":" and _next_char(p, p.pos + 1) in {",", "}", "]"}:
         return _drop(p)
+    if char == ":" and p.stack[-1] == "{" and _key_follows(p):
+        p.comma_at = len(p.out)
+        p.out.append(",")
+        p.pos += 1
+        p.repairs["colon_as_comma"] = None
+        p.state = _KEY
+        return True
     return False
+
+
+def _key_follows(p: Pass) -> bool:
+    """Whether a quoted key and its own colon follow the ``:`` at ``pos``.
+
+    Then the ``:`` after a member's value has one reading, a comma
+    (``{"a": 1: "b": 2}``): neither a lost key nor a lost value explains a
+    key with its colon right after it.
+    """
+    after = match_end(tok.SPACE, p.text, p.pos + 1)
+    return match_end(tok.QUOTED_KEY_AHEAD, p.text, after) > after
 
 
 def take_at_colon(p: Pass, char: str) -> bool:

@@ -134,6 +134,8 @@ KEY_AHEAD: Final = re.compile(
 )
 """A key and its colon: quoted either way, or a bare word. A bare number is
 refused as a key, but it still shows where the string before it ends."""
+QUOTED_KEY_AHEAD: Final = re.compile(rf"(?:\"[^\"\\\n]*+\"{_W}:)?")
+"""A double-quoted key with no escape or line break, and its colon."""
 KEY_OR_CUT: Final = re.compile(
     rf"(?:{_DQ_OPEN}(?:\"{_W}(?:[:=]|\Z)|\Z)|{_SQ_OPEN}(?:'{_W}(?::|\Z)|\Z)"
     rf"|{_TYPO_KEY}{_W}:|[\w$][\w$.-]*+{_W}(?::|\Z))?"

@@ -182,3 +182,37 @@ def test_punctuation_dropped_reads(text: str, value: Any) -> None:
 )
 def test_punctuation_dropped_refuses(text: str) -> None:
     _refuses(text)
+
+
+COLON_AS_COMMA_READS: list[Row] = [
+    ("between_numbers", '{"a": 1: "b": 2}', {"a": 1, "b": 2}),
+    ("after_a_container", '{"a": [1]: "b": {"c": 1}}', {"a": [1], "b": {"c": 1}}),
+    ("before_a_spaced_key", '{"a": true:\n  "b" : null}', {"a": True, "b": None}),
+]
+COLON_AS_COMMA_REFUSES: list[tuple[str, str]] = [
+    # A value, not a key, after it: a lost key or a lost comma reads as well.
+    ("before_a_value", '{"a": 1: 2}'),
+    ("after_a_string_before_a_value", '{"a": "b": 1}'),
+    # In an array a key after it may open an object whose brace was lost.
+    ("in_an_array", '[1: "b": 2]'),
+    # A bare word before a colon is no quoted key.
+    ("before_a_bare_key", '{"a": 1: b: 2}'),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [r[1:] for r in COLON_AS_COMMA_READS],
+    ids=_ids(COLON_AS_COMMA_READS),
+)
+def test_colon_as_comma_reads(text: str, value: Any) -> None:
+    _reads([("", text, value)], "colon_as_comma")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [r[1] for r in COLON_AS_COMMA_REFUSES],
+    ids=[r[0] for r in COLON_AS_COMMA_REFUSES],
+)
+def test_colon_as_comma_refuses(text: str) -> None:
+    _refuses(text)
