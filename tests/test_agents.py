@@ -56,6 +56,13 @@ async def run(agent: Any, text: str, mode: str) -> dict[str, Any]:
     return result
 
 
+async def stream_custom(agent: Any, payload: Any, mode: str) -> list[Any]:
+    """The custom stream's chunks of one run, sync or async."""
+    if mode == "sync":
+        return list(agent.stream(payload, stream_mode="custom"))
+    return [c async for c in agent.astream(payload, stream_mode="custom")]
+
+
 def invalid(args: str, name: str = "search", call_id: str = "c1") -> dict[str, Any]:
     return {"name": name, "args": args, "id": call_id, "error": "bad"}
 
@@ -216,10 +223,7 @@ async def test_events_reach_the_custom_stream(mode: str) -> None:
         ],
     )
     payload: Any = {"messages": [("user", "Who?")]}
-    if mode == "sync":
-        chunks = list(agent.stream(payload, stream_mode="custom"))
-    else:
-        chunks = [c async for c in agent.astream(payload, stream_mode="custom")]
+    chunks = await stream_custom(agent, payload, mode)
     names = [c["event"] for c in chunks]
     assert names == ["jsonrecover.retry", "jsonrecover.recovery"]
     assert chunks[0]["data"]["error"] == "no_json"
@@ -237,10 +241,7 @@ async def test_a_call_to_an_unknown_tool_is_reasked_as_unknown_tool(
     )
     agent = create_agent(model, tools=[search], middleware=[JsonRecoveryMiddleware()])
     payload: Any = {"messages": [("user", "Find Ada")]}
-    if mode == "sync":
-        chunks = list(agent.stream(payload, stream_mode="custom"))
-    else:
-        chunks = [c async for c in agent.astream(payload, stream_mode="custom")]
+    chunks = await stream_custom(agent, payload, mode)
     assert EXECUTED == [{"query": "Ada", "limit": 3}]
     retries = [c["data"] for c in chunks if c["event"] == "jsonrecover.retry"]
     assert [r["error"] for r in retries] == ["unknown_tool"]
