@@ -102,26 +102,28 @@ def _find_listening_config() -> RunnableConfig | None:
     return config if listening else None
 
 
-def _log_payload(found: Extraction, reply: str) -> dict[str, Any] | None:
-    """The event's data when anyone listens, logged at INFO; else ``None``.
+def _prepare(
+    found: Extraction, reply: str
+) -> tuple[RunnableConfig | None, Any, dict[str, Any]] | None:
+    """Who listens and what to tell them, logged at INFO; ``None`` for nobody.
 
     The run's callback handlers, a LangGraph run's stream writer and the
-    logger at INFO listen; the payload is built only when one of them does.
-    An extraction that recovered nothing has no payload: nobody is asked.
+    logger at INFO listen, each looked up once; the payload is built only
+    when one of them does. An extraction that recovered nothing has no
+    payload: nobody is asked.
     """
     if not _recovered(found):
         return None
+    config, writer = _find_listening_config(), _find_stream_writer()
     logging_on = logger.isEnabledFor(logging.INFO)
-    if (
-        _find_listening_config() is None
-        and _find_stream_writer() is None
-        and not logging_on
-    ):
+    if config is None and writer is None and not logging_on:
         return None
     payload = recovery_payload(found, reply)
-    if payload is not None and logging_on:
+    if payload is None:
+        return None
+    if logging_on:
         logger.info("%s %s", RECOVERY_EVENT, payload)
-    return payload
+    return config, writer, payload
 
 
 @functools.cache
@@ -157,7 +159,10 @@ def write_to_stream(name: str, data: dict[str, Any]) -> None:
     Example:
         >>> write_to_stream(RECOVERY_EVENT, {"repairs": []})  # outside a graph
     """
-    writer = _find_stream_writer()
+    _write(_find_stream_writer(), name, data)
+
+
+def _write(writer: Any, name: str, data: dict[str, Any]) -> None:
     if writer is not None:
         writer({"event": name, "data": data})
 
@@ -200,9 +205,13 @@ def report_recovery(found: Extraction, reply: str) -> None:
         found: The final extraction.
         reply: The reply it came from.
     """
-    payload = _log_payload(found, reply)
-    if payload is not None:
-        emit_event(RECOVERY_EVENT, payload)
+    prepared = _prepare(found, reply)
+    if prepared is None:
+        return
+    config, writer, payload = prepared
+    if config is not None:
+        dispatch_custom_event(RECOVERY_EVENT, payload, config=config)
+    _write(writer, RECOVERY_EVENT, payload)
 
 
 async def areport_recovery(found: Extraction, reply: str) -> None:
@@ -212,6 +221,10 @@ async def areport_recovery(found: Extraction, reply: str) -> None:
         found: The final extraction.
         reply: The reply it came from.
     """
-    payload = _log_payload(found, reply)
-    if payload is not None:
-        await aemit_event(RECOVERY_EVENT, payload)
+    prepared = _prepare(found, reply)
+    if prepared is None:
+        return
+    config, writer, payload = prepared
+    if config is not None:
+        await adispatch_custom_event(RECOVERY_EVENT, payload, config=config)
+    _write(writer, RECOVERY_EVENT, payload)
