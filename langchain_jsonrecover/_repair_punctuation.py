@@ -84,8 +84,7 @@ def _key_follows(p: Pass) -> bool:
     (``{"a": 1: "b": 2}``): neither a lost key nor a lost value explains a
     key with its colon right after it.
     """
-    after = match_end(tok.SPACE, p.text, p.pos + 1)
-    return match_end(tok.QUOTED_KEY_AHEAD, p.text, after) > after
+    return match_end(tok.KEY_COLON_AHEAD, p.text, p.pos + 1) > p.pos + 1
 
 
 def take_at_colon(p: Pass, char: str) -> bool:

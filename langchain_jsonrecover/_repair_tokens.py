@@ -60,7 +60,11 @@ _VALUE: Final = _nest(FLAT_DEPTH)
 # so a lookbehind tells where a run stands: a value is due right after a
 # colon (or ``[`` or a comma), a comma after a value. A value the pattern
 # does not take whole (deeper, or faulty) ends the run before it.
-_KEY_COLON: Final = re.compile(f"(?:{_W}{_STR}{_W}:)?")
+# A strict quoted key and its colon. Compiled twice: the hot path's copy is
+# switched off by tests that run the careful path alone; a repair's look-ahead
+# (``KEY_COLON_AHEAD``) must not change with it.
+_KEY_COLON_TEXT: Final = f"(?:{_W}{_STR}{_W}:)?"
+_KEY_COLON: Final = re.compile(_KEY_COLON_TEXT)
 # A scalar the careful path writes as it stands, followed by a single-quoted
 # key: the quote rule closes such a string too. Its string holds no typographic
 # quote (the careful path reads those) and no bracket (``note_containers``
@@ -134,8 +138,8 @@ KEY_AHEAD: Final = re.compile(
 )
 """A key and its colon: quoted either way, or a bare word. A bare number is
 refused as a key, but it still shows where the string before it ends."""
-QUOTED_KEY_AHEAD: Final = re.compile(rf"(?:\"[^\"\\\n]*+\"{_W}:)?")
-"""A double-quoted key with no escape or line break, and its colon."""
+KEY_COLON_AHEAD: Final = re.compile(_KEY_COLON_TEXT)
+"""Spaces, a strict double-quoted key and its colon (a repair's look-ahead)."""
 KEY_OR_CUT: Final = re.compile(
     rf"(?:{_DQ_OPEN}(?:\"{_W}(?:[:=]|\Z)|\Z)|{_SQ_OPEN}(?:'{_W}(?::|\Z)|\Z)"
     rf"|{_TYPO_KEY}{_W}:|[\w$][\w$.-]*+{_W}(?::|\Z))?"
