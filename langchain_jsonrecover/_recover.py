@@ -35,7 +35,7 @@ _TOKENS: Final = re.compile(r'[\[\]{}"]')
 _OPENERS_OR_QUOTE: Final = re.compile(r'[\[{"]')
 # In a string the text ends in: a raw line break beside a closing bracket,
 # the JSON's own end written inside a string whose closing quote is missing.
-_END_IN_STRING: Final = re.compile(r"[\]}][ \t]*\r?\n|\n[ \t]*[\]}]")
+END_IN_STRING: Final = re.compile(r"[\]}][ \t]*\r?\n|\n[ \t]*[\]}]")
 _POSITION: Final = re.compile(r"at line (\d+) column (\d+)")
 _STRUCTURAL: Final = re.compile(r'[\[\]{}":,]')
 _RECURSION: Final = "recursion limit"
@@ -90,10 +90,10 @@ def close_truncated(
     if text and "\ud800" <= text[-1] <= "\udbff":
         text = text[:-1]  # half of a character the cut split
     last_quote = text.rfind('"')
-    if last_quote >= 0 and _END_IN_STRING.search(text, last_quote):
+    if last_quote >= 0 and END_IN_STRING.search(text, last_quote):
         # Rare: only then is the whole text read to see if it ends in a string.
         string_start = _end_state(text)[1]
-        if string_start is not None and _END_IN_STRING.search(text, string_start):
+        if string_start is not None and END_IN_STRING.search(text, string_start):
             return DecodeFailure("invalid_json", string_start, _MISSING_QUOTE)
     if trim_runaway_newlines:
         depth, string_start = _end_state(text)

@@ -213,8 +213,18 @@ class _StringScan:
                 return ended
 
     def run_out(self) -> int:
-        """End a string the text ended inside: :data:`CUT`, or :data:`WRONG`."""
-        return WRONG if self.guessed else CUT
+        """End a string the text ended inside: :data:`CUT`, or :data:`WRONG`.
+
+        :data:`WRONG` when a quote was guessed in it, or when its raw body
+        holds the JSON's own closing line (a closing quote is missing: the
+        reply did not stop there).
+        """
+        if self.guessed or (
+            self.controls
+            and tok.END_IN_STRING.search(self.text, self.body_start) is not None
+        ):
+            return WRONG
+        return CUT
 
     def closes(self) -> bool:
         """Whether the typographic pair's quote just before ``pos`` closes the string.

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from langchain_jsonrecover._recover import END_IN_STRING as _END_IN_STRING
+
 # --- the strict-JSON runs the hot path takes whole ------------------------------
 
 FLAT_DEPTH: Final = 4
@@ -138,6 +140,10 @@ KEY_AHEAD: Final = re.compile(
 )
 """A key and its colon: quoted either way, or a bare word. A bare number is
 refused as a key, but it still shows where the string before it ends."""
+END_IN_STRING: Final = _END_IN_STRING
+"""The JSON's own closing line (a raw line break beside ``}`` or ``]``): in a
+string the text ends inside, a missing closing quote, not a cut (the rule
+closing a cut applies, ``_recover``)."""
 KEY_COLON_AHEAD: Final = re.compile(_KEY_COLON_TEXT)
 """Spaces, a strict double-quoted key and its colon (a repair's look-ahead)."""
 KEY_OR_CUT: Final = re.compile(

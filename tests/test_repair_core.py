@@ -21,6 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import langchain_jsonrecover._repair_tokens as repair_module
+from langchain_jsonrecover import InvalidJsonError, TruncationRecoveringOutputParser
 from langchain_jsonrecover._repair import Repaired, repair
 
 if TYPE_CHECKING:
@@ -803,3 +804,25 @@ def test_100_kb_of_openers_is_no_recursion() -> None:
     deep = repair("[" * 100_000 + "True" + "]" * 100_000)
     assert deep is not None
     assert deep.text == "[" * 100_000 + "true" + "]" * 100_000
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        pytest.param(
+            '```\n{"a": 1,\n  "b":" 0.25\n}\n```', id="quote_added_before_a_number"
+        ),
+        pytest.param(
+            '{"zone": "Europe/Paris\n} Let me know.',
+            id="closing_quote_lost_before_prose",
+        ),
+        pytest.param(
+            '{"next":" null}\n```\n\nNote: done.', id="quote_added_before_null"
+        ),
+    ],
+)
+def test_a_string_over_the_closing_line_is_no_cut_even_with_repair(reply: str) -> None:
+    # The reply goes on after the JSON's own closing line: a quote is missing
+    # (or one too many), not a token limit; closing the string would swallow it.
+    with pytest.raises(InvalidJsonError):
+        TruncationRecoveringOutputParser(repair=True).parse(reply)
