@@ -10,11 +10,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from langchain_jsonrecover._candidates import NON_SPACE, OPENERS, Candidate, Scan
+import orjson
+
+from langchain_jsonrecover._candidates import (
+    INSIDE_STRUCTURE,
+    NON_SPACE,
+    OPENERS,
+    Candidate,
+    Scan,
+)
 from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode
 from langchain_jsonrecover._recover import Closed, close_truncated
 from langchain_jsonrecover._repair import Repaired
 from langchain_jsonrecover._repair import repair as repair_syntax
+from langchain_jsonrecover._single_edit import Ambiguous, fix_single_edit
 from langchain_jsonrecover._spans import continues_structure
 
 if TYPE_CHECKING:
@@ -22,6 +31,16 @@ if TYPE_CHECKING:
 
     from langchain_jsonrecover._markup import Prepared
 
+_LOOK_BACK: Final = 64
+_CHECKED: Final = frozenset(
+    {
+        "bracket_fixed_guessed",
+        "inner_quote_escaped_guessed",
+        "literal_backslashes_guessed",
+        "opening_quote_guessed",
+        "comment_removed",
+    }
+)
 _REPAIRABLE: Final = frozenset({"invalid_json", "truncated"})
 
 
@@ -139,8 +158,31 @@ class RepairPass:
     def _repair(self, start: int, *, entities: bool) -> Repaired | None:
         key = (start, entities)
         if key not in self._fixed:
-            self._fixed[key] = repair_syntax(self.masked[start:], entities=entities)
+            self._fixed[key] = self._repair_text(start, entities=entities)
         return self._fixed[key]
+
+    def _repair_text(self, start: int, *, entities: bool) -> Repaired | None:
+        """The repair pass's reading, checked against the single-edit search.
+
+        The search runs where the pass found nothing, or chose between readings
+        (a ``*_guessed`` repair, or a ``#`` comment that may be text a lost
+        quote let out of a string): a fix by one edit with one reading wins over
+        the pass's guess, and two such readings make the candidate an error.
+        """
+        text = self.masked[start:]
+        fixed = repair_syntax(text, entities=entities)
+        if (fixed is not None and not _CHECKED.intersection(fixed.repairs)) or (
+            _inside_structure(self.masked, start)
+        ):
+            return fixed
+        single = fix_single_edit(text, max_depth=self.scan.max_depth)
+        if isinstance(single, Ambiguous):
+            return None
+        if single is None or (
+            fixed is not None and fixed.end == single.end and _same_value(fixed, single)
+        ):
+            return fixed
+        return single
 
     def _decode(
         self, start: int, fixed: Repaired, *, entities: bool
@@ -164,3 +206,24 @@ def _follows_value(text: str, end: int) -> bool:
         or OPENERS.search(text, end) is not None
         or continues_structure(text, end, len(text))
     )
+
+
+def _inside_structure(text: str, start: int) -> bool:
+    """Whether the opener at ``start`` follows a quote, a key's colon or a comma.
+
+    Such a candidate is a value inside a larger one whose start the reply
+    lost (``"a": {…}``) or text inside a string (``"{a": 1}``): the
+    single-edit search, which reads from the candidate's opener, would take
+    the part for the whole.
+    """
+    return INSIDE_STRUCTURE.search(text, max(0, start - _LOOK_BACK), start) is not None
+
+
+def _same_value(one: Repaired, other: Repaired) -> bool:
+    """Whether two repairs of a candidate read the same JSON value."""
+    try:
+        return orjson.dumps(
+            orjson.loads(one.text), option=orjson.OPT_SORT_KEYS
+        ) == orjson.dumps(orjson.loads(other.text), option=orjson.OPT_SORT_KEYS)
+    except (orjson.JSONDecodeError, TypeError):
+        return False

@@ -105,10 +105,8 @@ REPAIR_REFUSES = [
     ("nan", '{"a": NaN}'),
     ("infinity", "[Infinity]"),
     ("odd_inner_quote", '{"a": "x"y", "b": 1}'),
-    ("lost_quote_beside_a_key", '{"a": "x, "b": "y"}'),
     ("numbers_apart_on_one_line", "[1 500]"),
     ("comma_moved_into_a_string", '{"a": "x," "b": 1}'),
-    ("empty_pair_of_wrong_brackets", '{"a": [}'),
     ("one_item_array_left_open", '{"id": [7, "name": "x"}'),
     ("elided_list", '{"cities": ["Lima", "Quito", ..., "Bogota"]}'),
     ("quote_after_a_brace_in_a_string", '{"template": "Hello {"name"}!", "n": 1}'),
@@ -116,7 +114,9 @@ REPAIR_REFUSES = [
     ("colon_swapped_into_the_key", '{"name:" "Ada"}'),
     ("semicolon_swapped_out_of_a_string", '{"a": 1, "b": "x";}'),
     ("colon_after_a_value_may_be_a_lost_comma", '{"a": "b": 1}'),
-    ("comma_after_a_first_key_in_an_array_may_be_a_stray_brace", '["x", { "y", "z"]'),
+    # A stray ``]``, or a lost ``[`` before the 1: {"a": [[1, 2]], "b": 3}.
+    ("stray_closer_or_lost_opener", '{"a": [1, 2]], "b": 3}'),
+    ("stray_closer_or_lost_opener_at_the_top", '{"a": 1}]'),
 ]
 
 
@@ -143,6 +143,13 @@ REPAIR_READS = [
     ("semicolon_between_members", '{"a": 1; "b": 2}', {"a": 1, "b": 2}),
     ("lost_colon_after_a_quoted_key", '{"a" 1}', {"a": 1}),
     ("doubled_comma_in_an_object", '{"a": 1,, "b": 2}', {"a": 1, "b": 2}),
+    # One edit reads each (the single-edit search); every other reading
+    # needs two slips (a lost quote and a lost comma; a lost ``}`` and a
+    # ``[`` for ``{``; a ``,`` for ``:`` and a lost ``}``).
+    ("lost_quote_beside_a_key", '{"a": "x, "b": "y"}', {"a": "x", "b": "y"}),
+    ("array_closer_lost_before_the_root_closer", '{"a": [}', {"a": []}),
+    ("stray_brace_before_items", '["x", { "y", "z"]', ["x", "y", "z"]),
+    ("stray_closer_after_a_record", '[{"id": 1}, {"id": 2}}]', [{"id": 1}, {"id": 2}]),
 ]
 
 

@@ -1,0 +1,340 @@
+r"""The single-edit fix: a broken candidate that one edit, one reading, makes valid.
+
+Pure functions on ``str``; no LangChain imports.
+
+Most broken replies carry one slip: a bracket, quote, comma or colon dropped,
+added or put in the wrong place. The decoder says where it stopped; the slip
+is at that point or before it. Every edit of one character that could have
+caused the stop is tried:
+
+- near the stop (``_WINDOW`` characters before it): drop a bracket, quote,
+  comma, colon, ``;`` or ``=``; insert one of the first four (or a backslash
+  before a quote; a quote only where it keeps the spaces between tokens out
+  of strings); replace a bracket, comma, colon, ``;`` or ``=`` with a
+  bracket, comma or colon; swap a quote with the character beside it;
+- further back, the edits a bracket slip allows there: insert an opener
+  where a value of the innermost open container starts (a lost ``[`` before
+  a run of items), or drop the opener of a container still open.
+
+An edit is kept when the whole candidate then decodes through the point where
+it stopped, and nothing after the value closes what it did not open or goes
+on as if it had not ended. When every edit kept gives the same value, that
+value is the candidate's only one-slip reading; when two give different
+values, the reply has two plausible readings and stays an error (a retry asks
+again). So does a fix that shows a reading no edit can make: dropping one
+of two commas (``[1,, 2]``, an item may be lost) or the space between two
+digits (``[1 500]`` may be ``1500``). The search reads the candidate a
+bounded number of times (at most ``_BUDGET_TIMES`` its length plus
+``_BUDGET_EXTRA`` characters, then gives up), so it stays linear in the reply.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+import orjson
+
+from langchain_jsonrecover._decode import Decoded, decode, escape_control_characters
+from langchain_jsonrecover._repair import Repaired
+from langchain_jsonrecover._spans import continues_structure
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+_WINDOW: Final = 64
+"""How far before the decoder's stop every kind of slip is looked for."""
+_BUDGET_TIMES: Final = 64
+_BUDGET_EXTRA: Final = 1 << 24
+_DROPPED: Final = frozenset('{}[]",:;=')
+_INSERTED: Final = '{}[]",:'
+_INSERTED_NOT_QUOTE: Final = "{}[],:"
+_SPACE: Final = frozenset(" \t\r\n")
+_SPACE_OR_STRUCTURAL: Final = _SPACE | frozenset("{}[],:")
+_REPLACED: Final = frozenset("{}[],:;=")
+_REPLACEMENTS: Final = "{}[],:"
+_NEIGHBOURS: Final = frozenset("{}[],:")
+_TOKEN: Final = re.compile(r'"(?:[^"\\]++|\\.)*+"|[{}\[\],:]', re.DOTALL)
+_NOT_BRACKET: Final = re.compile(r"[^\[\]{}]++")
+_PAIR: Final = re.compile(r"\[\]|\{\}")
+_TRAILING: Final = "unexpected content after document"
+_END: Final = "unexpected end of data"
+_CONTROL: Final = "unexpected control character in string"
+
+_LOST_ITEM: Final = "lost_item"
+_DIGITS_JOINED: Final = "digits_joined"
+_REFUSING: Final = frozenset({_LOST_ITEM, _DIGITS_JOINED})
+"""Edits that, where they fix the text, show a reading we will not choose:
+``[1,, 2]`` and ``{"a": 1;, "b": 2}`` may have lost an item, ``[1 500]``
+may be ``1500``."""
+_SEPARATOR_NEXT: Final = re.compile(r"[ \t\r\n]*+[,:;=]")
+_SEPARATORS: Final = frozenset(",:;=")
+_NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
+
+Edit = tuple[str, int, int, str]
+"""An edited text, the edit's offset, the shift of what follows it, its name."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ambiguous:
+    """Two single-character edits that fix a candidate into different values.
+
+    Example:
+        >>> fix_single_edit("[1, 2]]", max_depth=200)
+        Ambiguous(first=6, second=4)
+    """
+
+    first: int
+    """Offset of the first edit kept (the one nearest the decoder's stop)."""
+    second: int
+    """Offset of an edit that gives another value."""
+
+
+def fix_single_edit(text: str, *, max_depth: int) -> Repaired | Ambiguous | None:
+    r"""The candidate after its only single-character fix, if it has one.
+
+    Args:
+        text: The reply from the candidate's opener on (prose may follow).
+        max_depth: Deepest nesting accepted.
+
+    Returns:
+        The fixed value's text (strict JSON), named ``character_dropped``,
+        ``character_inserted``, ``character_replaced`` or
+        ``characters_swapped``; :class:`Ambiguous` when two fixes give
+        different values; ``None`` when the text decodes as it stands, is
+        cut off, or has no single-edit fix (or the search ran out of budget).
+
+    Example:
+        >>> fix_single_edit('{"a": 1 "b": 2}', max_depth=200).text
+        '{"a": 1 ,"b": 2}'
+        >>> fix_single_edit('{"tags": ["x", "y"}, "n": 2}', max_depth=200).text
+        '{"tags": ["x", "y"], "n": 2}'
+        >>> fix_single_edit('[1, 2]]', max_depth=200)  # [1, 2] or [1, [2]]
+        Ambiguous(first=6, second=4)
+    """
+    escaped = None
+    stop, message = _stop(text)
+    if message.startswith(_CONTROL):
+        escaped = escape_control_characters(text)
+        if escaped.dangling >= 0:
+            return None
+        stop, message = _stop(escaped.text)
+    if stop < 0 or message.startswith(_END):
+        return None
+    work = text if escaped is None else escaped.text
+    if stop >= len(work.rstrip()):
+        return None
+    found = _search(work, stop, max_depth)
+    if not isinstance(found, Repaired) or escaped is None:
+        return found
+    return Repaired(
+        found.text,
+        ("control_characters_escaped", *found.repairs),
+        truncated=False,
+        end=escaped.original(found.end),
+    )
+
+
+def _stop(text: str) -> tuple[int, str]:
+    """Where and why orjson stops on ``text``; ``(-1, "")`` when it decodes."""
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        return exc.pos, exc.msg
+    return -1, ""
+
+
+def _search(text: str, stop: int, max_depth: int) -> Repaired | Ambiguous | None:
+    """Try every edit; the one value they agree on, or ``None``."""
+    budget = _BUDGET_TIMES * len(text) + _BUDGET_EXTRA
+    found: Repaired | None = None
+    seen = b""
+    first = 0
+    for edited, at, shift, name in _edits(text, stop):
+        budget -= len(edited)
+        if budget < 0:
+            return None
+        try:
+            orjson.loads(edited)
+        except orjson.JSONDecodeError as exc:
+            budget -= exc.pos
+            if not exc.msg.startswith(_TRAILING) or exc.pos <= stop + shift:
+                continue
+        result = decode(edited, max_depth=max_depth, allow_trailing=True)
+        if not isinstance(result, Decoded):
+            continue
+        end = result.end
+        if at > end or _goes_on(edited, end):
+            continue
+        end_in_text = end - shift if at < end else at + 1
+        if end_in_text <= stop:
+            continue
+        if name in _REFUSING:
+            return Ambiguous(first if found is not None else at, at)
+        try:
+            key = orjson.dumps(result.value, option=orjson.OPT_SORT_KEYS)
+        except TypeError:
+            return None
+        if found is None:
+            seen = key
+            found = Repaired(edited[:end], (name,), truncated=False, end=end_in_text)
+            first = at
+        elif key != seen:
+            return Ambiguous(first, at)
+    return found
+
+
+def _goes_on(text: str, end: int) -> bool:
+    """Whether the text after the value (to ``end``) closes what it did not open."""
+    if continues_structure(text, end, len(text)):
+        return True
+    skeleton = _NOT_BRACKET.sub("", text[end:])
+    while True:
+        shorter = _PAIR.sub("", skeleton)
+        if shorter == skeleton:
+            return "]" in skeleton or "}" in skeleton
+        skeleton = shorter
+
+
+def _edits(text: str, stop: int) -> Iterator[Edit]:
+    """Every single-character edit that could have made the decoder stop at ``stop``."""
+    lo = max(1, stop - _WINDOW)
+    for at in range(min(stop, len(text) - 1), lo - 1, -1):
+        yield from _edits_at(text, at)
+    far = _structure_at(text, stop)
+    for at in reversed(far.slots):
+        if at < lo:
+            for opener in "[{":
+                yield text[:at] + opener + text[at:], at, 1, "character_inserted"
+    for at in reversed(far.openers):
+        if 0 < at < lo:
+            yield text[:at] + text[at + 1 :], at, -1, "character_dropped"
+    for at in reversed(far.quotes):
+        if at + 1 < lo:
+            swapped = text[:at] + text[at + 1] + text[at] + text[at + 2 :]
+            yield swapped, at, 0, "characters_swapped"
+
+
+def _edits_at(text: str, at: int) -> Iterator[Edit]:
+    char = text[at]
+    head, tail = text[:at], text[at:]
+    if char in _DROPPED and not (char == '"' and _before_structure(text, at, ":")):
+        name = "character_dropped"
+        if _between_separators(text, at):
+            name = _LOST_ITEM
+        yield head + tail[1:], at, -1, name
+    elif char == " " and (text[at - 1 : at] + text[at + 1 : at + 2]).isdigit():
+        yield head + tail[1:], at, -1, _DIGITS_JOINED
+    for new in _INSERTED if _may_quote(text, at) else _INSERTED_NOT_QUOTE:
+        yield head + new + tail, at, 1, "character_inserted"
+    if char == '"' and not _before_structure(text, at, ":,]}"):
+        yield head + "\\" + tail, at, 1, "character_inserted"
+    if char in _REPLACED:
+        for new in _REPLACEMENTS:
+            if new != char:
+                yield head + new + tail[1:], at, 0, "character_replaced"
+    after = text[at + 1 : at + 2]
+    if after and (char == '"') != (after == '"'):
+        yield head + after + char + tail[2:], at, 0, "characters_swapped"
+
+
+@dataclass(slots=True)
+class _Far:
+    """Where a slip far before the decoder's stop could still be."""
+
+    slots: list[int]
+    """Where a value of the innermost open container may start (a lost opener)."""
+    openers: list[int]
+    """Openers of the containers still open, and of the innermost one's children."""
+    quotes: list[int]
+    """Offsets ``i`` where swapping ``i`` and ``i + 1`` moves a quote past a
+    bracket, comma or colon (``"[a",`` for ``["a",``)."""
+
+
+def _structure_at(text: str, stop: int) -> _Far:
+    """The places before ``stop`` where a slip could hide far from it.
+
+    The text before ``stop`` is a valid JSON prefix (the decoder read it), so
+    its strings and brackets can be taken token by token. A slot is where a
+    value may start: after ``[`` or an array's comma (every item of the
+    innermost array), or after the last ``:`` (the innermost object's current
+    value); at the top level, the candidate's start.
+    """
+    openers: list[int] = []
+    slots: list[list[int]] = [[0]]
+    children: list[list[int]] = [[]]
+    quotes: list[int] = []
+    for token in _TOKEN.finditer(text, 0, stop):
+        start, end = token.span()
+        char = text[start]
+        if char == '"':
+            if text[start + 1] in _NEIGHBOURS:
+                quotes.append(start)
+            if end - 2 > start and text[end - 2] in _NEIGHBOURS:
+                quotes.append(end - 2)
+            if start and text[start - 1] in _NEIGHBOURS:
+                quotes.append(start - 1)
+            if text[end : end + 1] in _NEIGHBOURS:
+                quotes.append(end - 1)
+        elif char in "[{":
+            children[-1].append(start)
+            openers.append(start)
+            slots.append([end] if char == "[" else [])
+            children.append([])
+        elif char in "]}":
+            if openers:
+                openers.pop()
+                slots.pop()
+                children.pop()
+        elif char == ":":
+            slots[-1] = [end]
+        elif char == "," and openers and text[openers[-1]] == "[":
+            slots[-1].append(end)
+    return _Far(slots[-1], openers + children[-1], quotes)
+
+
+def _may_quote(text: str, at: int) -> bool:
+    """Whether a quote inserted at ``at`` keeps spaces between tokens out of strings.
+
+    A quote there that opens a string starting with a space after a bracket,
+    comma or colon (``, " key":``), or closes one ending with a space before
+    them, would move layout into the data: not a reading of the reply.
+    """
+    before, after = text[at - 1], text[at]
+    return not (
+        (after in _SPACE and before in _SPACE_OR_STRUCTURAL)
+        or (before in _SPACE and after in _SPACE_OR_STRUCTURAL)
+    )
+
+
+def _between_separators(text: str, at: int) -> bool:
+    """Whether dropping the separator at ``at`` leaves a lost item unread.
+
+    Two commas in a row, or a ``;`` or ``=`` beside a comma or colon, may
+    stand where an item or value was lost.
+    """
+    char = text[at]
+    if char not in _SEPARATORS:
+        return False
+    before = text[:at].rstrip()[-1:]
+    after = _SEPARATOR_NEXT.match(text, at + 1)
+    neighbours = (before if before in _SEPARATORS else "") + (
+        after.group()[-1] if after else ""
+    )
+    if char == ",":
+        return "," in neighbours
+    if char == ":":
+        return False
+    return bool(neighbours)
+
+
+def _before_structure(text: str, at: int, chars: str) -> bool:
+    r"""Whether the quote at ``at`` is followed (past spaces) by one of ``chars``.
+
+    Such a quote closes a key (``:``) or a value (``,``, ``]``, ``}``): escaping
+    it, or dropping a key's, would merge JSON's own structure into a string
+    (``{"a\\": 1, b": 2}``), not a reading of the reply.
+    """
+    after = _NEXT_CHAR.match(text, at + 1)
+    return after is not None and after.group(1) in chars
