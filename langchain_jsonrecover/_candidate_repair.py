@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from langchain_jsonrecover._markup import Prepared
 
 _LOOK_BACK: Final = 64
+_CHECK_LIMIT: Final = 1 << 16
 _CHECKED: Final = frozenset(
     {
         "bracket_fixed_guessed",
@@ -168,12 +169,17 @@ class RepairPass:
         (a ``*_guessed`` repair, or a ``#`` comment that may be text a lost
         quote let out of a string): a fix by one edit with one reading wins over
         the pass's guess, and two such readings make the candidate an error.
+        A guess in a reply longer than ``_CHECK_LIMIT`` (64 K characters) is
+        not checked: there the search, which decodes the text once per edit
+        that passes a local check, would cost more than the pass itself.
         """
         text = self.masked[start:]
         fixed = repair_syntax(text, entities=entities)
-        if (fixed is not None and not _CHECKED.intersection(fixed.repairs)) or (
-            _inside_structure(self.masked, start)
+        if fixed is not None and (
+            len(text) > _CHECK_LIMIT or not _CHECKED.intersection(fixed.repairs)
         ):
+            return fixed
+        if _inside_structure(self.masked, start):
             return fixed
         single = fix_single_edit(text, max_depth=self.scan.max_depth)
         if isinstance(single, Ambiguous):

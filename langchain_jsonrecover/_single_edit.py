@@ -10,8 +10,9 @@ caused the stop is tried:
 - near the stop (``_WINDOW`` characters before it): drop a bracket, quote,
   comma, colon, ``;`` or ``=``; insert one of the first four (or a backslash
   before a quote; a quote only where it keeps the spaces between tokens out
-  of strings); replace a bracket, comma, colon, ``;`` or ``=`` with a
-  bracket, comma or colon; swap a quote with the character beside it;
+  of strings); replace a bracket with one of the other kind, or a comma,
+  colon, ``;`` or ``=`` with a comma or colon; swap a quote with the
+  character beside it;
 - further back, the edits a bracket slip allows there: insert an opener
   where a value of the innermost open container starts (a lost ``[`` before
   a run of items), or drop the opener of a container still open.
@@ -45,6 +46,8 @@ if TYPE_CHECKING:
 
 _WINDOW: Final = 64
 """How far before the decoder's stop every kind of slip is looked for."""
+_AHEAD: Final = 1024
+"""How far past the stop an edit is checked before the text is decoded whole."""
 _BUDGET_TIMES: Final = 64
 _BUDGET_EXTRA: Final = 1 << 24
 _DROPPED: Final = frozenset('{}[]",:;=')
@@ -52,8 +55,18 @@ _INSERTED: Final = '{}[]",:'
 _INSERTED_NOT_QUOTE: Final = "{}[],:"
 _SPACE: Final = frozenset(" \t\r\n")
 _SPACE_OR_STRUCTURAL: Final = _SPACE | frozenset("{}[],:")
-_REPLACED: Final = frozenset("{}[],:;=")
-_REPLACEMENTS: Final = "{}[],:"
+_REPLACEMENTS: Final = {
+    "{": "[",
+    "[": "{",
+    "}": "]",
+    "]": "}",
+    ",": ":",
+    ":": ",",
+    ";": ",:",
+    "=": ",:",
+}
+"""A bracket for one of the other kind, a separator for another: never an
+opener for a closer (``{{`` is no ``{}``)."""
 _NEIGHBOURS: Final = frozenset("{}[],:")
 _TOKEN: Final = re.compile(r'"(?:[^"\\]++|\\.)*+"|[{}\[\],:]', re.DOTALL)
 _NOT_BRACKET: Final = re.compile(r"[^\[\]{}]++")
@@ -72,8 +85,9 @@ _SEPARATOR_NEXT: Final = re.compile(r"[ \t\r\n]*+[,:;=]")
 _SEPARATORS: Final = frozenset(",:;=")
 _NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
 
-Edit = tuple[str, int, int, str]
-"""An edited text, the edit's offset, the shift of what follows it, its name."""
+Edit = tuple[int, int, str, str]
+"""An edit: its offset, how many characters it drops there, what it inserts
+there, and its name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,8 +165,18 @@ def _search(text: str, stop: int, max_depth: int) -> Repaired | Ambiguous | None
     found: Repaired | None = None
     seen = b""
     first = 0
-    for edited, at, shift, name in _edits(text, stop):
-        budget -= len(edited)
+    far = _structure_at(text, stop)
+    lo = max(1, stop - _WINDOW)
+    inner = max((at for at in far.stack if at < lo), default=0)
+    for at, drop, insert, name in _edits(text, stop, lo, far):
+        if inner < at:
+            piece = text[inner:at] + insert + text[at + drop : stop + _AHEAD]
+            budget -= 2 * len(piece)
+            if not _reads_on(piece):
+                continue
+        edited = text[:at] + insert + text[at + drop :]
+        shift = len(insert) - drop
+        budget -= 2 * len(edited)
         if budget < 0:
             return None
         try:
@@ -197,46 +221,57 @@ def _goes_on(text: str, end: int) -> bool:
         skeleton = shorter
 
 
-def _edits(text: str, stop: int) -> Iterator[Edit]:
+def _reads_on(piece: str) -> bool:
+    """Whether ``piece`` is the start of a container that may decode.
+
+    ``piece`` runs from the innermost container open before the edited
+    offsets to a little past the decoder's stop. Every such piece of a valid
+    text decodes, closes early (text follows) or ends inside the value; only
+    then is the edited text decoded whole. The piece is small where the reply
+    is a list of records, and bounded past the stop: a text with a second
+    slip far after the first is not read to it once per edit.
+    """
+    try:
+        orjson.loads(piece)
+    except orjson.JSONDecodeError as exc:
+        return exc.msg.startswith((_TRAILING, _END))
+    return True
+
+
+def _edits(text: str, stop: int, lo: int, far: _Far) -> Iterator[Edit]:
     """Every single-character edit that could have made the decoder stop at ``stop``."""
-    lo = max(1, stop - _WINDOW)
     for at in range(min(stop, len(text) - 1), lo - 1, -1):
         yield from _edits_at(text, at)
-    far = _structure_at(text, stop)
     for at in reversed(far.slots):
         if at < lo:
             for opener in "[{":
-                yield text[:at] + opener + text[at:], at, 1, "character_inserted"
+                yield at, 0, opener, "character_inserted"
     for at in reversed(far.openers):
         if 0 < at < lo:
-            yield text[:at] + text[at + 1 :], at, -1, "character_dropped"
+            yield at, 1, "", "character_dropped"
     for at in reversed(far.quotes):
         if at + 1 < lo:
-            swapped = text[:at] + text[at + 1] + text[at] + text[at + 2 :]
-            yield swapped, at, 0, "characters_swapped"
+            yield at, 2, text[at + 1] + text[at], "characters_swapped"
 
 
 def _edits_at(text: str, at: int) -> Iterator[Edit]:
     char = text[at]
-    head, tail = text[:at], text[at:]
     if char in _DROPPED and not (char == '"' and _before_structure(text, at, ":")):
         name = "character_dropped"
         if _between_separators(text, at):
             name = _LOST_ITEM
-        yield head + tail[1:], at, -1, name
+        yield at, 1, "", name
     elif char == " " and (text[at - 1 : at] + text[at + 1 : at + 2]).isdigit():
-        yield head + tail[1:], at, -1, _DIGITS_JOINED
+        yield at, 1, "", _DIGITS_JOINED
     for new in _INSERTED if _may_quote(text, at) else _INSERTED_NOT_QUOTE:
-        yield head + new + tail, at, 1, "character_inserted"
+        yield at, 0, new, "character_inserted"
     if char == '"' and not _before_structure(text, at, ":,]}"):
-        yield head + "\\" + tail, at, 1, "character_inserted"
-    if char in _REPLACED:
-        for new in _REPLACEMENTS:
-            if new != char:
-                yield head + new + tail[1:], at, 0, "character_replaced"
+        yield at, 0, "\\", "character_inserted"
+    for new in _REPLACEMENTS.get(char, ""):
+        yield at, 1, new, "character_replaced"
     after = text[at + 1 : at + 2]
     if after and (char == '"') != (after == '"'):
-        yield head + after + char + tail[2:], at, 0, "characters_swapped"
+        yield at, 2, after + char, "characters_swapped"
 
 
 @dataclass(slots=True)
@@ -245,8 +280,10 @@ class _Far:
 
     slots: list[int]
     """Where a value of the innermost open container may start (a lost opener)."""
+    stack: list[int]
+    """Openers of the containers still open, outermost first."""
     openers: list[int]
-    """Openers of the containers still open, and of the innermost one's children."""
+    """Those, and the openers of the innermost one's children."""
     quotes: list[int]
     """Offsets ``i`` where swapping ``i`` and ``i + 1`` moves a quote past a
     bracket, comma or colon (``"[a",`` for ``["a",``)."""
@@ -291,7 +328,7 @@ def _structure_at(text: str, stop: int) -> _Far:
             slots[-1] = [end]
         elif char == "," and openers and text[openers[-1]] == "[":
             slots[-1].append(end)
-    return _Far(slots[-1], openers + children[-1], quotes)
+    return _Far(slots[-1], openers, openers + children[-1], quotes)
 
 
 def _may_quote(text: str, at: int) -> bool:

@@ -129,6 +129,13 @@ def test_no_single_edit_fix(text: str) -> None:
     assert fix_single_edit(text, max_depth=200) is None
 
 
+@pytest.mark.parametrize("text", ["{{", "{[", "[{", "{" * 1000])
+def test_openers_never_become_an_empty_value(text: str) -> None:
+    assert not isinstance(fix_single_edit(text, max_depth=200), Repaired)
+    with pytest.raises(InvalidJsonError):
+        JsonFenceOutputParser(repair=True).parse(text)
+
+
 def test_a_quote_never_takes_the_spaces_between_tokens() -> None:
     # ``"   confidence"`` would decode too; only ``"confidence"`` is a reading.
     text = '{\n  "end": 243,\n  confidence": 1.0\n}'
