@@ -16,6 +16,7 @@ from langchain_jsonrecover._candidates import (
     INSIDE_STRUCTURE,
     NON_SPACE,
     OPENERS,
+    UNESCAPED_QUOTE,
     Candidate,
     Scan,
 )
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 
 _LOOK_BACK: Final = 64
 _CHECK_LIMIT: Final = 1 << 16
+_LINE_LOOK_BACK: Final = 4096
 _CHECKED: Final = frozenset(
     {
         "bracket_fixed_guessed",
@@ -165,6 +167,8 @@ class RepairPass:
     def _repair_text(self, start: int, *, entities: bool) -> Repaired | None:
         """The repair pass's reading, checked against the single-edit search.
 
+        Neither runs on an opener inside a string (see ``_inside_string``).
+
         The search runs where the pass found nothing, or chose between readings
         (a ``*_guessed`` repair, or a ``#`` comment that may be text a lost
         quote let out of a string): a fix by one edit with one reading wins over
@@ -173,6 +177,8 @@ class RepairPass:
         not checked: there the search, which decodes the text once per edit
         that passes a local check, would cost more than the pass itself.
         """
+        if _inside_string(self.masked, start):
+            return None
         text = self.masked[start:]
         fixed = repair_syntax(text, entities=entities)
         if fixed is not None and (
@@ -233,3 +239,17 @@ def _same_value(one: Repaired, other: Repaired) -> bool:
         ) == orjson.dumps(orjson.loads(other.text), option=orjson.OPT_SORT_KEYS)
     except (orjson.JSONDecodeError, TypeError):
         return False
+
+
+def _inside_string(text: str, start: int) -> bool:
+    r"""Whether the opener at ``start`` sits inside a string of its line.
+
+    An odd number of unescaped quotes between the line's start and the opener
+    (strings do not span lines): a bracket in a value's text, such as the code
+    or the escaped JSON of ``"title": "cfg = {\"a\": 1}"`` in a reply that
+    lost its own opener. Repairing from there would answer the part for the
+    whole. Only the last ``_LINE_LOOK_BACK`` characters are counted, so many
+    candidates on one long line cost no more than that each.
+    """
+    line = max(text.rfind("\n", 0, start) + 1, start - _LINE_LOOK_BACK)
+    return len(UNESCAPED_QUOTE.findall(text, line, start)) % 2 == 1

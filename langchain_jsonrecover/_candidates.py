@@ -42,6 +42,8 @@ CandidateFailureKind = Literal["invalid_json", "truncated", "too_deep"]
 NON_SPACE: Final = re.compile(r"\S")
 _JSON_LABEL: Final = re.compile(r"json[ \t]*\r?\n", re.IGNORECASE)
 OPENERS: Final = re.compile(r"[\[{]")
+#: A double quote no backslash escapes.
+UNESCAPED_QUOTE: Final = re.compile(r'(?<!\\)"')
 #: Right before a candidate: a quote, a key's colon, or a comma after a value.
 INSIDE_STRUCTURE: Final = re.compile(
     r'(?:"[ \t]*+:?+|[\]}"0-9el][ \t\r\n]*+,)[ \t\r\n]*+\Z'

@@ -293,7 +293,9 @@ def _read_key(p: Pass, char: str) -> bool:
         if char in QUOTE_REPAIRS:
             p.repairs[QUOTE_REPAIRS[char]] = None
         end = write_string(p, _IN_KEY)
-        if end < 0:
+        if end == WRONG:
+            return p.refuse()
+        if end == CUT:
             return p.cut()
     elif text.startswith('\\"', pos):
         end = write_escaped_string(p, _IN_KEY)
