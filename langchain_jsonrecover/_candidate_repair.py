@@ -171,8 +171,9 @@ class RepairPass:
 
         The search runs where the pass found nothing, or chose between readings
         (a ``*_guessed`` repair, or a ``#`` comment that may be text a lost
-        quote let out of a string): a fix by one edit with one reading wins over
-        the pass's guess, and two such readings make the candidate an error.
+        quote let out of a string): a fix by one edit with one reading that
+        reads otherwise than the pass's guess, or two such fixes, make the
+        candidate an error.
         A guess in a reply longer than ``_CHECK_LIMIT`` (64 K characters) is
         not checked: there the search, which decodes the text once per edit
         that passes a local check, would cost more than the pass itself.
@@ -190,11 +191,13 @@ class RepairPass:
         single = fix_single_edit(text, max_depth=self.scan.max_depth)
         if isinstance(single, Ambiguous):
             return None
-        if single is None or (
-            fixed is not None and fixed.end == single.end and _same_value(fixed, single)
-        ):
+        if single is None:
             return fixed
-        return single
+        if fixed is None:
+            return single
+        if _same_value(fixed, single):
+            return fixed if fixed.end >= single.end else single
+        return None
 
     def _decode(
         self, start: int, fixed: Repaired, *, entities: bool

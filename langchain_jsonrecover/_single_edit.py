@@ -11,8 +11,8 @@ caused the stop is tried:
   comma, colon, ``;`` or ``=``; insert one of the first four (or a backslash
   before a quote; a quote only where it keeps the spaces between tokens out
   of strings); replace a bracket with one of the other kind, or a comma,
-  colon, ``;`` or ``=`` with a comma or colon; swap a quote with the
-  character beside it;
+  colon, ``;`` or ``=`` with a comma or colon; swap a bracket, quote, comma
+  or colon with the character beside it;
 - further back, the edits a bracket slip allows there: insert an opener
   where a value of the innermost open container starts (a lost ``[`` before
   a run of items), or drop the opener of a container still open.
@@ -49,7 +49,7 @@ _WINDOW: Final = 64
 _AHEAD: Final = 1024
 """How far past the stop an edit is checked before the text is decoded whole."""
 _BUDGET_TIMES: Final = 64
-_BUDGET_EXTRA: Final = 1 << 24
+_BUDGET_EXTRA: Final = 1 << 25
 _DROPPED: Final = frozenset('{}[]",:;=')
 _INSERTED: Final = '{}[]",:'
 _INSERTED_NOT_QUOTE: Final = "{}[],:"
@@ -64,26 +64,38 @@ _REPLACEMENTS: Final = {
     ":": ",",
     ";": ",:",
     "=": ",:",
+    "'": '"',
+    "`": '"',
 }
-"""A bracket for one of the other kind, a separator for another: never an
-opener for a closer (``{{`` is no ``{}``)."""
+"""A bracket for one of the other kind, a separator for another, a quote for
+``'`` or a backtick: never an opener for a closer (``{{`` is no ``{}``)."""
+_IN_STRING: Final = "'`"
+"""What may be replaced inside a string (by a quote that closes it)."""
 _NEIGHBOURS: Final = frozenset("{}[],:")
+_OPENERS: Final = frozenset("{[")
+_SWAPPED: Final = frozenset('{}[]",:')
+"""A character swapped with its neighbour is one of these, or beside one."""
 _TOKEN: Final = re.compile(r'"(?:[^"\\]++|\\.)*+"|[{}\[\],:]', re.DOTALL)
 _NOT_BRACKET: Final = re.compile(r"[^\[\]{}]++")
-_PAIR: Final = re.compile(r"\[\]|\{\}")
 _TRAILING: Final = "unexpected content after document"
 _END: Final = "unexpected end of data"
 _CONTROL: Final = "unexpected control character in string"
+_ESCAPE: Final = "invalid escaped sequence"
+_ESCAPE_LENGTH: Final = 5
 
 _LOST_ITEM: Final = "lost_item"
 _DIGITS_JOINED: Final = "digits_joined"
-_REFUSING: Final = frozenset({_LOST_ITEM, _DIGITS_JOINED})
+_LOST_BRACES: Final = "lost_braces"
+_REFUSING: Final = frozenset({_LOST_ITEM, _DIGITS_JOINED, _LOST_BRACES})
 """Edits that, where they fix the text, show a reading we will not choose:
-``[1,, 2]`` and ``{"a": 1;, "b": 2}`` may have lost an item, ``[1 500]``
-may be ``1500``."""
+``[1,, 2]`` and ``{"a": 1;, "b": 2}`` may have lost an item; ``[1 500]``,
+``{"t": 12:30}`` and ``{"p": 19,99}`` are no two numbers and no one;
+``["a": 1]`` may be ``[{"a": 1}]``."""
 _SEPARATOR_NEXT: Final = re.compile(r"[ \t\r\n]*+[,:;=]")
 _SEPARATORS: Final = frozenset(",:;=")
 _NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
+_TAIL_BRACKETS: Final = 4096
+_NUMBER_GOES_ON: Final = re.compile(r"\.?[0-9]")
 
 Edit = tuple[int, int, str, str]
 """An edit: its offset, how many characters it drops there, what it inserts
@@ -127,6 +139,8 @@ def fix_single_edit(text: str, *, max_depth: int) -> Repaired | Ambiguous | None
         >>> fix_single_edit('[1, 2]]', max_depth=200)  # [1, 2] or [1, [2]]
         Ambiguous(first=6, second=4)
     """
+    if text[:1] not in _OPENERS:
+        return None
     escaped = None
     stop, message = _stop(text)
     if message.startswith(_CONTROL):
@@ -139,7 +153,7 @@ def fix_single_edit(text: str, *, max_depth: int) -> Repaired | Ambiguous | None
     work = text if escaped is None else escaped.text
     if stop >= len(work.rstrip()):
         return None
-    found = _search(work, stop, max_depth)
+    found = _search(work, stop, max_depth, escape=message.startswith(_ESCAPE))
     if not isinstance(found, Repaired) or escaped is None:
         return found
     return Repaired(
@@ -159,19 +173,29 @@ def _stop(text: str) -> tuple[int, str]:
     return -1, ""
 
 
-def _search(text: str, stop: int, max_depth: int) -> Repaired | Ambiguous | None:
-    """Try every edit; the one value they agree on, or ``None``."""
+def _search(
+    text: str, stop: int, max_depth: int, *, escape: bool
+) -> Repaired | Ambiguous | None:
+    r"""Try every edit; the one value they agree on, or ``None``.
+
+    At an invalid escape the decoder stops at its backslash, before the
+    character that broke it (up to the last of ``\uXXXX``): edits go that far
+    past the stop; elsewhere to the character after it.
+    """
     budget = _BUDGET_TIMES * len(text) + _BUDGET_EXTRA
     found: Repaired | None = None
     seen = b""
     first = 0
-    far = _structure_at(text, stop)
     lo = max(1, stop - _WINDOW)
+    far = _structure_at(text, stop, lo)
+    far.last = stop + (_ESCAPE_LENGTH if escape else 1)
     inner = max((at for at in far.stack if at < lo), default=0)
-    for at, drop, insert, name in _edits(text, stop, lo, far):
+    for at, drop, insert, name in _edits(text, lo, far):
         if inner < at:
             piece = text[inner:at] + insert + text[at + drop : stop + _AHEAD]
-            budget -= 2 * len(piece)
+            budget -= len(piece)
+            if budget < 0:
+                return None
             if not _reads_on(piece):
                 continue
         edited = text[:at] + insert + text[at + drop :]
@@ -210,15 +234,34 @@ def _search(text: str, stop: int, max_depth: int) -> Repaired | Ambiguous | None
 
 
 def _goes_on(text: str, end: int) -> bool:
-    """Whether the text after the value (to ``end``) closes what it did not open."""
+    """Whether the text after the value (from ``end``) reads as more of it.
+
+    It does when it goes on as JSON would (a quote, separator or closer next,
+    ``, "key":``, or a digit that goes on a number: ``}0.01`` read as
+    ``0}.01``), closes a bracket it did not open, leaves one open, or leaves a
+    quote open: a value that an edit closed early, the rest of the reply still
+    the JSON, or a cut one. Text after it with more than ``_TAIL_BRACKETS``
+    brackets is not read as prose at all (it costs one pass in C to tell).
+    """
     if continues_structure(text, end, len(text)):
         return True
-    skeleton = _NOT_BRACKET.sub("", text[end:])
-    while True:
-        shorter = _PAIR.sub("", skeleton)
-        if shorter == skeleton:
-            return "]" in skeleton or "}" in skeleton
-        skeleton = shorter
+    after = _NEXT_CHAR.match(text, end)
+    if after is not None and after.group(1) in '":,]}':
+        return True
+    if _NUMBER_GOES_ON.match(text, end):
+        return True
+    tail = text[end:]
+    if (tail.count('"') - tail.count('\\"')) % 2:
+        return True
+    if sum(map(tail.count, "[]{}")) > _TAIL_BRACKETS:
+        return True
+    skeleton = _NOT_BRACKET.sub("", tail)
+    depth = 0
+    for bracket in skeleton:
+        depth += 1 if bracket in "[{" else -1
+        if depth < 0:
+            return True
+    return depth > 0
 
 
 def _reads_on(piece: str) -> bool:
@@ -238,10 +281,20 @@ def _reads_on(piece: str) -> bool:
     return True
 
 
-def _edits(text: str, stop: int, lo: int, far: _Far) -> Iterator[Edit]:
-    """Every single-character edit that could have made the decoder stop at ``stop``."""
-    for at in range(min(stop, len(text) - 1), lo - 1, -1):
-        yield from _edits_at(text, at)
+def _edits(text: str, lo: int, far: _Far) -> Iterator[Edit]:
+    """Every single-character edit that could have made the decoder stop.
+
+    Near the stop from ``far.last`` back to ``lo``, then the far ones.
+    """
+    in_array = bool(far.stack) and text[far.stack[-1]] == "["
+    strings = far.strings
+    for at in range(min(far.last, len(text) - 1), lo - 1, -1):
+        while strings and strings[-1][0] >= at:
+            strings.pop()
+        if strings and at < strings[-1][1] - 1:
+            yield from _edits_in_string(text, at)
+        else:
+            yield from _edits_at(text, at, in_array=in_array)
     for at in reversed(far.slots):
         if at < lo:
             for opener in "[{":
@@ -252,25 +305,54 @@ def _edits(text: str, stop: int, lo: int, far: _Far) -> Iterator[Edit]:
     for at in reversed(far.quotes):
         if at + 1 < lo:
             yield at, 2, text[at + 1] + text[at], "characters_swapped"
+    if far.child is not None:
+        closer = "}" if text[far.child] == "{" else "]"
+        for at in reversed(far.child_ends):
+            if at < lo:
+                yield at, 0, closer, "character_inserted"
 
 
-def _edits_at(text: str, at: int) -> Iterator[Edit]:
+def _edits_in_string(text: str, at: int) -> Iterator[Edit]:
+    """The edits inside a string's text that can change more than its text.
+
+    A quote inserted (the string lost its closing quote there), a ``'`` or
+    backtick taken for the closing quote, or the last character swapped with
+    the closing quote (``"name:"`` for ``"name":``); any other edit there
+    leaves the string a string and the decoder's stop where it was.
+    """
+    if _may_quote(text, at):
+        yield at, 0, '"', "character_inserted"
+    if text[at] in _IN_STRING:
+        yield at, 1, '"', "character_replaced"
+    if text[at + 1] == '"':
+        yield at, 2, '"' + text[at], "characters_swapped"
+
+
+def _edits_at(text: str, at: int, *, in_array: bool) -> Iterator[Edit]:
     char = text[at]
+    between_digits = (text[at - 1 : at] + text[at + 1 : at + 2]).isdigit()
     if char in _DROPPED and not (char == '"' and _before_structure(text, at, ":")):
         name = "character_dropped"
-        if _between_separators(text, at):
+        if char in _SEPARATORS and between_digits:
+            name = _DIGITS_JOINED
+        elif _between_separators(text, at):
             name = _LOST_ITEM
         yield at, 1, "", name
-    elif char == " " and (text[at - 1 : at] + text[at + 1 : at + 2]).isdigit():
+    elif char == " " and between_digits:
         yield at, 1, "", _DIGITS_JOINED
     for new in _INSERTED if _may_quote(text, at) else _INSERTED_NOT_QUOTE:
         yield at, 0, new, "character_inserted"
-    if char == '"' and not _before_structure(text, at, ":,]}"):
+    if char == '"' and not _before_structure(text, at, ":"):
         yield at, 0, "\\", "character_inserted"
     for new in _REPLACEMENTS.get(char, ""):
-        yield at, 1, new, "character_replaced"
+        name = "character_replaced"
+        if char in _SEPARATORS and between_digits:
+            name = _DIGITS_JOINED
+        elif char == ":" and in_array and _after_string(text, at):
+            name = _LOST_BRACES
+        yield at, 1, new, name
     after = text[at + 1 : at + 2]
-    if after and (char == '"') != (after == '"'):
+    if after and after != char and (char in _SWAPPED or after in _SWAPPED):
         yield at, 2, after + char, "characters_swapped"
 
 
@@ -287,9 +369,17 @@ class _Far:
     quotes: list[int]
     """Offsets ``i`` where swapping ``i`` and ``i + 1`` moves a quote past a
     bracket, comma or colon (``"[a",`` for ``["a",``)."""
+    child: int | None
+    """The opener of the innermost open container's last child container."""
+    child_ends: list[int]
+    """The commas of that child: a lost closer may belong before any of them."""
+    strings: list[tuple[int, int]]
+    """The strings that end after the window's start, as ``(start, end)``."""
+    last: int = 0
+    """The last offset edited near the stop."""
 
 
-def _structure_at(text: str, stop: int) -> _Far:
+def _structure_at(text: str, stop: int, lo: int) -> _Far:
     """The places before ``stop`` where a slip could hide far from it.
 
     The text before ``stop`` is a valid JSON prefix (the decoder read it), so
@@ -301,34 +391,62 @@ def _structure_at(text: str, stop: int) -> _Far:
     openers: list[int] = []
     slots: list[list[int]] = [[0]]
     children: list[list[int]] = [[]]
+    commas: list[list[int]] = [[]]
+    last: list[tuple[int, list[int]] | None] = [None]
     quotes: list[int] = []
+    strings: list[tuple[int, int]] = []
     for token in _TOKEN.finditer(text, 0, stop):
         start, end = token.span()
         char = text[start]
         if char == '"':
-            if text[start + 1] in _NEIGHBOURS:
-                quotes.append(start)
-            if end - 2 > start and text[end - 2] in _NEIGHBOURS:
-                quotes.append(end - 2)
-            if start and text[start - 1] in _NEIGHBOURS:
-                quotes.append(start - 1)
-            if text[end : end + 1] in _NEIGHBOURS:
-                quotes.append(end - 1)
+            if end > lo:
+                strings.append((start, end))
+            quotes.extend(_quote_swaps(text, start, end))
         elif char in "[{":
             children[-1].append(start)
             openers.append(start)
             slots.append([end] if char == "[" else [])
             children.append([])
+            commas.append([])
+            last.append(None)
         elif char in "]}":
             if openers:
-                openers.pop()
+                closed = (openers.pop(), commas.pop())
                 slots.pop()
                 children.pop()
+                last.pop()
+                last[-1] = closed
         elif char == ":":
             slots[-1] = [end]
-        elif char == "," and openers and text[openers[-1]] == "[":
-            slots[-1].append(end)
-    return _Far(slots[-1], openers, openers + children[-1], quotes)
+        else:
+            commas[-1].append(start)
+            if openers and text[openers[-1]] == "[":
+                slots[-1].append(end)
+    child, child_ends = last[-1] if last[-1] is not None else (None, [])
+    return _Far(
+        slots[-1], openers, openers + children[-1], quotes, child, child_ends, strings
+    )
+
+
+def _quote_swaps(text: str, start: int, end: int) -> Iterator[int]:
+    """Where swapping a quote of a string with a neighbour crosses structure.
+
+    The string spans ``start:end``; a swap there moves one of its quotes past a
+    bracket, comma or colon.
+    """
+    if text[start + 1] in _NEIGHBOURS:
+        yield start
+    if end - 2 > start and text[end - 2] in _NEIGHBOURS:
+        yield end - 2
+    if start and text[start - 1] in _NEIGHBOURS:
+        yield start - 1
+    if text[end : end + 1] in _NEIGHBOURS:
+        yield end - 1
+
+
+def _after_string(text: str, at: int) -> bool:
+    """Whether a string ends right before ``at`` (past spaces)."""
+    return text[:at].rstrip()[-1:] == '"'
 
 
 def _may_quote(text: str, at: int) -> bool:
@@ -336,10 +454,11 @@ def _may_quote(text: str, at: int) -> bool:
 
     A quote there that opens a string starting with a space after a bracket,
     comma or colon (``, " key":``), or closes one ending with a space before
-    them, would move layout into the data: not a reading of the reply.
+    them, would move layout into the data; one after a backslash would be an
+    escaped quote, not a lost one: neither is a reading of the reply.
     """
     before, after = text[at - 1], text[at]
-    return not (
+    return before != "\\" and not (
         (after in _SPACE and before in _SPACE_OR_STRUCTURAL)
         or (before in _SPACE and after in _SPACE_OR_STRUCTURAL)
     )

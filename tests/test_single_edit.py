@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import pytest
@@ -13,6 +13,9 @@ from langchain_jsonrecover import JsonFenceOutputParser
 from langchain_jsonrecover._repair import Repaired
 from langchain_jsonrecover._single_edit import Ambiguous, fix_single_edit
 from langchain_jsonrecover.errors import InvalidJsonError
+
+if TYPE_CHECKING:
+    import re
 
 READS = [
     ("lost_comma", '{"a": 1 "b": 2}', {"a": 1, "b": 2}, "character_inserted"),
@@ -115,6 +118,73 @@ def test_the_parser_raises_on_two_readings(text: str) -> None:
         JsonFenceOutputParser(repair=True).parse(text)
 
 
+# Found by an adversarial review: each answered a wrong value once.
+REVIEWED = [
+    # A dropped or replaced separator between digits joins or splits numbers.
+    ("time_unquoted", '{"time": 12:30, "room": "B"}'),
+    ("decimal_comma", '{"item": "Coffee", "price": 19,99, "currency": "EUR"}'),
+    # A lost backslash before a quote inside a string: escaping it reads too.
+    ("lost_backslash_before_a_bracket", '{"a": "[\\"x"]"}'),
+    ("lost_backslash_before_a_comma", '{"msg": "say \\"hi", then go", "n": 1}'),
+    # A lost ``}`` of a nested object whose last member is long: the closer
+    # may belong after any member of that object.
+    ("lost_closer_far_back", '[{"a": {"b": 1, "c": "' + "x" * 70 + '"}]'),
+    # A cut reply with one slip: an edit that closes the root early leaves
+    # the rest of the JSON as if it were prose.
+    ("cut_after_a_slip", '["k": "v", "n": [1'),
+    (
+        "cut_string_after_a_slip",
+        '{"code": "x = [\\"a"]", "explanation": "This creates a li',
+    ),
+    ("number_split_by_a_moved_closer", '{"a": [1], "confidence": }0.01,\n "v"'),
+    # A colon in an array: a lost pair of braces reads as well as a comma.
+    ("colon_in_an_array", '["key":"value"]'),
+    # A candidate that does not start with its opener.
+    ("stray_closer_first", "}[1, 2]"),
+    # A ``'`` or backtick for the closing quote: a quote inserted after it,
+    # or put in its place?
+    ("apostrophe_for_the_closing_quote", '{"a": "x\', "b": 1}'),
+    # A quote after a backslash is an escaped one, not a lost one.
+    ("windows_path", '{"p": "C:\\logs\\new" "q": 1}'),
+]
+
+
+@pytest.mark.parametrize("text", [r[1] for r in REVIEWED], ids=[r[0] for r in REVIEWED])
+def test_reviewed_cases_are_no_single_edit_fix(text: str) -> None:
+    assert not isinstance(fix_single_edit(text, max_depth=200), Repaired)
+
+
+class _CountingSub:
+    """A pattern whose ``sub`` calls are counted."""
+
+    def __init__(self, pattern: re.Pattern[str]) -> None:
+        self.pattern = pattern
+        self.calls = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.pattern, name)
+
+    def sub(self, repl: str, string: str) -> str:
+        self.calls += 1
+        return self.pattern.sub(repl, string)
+
+
+def test_the_tail_check_is_one_pass_whatever_the_nesting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Text after the value with deep brackets: one pass over them, not one
+    # pass per level (it took seconds at 32 KB).
+    calls = []
+    for depth in (1_000, 2_000):
+        counting = _CountingSub(single_edit._NOT_BRACKET)
+        with monkeypatch.context() as patch:
+            patch.setattr(single_edit, "_NOT_BRACKET", counting)
+            text = '{"a": "x, "b": 1} Also: ' + "[" * depth + "]" * depth
+            assert isinstance(fix_single_edit(text, max_depth=200), Repaired)
+        calls.append(counting.calls)
+    assert calls[0] == calls[1] > 0
+
+
 NOTHING = [
     ("valid", '{"a": 1}'),
     ("cut_off", '{"a": 1, "b": [1, 2'),
@@ -161,12 +231,21 @@ def test_a_value_inside_a_string_or_a_member_is_not_searched() -> None:
         parser.parse('"{a": 1, "b": 2}')
 
 
-def test_a_fix_of_the_search_wins_over_a_guess_of_the_pass() -> None:
-    # The pass reads ``#`` as a comment and drops the rest of the line; one
-    # lost quote reads the whole line as the string it was.
-    text = '{"stop": [\n  "a",\n  ###"\n], "n": 1}'
-    parser = JsonFenceOutputParser(repair=True)
-    assert parser.parse(text) == {"stop": ["a", "###"], "n": 1}
+@pytest.mark.parametrize(
+    "text",
+    [
+        # The pass reads ``#`` as a comment and drops the rest of the line;
+        # one lost quote reads the whole line as the string it was.
+        pytest.param('{"stop": [\n  "a",\n  ###"\n], "n": 1}', id="lost_quote"),
+        # The pass drops a commented-out member; one swap reads "#b".
+        pytest.param('[\n  "a",\n  #"b",\n  "c"\n]', id="commented_out_item"),
+    ],
+)
+def test_a_guess_of_the_pass_the_search_reads_otherwise_is_an_error(
+    text: str,
+) -> None:
+    with pytest.raises(InvalidJsonError):
+        JsonFenceOutputParser(repair=True).parse(text)
 
 
 def _work(text: str, monkeypatch: pytest.MonkeyPatch) -> int:
