@@ -81,6 +81,8 @@ _TRAILING: Final = "unexpected content after document"
 _END: Final = "unexpected end of data"
 _CONTROL: Final = "unexpected control character in string"
 _ESCAPE: Final = "invalid escaped sequence"
+_DEPTH: Final = "depth limit exceeded"
+"""Nested past orjson's limit: deeper than any ``max_depth`` reads, fixed or not."""
 _ESCAPE_LENGTH: Final = 5
 
 _LOST_ITEM: Final = "lost_item"
@@ -129,7 +131,8 @@ def fix_single_edit(text: str, *, max_depth: int) -> Repaired | Ambiguous | None
         ``character_inserted``, ``character_replaced`` or
         ``characters_swapped``; :class:`Ambiguous` when two fixes give
         different values; ``None`` when the text decodes as it stands, is
-        cut off, or has no single-edit fix (or the search ran out of budget).
+        cut off, nests deeper than the decoder reads, or has no single-edit
+        fix (or the search ran out of budget).
 
     Example:
         >>> fix_single_edit('{"a": 1 "b": 2}', max_depth=200).text
@@ -148,7 +151,7 @@ def fix_single_edit(text: str, *, max_depth: int) -> Repaired | Ambiguous | None
         if escaped.dangling >= 0:
             return None
         stop, message = _stop(escaped.text)
-    if stop < 0 or message.startswith(_END):
+    if stop < 0 or message.startswith((_END, _DEPTH)):
         return None
     work = text if escaped is None else escaped.text
     if stop >= len(work.rstrip()):
