@@ -30,7 +30,8 @@ _SURROGATES: Final = "str is not valid UTF-8"
 _SURROGATE: Final = re.compile("[\ud800-\udfff]")
 # orjson gives up on memory before depth on some unclosed runs of openers.
 _ALLOCATION: Final = "failed to allocate memory"
-_ORJSON_DEPTH: Final = 1024
+DECODER_DEPTH: Final = 1024
+"""The deepest nesting orjson reads; deeper text never decodes here."""
 _PARSER_DEPTH: Final = 200  # pydantic-core's recursion limit
 
 # Plain-language versions of orjson's messages (kept short: they reach models).
@@ -192,7 +193,7 @@ def _failure(text: str, msg: str, pos: int, max_depth: int) -> DecodeFailure:
     if msg.startswith(_SURROGATES):
         return _surrogate_failure(text)
     if msg.startswith(_DEPTH):
-        return too_deep(pos, max_depth, _ORJSON_DEPTH)
+        return too_deep(pos, max_depth, DECODER_DEPTH)
     if msg.startswith(_ALLOCATION):
         return _allocation_failure(text, pos, max_depth)
     if msg.startswith(_END) or pos >= len(text.rstrip()):

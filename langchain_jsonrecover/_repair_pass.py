@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Final
 import orjson
 
 from langchain_jsonrecover import _repair_tokens as tok
+from langchain_jsonrecover._decode import DECODER_DEPTH
 from langchain_jsonrecover._repair_ahead import (
     Where,
     find_unopened_value_end,
@@ -55,6 +56,10 @@ if TYPE_CHECKING:
 _KEY_FIRST, _KEY, _COLON, _MEMBER, _ITEM_FIRST, _ITEM, _AFTER = State
 _IN_KEY, _IN_OBJECT, _IN_ARRAY = Where
 _PYTHON: Final = {"True": "true", "False": "false", "None": "null"}
+DEEPEST: Final = DECODER_DEPTH
+"""The deepest nesting the pass opens: a repaired text deeper than the decoder
+reads would fail as too deep anyway, and a run of 1 MB of ``[`` is refused
+before a mark is made per bracket."""
 _MANY_MARKS: Final = 10_000  # marks made at once before the collector is paused
 _PREFIXES: Final = frozenset(
     name[:i]
@@ -330,9 +335,10 @@ def _read_value(p: Pass, char: str) -> bool:
     if char in NUMBER_START:
         return _read_number(p)
     if char == "[":
-        _open_arrays(p)
-        return True
+        return _open_arrays(p)
     if char == "{":
+        if len(p.stack) >= DEEPEST:
+            return p.refuse()
         p.push(char)
         p.state = _KEY_FIRST
         return True
@@ -362,11 +368,16 @@ def _end_value(p: Pass, end: int, repair: str) -> bool:
     return True
 
 
-def _open_arrays(p: Pass) -> None:
-    """Open a run of ``[`` at once: deep nesting costs no step per level."""
+def _open_arrays(p: Pass) -> bool:
+    """Open a run of ``[`` at once: deep nesting costs no step per level.
+
+    A run that nests deeper than :data:`DEEPEST` is refused at once.
+    """
     end = match_end(tok.OPEN_ARRAYS, p.text, p.pos)
     run = p.text[p.pos : end]
     count = run.count("[")
+    if len(p.stack) + count > DEEPEST:
+        return p.refuse()
     piece = len(p.out)
     p.out.append(run)
     p.stack.extend("[" * count)
@@ -382,6 +393,7 @@ def _open_arrays(p: Pass) -> None:
     p.opened["["] += count
     p.pos = end
     p.state = _ITEM_FIRST
+    return True
 
 
 def _read_string_value(p: Pass, char: str, where: Where) -> bool:

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 import langchain_jsonrecover._repair_tokens as repair_module
 from langchain_jsonrecover import InvalidJsonError, TruncationRecoveringOutputParser
 from langchain_jsonrecover._repair import Repaired, repair
+from langchain_jsonrecover._repair_pass import DEEPEST
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -801,9 +802,17 @@ def test_hostile_input_takes_linear_work(
 def test_100_kb_of_openers_is_no_recursion() -> None:
     assert repair("{" * 100_000) is None
     assert repair("[" * 100_000) is None
-    deep = repair("[" * 100_000 + "True" + "]" * 100_000)
+    # Past the decoder's depth no repaired text could decode: refused at once.
+    assert repair("[" * 100_000 + "True" + "]" * 100_000) is None
+    assert repair('{"a": ' * 2_000 + "True" + "}" * 2_000) is None
+
+
+@pytest.mark.parametrize("opener", ["[", '{"a": '])
+def test_nesting_up_to_the_decoders_depth_is_repaired(opener: str) -> None:
+    closer = "]" if opener == "[" else "}"
+    deep = repair(opener * DEEPEST + "True" + closer * DEEPEST)
     assert deep is not None
-    assert deep.text == "[" * 100_000 + "true" + "]" * 100_000
+    assert deep.text == opener * DEEPEST + "true" + closer * DEEPEST
 
 
 @pytest.mark.parametrize(
