@@ -395,3 +395,24 @@ def test_the_oracle_sees_wrong_values_when_there_are_some() -> None:
     naive = Runner("naive", first_inner_value, ours=False)
     verdicts = Counter(naive.judge(case)[0] for case in plain_cases())
     assert verdicts["wrong"] >= len(plain_cases()) // 10
+
+
+# Issue 10: with repair, the original value for at least as many faulted
+# replies as json_repair recovers (62.5 % at 5,000 replies of the fixed seed;
+# ours 73.5 %, `python benchmarks/oracle.py`). Pinned here on the CI sample
+# without json_repair, as the share below which the single-edit search would
+# have stopped doing its part.
+REPAIR_RIGHT_AT_LEAST = 0.68
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "JsonFenceOutputParser(repair=True)",
+        "TruncationRecoveringOutputParser(repair=True)",
+    ],
+)
+def test_repair_recovers_more_than_json_repair_does(name: str) -> None:
+    runner = RUNNERS[name]
+    verdicts = Counter(runner.judge(case)[0] for case in plain_cases())
+    assert verdicts["right"] >= REPAIR_RIGHT_AT_LEAST * len(plain_cases()), verdicts
