@@ -34,6 +34,7 @@ from typing import Final
 
 from langchain_jsonrecover import _repair_tokens as tok
 from langchain_jsonrecover._repair_pass import rewrite
+from langchain_jsonrecover._repair_python_style import rewrite_python_style
 from langchain_jsonrecover._repair_tokens import match_end
 
 _ESCAPED_WINDOW: Final = 256
@@ -210,6 +211,11 @@ def repair(text: str, *, entities: bool = False) -> Repaired | None:
                 repairs.update(dict.fromkeys(fixed.repairs))
             repairs = {"template_braces_undoubled": None, **repairs}
             return Repaired(single, tuple(repairs), truncated=False, end=length)
+    if not repairs:
+        python_style = rewrite_python_style(text)
+        if python_style is not None:
+            out, names, end = python_style
+            return Repaired(out, names, truncated=False, end=end)
     rewritten = rewrite(text, repairs)
     if rewritten is None and not unescaped:
         return _restarted(text)
