@@ -20,7 +20,6 @@ from _json_values import SETTINGS, same_value_in_key_order
 from hypothesis import given
 from hypothesis import strategies as st
 
-import langchain_jsonrecover._repair as repair_entry
 import langchain_jsonrecover._repair_tokens as repair_module
 from langchain_jsonrecover import InvalidJsonError, TruncationRecoveringOutputParser
 from langchain_jsonrecover._repair import Repaired, repair
@@ -512,33 +511,21 @@ def test_truncated_without_repairs_is_none() -> None:
 
 @contextmanager
 def careful_path_only(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Make the hot path's patterns take nothing, so every token is stepped.
-
-    The fast path for Python-style JSON (``_repair_python_style``) is off too.
-    """
+    """Make the hot path's patterns take nothing, so every token is stepped."""
     nothing = re.compile("")
     with monkeypatch.context() as patch:
         for name in ("_KEY_COLON", "_MEMBERS", "_ITEMS", "_SQ_KEY_COLON"):
             patch.setattr(repair_module, name, nothing)
-        patch.setattr(repair_entry, "rewrite_python_style", lambda _text: None)
         yield
 
 
-@pytest.mark.parametrize("python_style", [True, False], ids=["fast_path", "pass"])
 @pytest.mark.parametrize(
     "text",
     [pytest.param(row[1], id=row[0]) for row in REPAIRED + TRUNCATED]
     + [pytest.param(t, id=i) for i, t in REFUSED + NOTHING_TO_REPAIR],
 )
-def test_hot_path_changes_nothing(
-    monkeypatch: pytest.MonkeyPatch, text: str, *, python_style: bool
-) -> None:
-    # Without the Python-style fast path, what it takes goes through the pass's
-    # hot path: both shortcuts are compared with the careful path.
-    with monkeypatch.context() as patch:
-        if not python_style:
-            patch.setattr(repair_entry, "rewrite_python_style", lambda _text: None)
-        fast = repair(text)
+def test_hot_path_changes_nothing(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    fast = repair(text)
     with careful_path_only(monkeypatch):
         careful = repair(text)
     if fast is None or careful is None:

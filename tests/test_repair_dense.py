@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-import langchain_jsonrecover._repair as repair_entry
 import langchain_jsonrecover._repair_pass as pass_module
 import langchain_jsonrecover._repair_tokens as repair_module
 from langchain_jsonrecover._repair import Repaired, repair
@@ -68,18 +67,10 @@ ROWS: list[tuple[str, str, str | None, tuple[str, ...]]] = [
 
 
 @contextmanager
-def without_python_style() -> Iterator[None]:
-    """Turn off the fast path for Python-style JSON: the pass reads every row."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(repair_entry, "rewrite_python_style", lambda _text: None)
-        yield
-
-
-@contextmanager
 def careful_path_only() -> Iterator[None]:
-    """Make the hot path's patterns take nothing (and the fast path decline)."""
+    """Make the hot path's patterns take nothing."""
     nothing = re.compile("")
-    with pytest.MonkeyPatch.context() as patch, without_python_style():
+    with pytest.MonkeyPatch.context() as patch:
         for name in HOT_PATTERNS:
             patch.setattr(repair_module, name, nothing)
         yield
@@ -106,16 +97,9 @@ def test_dense_faults_repaired(
     assert (result.text, result.repairs) == (expected, repairs)
 
 
-@pytest.mark.parametrize("python_style", [True, False], ids=["fast_path", "pass"])
 @pytest.mark.parametrize("text", [pytest.param(row[1], id=row[0]) for row in ROWS])
-def test_hot_path_writes_what_careful_path_writes(
-    text: str, *, python_style: bool
-) -> None:
-    if python_style:
-        fast = repair(text)
-    else:
-        with without_python_style():
-            fast = repair(text)
+def test_hot_path_writes_what_careful_path_writes(text: str) -> None:
+    fast = repair(text)
     with careful_path_only():
         careful = repair(text)
     assert fields(fast) == fields(careful)
@@ -143,7 +127,7 @@ def test_hot_path_takes_single_quoted_members(
 
     members = 50
     record = "{" + ",".join(f"'k{i}':{value}" for i in range(members)) + "}"
-    with pytest.MonkeyPatch.context() as patch, without_python_style():
+    with pytest.MonkeyPatch.context() as patch:
         patch.setattr(pass_module, "_STEPS", tuple(map(counted, pass_module._STEPS)))
         result = repair(record)
     assert result is not None

@@ -21,6 +21,7 @@ from _real_replies import load_real_cases
 
 import langchain_jsonrecover._repair as repair_module
 import langchain_jsonrecover._repair_pass as pass_module
+import langchain_jsonrecover._repair_python_style as fast_module
 from langchain_jsonrecover._repair import Repaired, repair
 from langchain_jsonrecover._repair_python_style import rewrite_python_style
 
@@ -39,6 +40,12 @@ def pass_only() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(repair_module, "rewrite_python_style", lambda _text: None)
         yield
+
+
+@pytest.fixture
+def any_length(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Let the fast path take short candidates too (it leaves them to the pass)."""
+    monkeypatch.setattr(fast_module, "_MIN_CHARS", 0)
 
 
 def fields(result: Repaired | None) -> tuple[object, ...] | None:
@@ -99,6 +106,7 @@ TAKEN: list[tuple[str, str, str, tuple[str, ...], int]] = [
 ]
 
 
+@pytest.mark.usefixtures("any_length")
 @pytest.mark.parametrize(
     ("text", "expected", "repairs", "end"),
     [pytest.param(*row[1:], id=row[0]) for row in TAKEN],
@@ -141,14 +149,31 @@ DECLINED: list[tuple[str, str]] = [
     ("leading_zero", "{'a':01}"),
     ("unclosed", "{'a':[1,2}"),
     ("nothing_to_repair", '{"a":[1,true]}'),
-    ("too_sparse", '{"a":"' + "x" * 5000 + "\",'b':1}"),
 ]
 
 
+@pytest.mark.usefixtures("any_length")
 @pytest.mark.parametrize("text", [pytest.param(row[1], id=row[0]) for row in DECLINED])
 def test_fast_path_declines_other_faults(text: str) -> None:
     assert rewrite_python_style(text) is None
     assert fields(repair(text)) == by_pass(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("{'a':1,'b':True}", id="short"),
+        pytest.param('{"a":"' + "x" * 5000 + "\",'b':1}", id="sparse"),
+        pytest.param(
+            "[" + '{"a":1,"b":2,"c":3,"d":true},' * 150 + "True]", id="sparse_literal"
+        ),
+    ],
+)
+def test_fast_path_is_tried_only_where_it_pays(text: str) -> None:
+    # A short candidate, or one with few faults for its length: the pass reads
+    # it about as fast (the fast path would split it for nothing).
+    assert rewrite_python_style(text) is None
+    assert repair(text) is not None
 
 
 def test_pass_takes_no_step_on_a_dense_reply() -> None:
@@ -254,6 +279,7 @@ def candidates(text: str) -> Iterator[str]:
         yield text[start:]
 
 
+@pytest.mark.usefixtures("any_length")
 def test_fast_path_and_pass_agree_on_every_field() -> None:
     rng = random.Random(13)  # noqa: S311 - a fixed seed, a reproducible check
     texts: list[str] = []
