@@ -23,7 +23,10 @@ pattern that takes a whole run of strict JSON (members or items, with
 containers nested up to ``FLAT_DEPTH`` deep, see ``_repair_tokens``) in a
 single C-level match, so Python steps token by token only around the faults
 and into deep nesting. Every pattern may match empty, so a call costs what it
-consumes plus a bounded look ahead.
+consumes plus a bounded look ahead. A reply whose only faults are single
+quotes and Python literals has one on every row, though: before the pass,
+``_repair_python_style`` rewrites such a candidate with a few C-level calls,
+giving exactly what the pass would give, or declines and leaves it to the pass.
 """
 
 from __future__ import annotations

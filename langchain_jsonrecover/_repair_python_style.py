@@ -43,9 +43,9 @@ _PYTHON: Final = (("True", "true"), ("False", "false"), ("None", "null"))
 _SINGLE: Final = "single_quotes_replaced"
 _LITERAL: Final = "python_literal_replaced"
 _MIN_CHARS: Final = 2048
-"""Shorter candidates are left to the pass: it reads them in well under a
-millisecond, and the fast path would cost them more in counting their faults
-than it saves the few that are Python-style."""
+"""Shorter candidates are left to the pass: it reads them in a millisecond at
+most, and counting their faults would cost all of them more than the fast path
+saves the few that are Python-style."""
 _SAMPLE: Final = 4096
 """How much of a candidate's start shows whether the fast path may pay."""
 _CHARS_PER_MARK: Final = 64
