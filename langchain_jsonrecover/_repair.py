@@ -23,7 +23,10 @@ pattern that takes a whole run of strict JSON (members or items, with
 containers nested up to ``FLAT_DEPTH`` deep, see ``_repair_tokens``) in a
 single C-level match, so Python steps token by token only around the faults
 and into deep nesting. Every pattern may match empty, so a call costs what it
-consumes plus a bounded look ahead.
+consumes plus a bounded look ahead. A reply whose only faults are single
+quotes and Python literals has one on every row, though: before the pass,
+``_repair_python_style`` rewrites such a candidate with a few C-level calls,
+giving exactly what the pass would give, or declines and leaves it to the pass.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from typing import Final
 
 from langchain_jsonrecover import _repair_tokens as tok
 from langchain_jsonrecover._repair_pass import rewrite
+from langchain_jsonrecover._repair_python_style import rewrite_python_style
 from langchain_jsonrecover._repair_tokens import match_end
 
 _ESCAPED_WINDOW: Final = 256
@@ -210,6 +214,11 @@ def repair(text: str, *, entities: bool = False) -> Repaired | None:
                 repairs.update(dict.fromkeys(fixed.repairs))
             repairs = {"template_braces_undoubled": None, **repairs}
             return Repaired(single, tuple(repairs), truncated=False, end=length)
+    if not repairs:
+        python_style = rewrite_python_style(text)
+        if python_style is not None:
+            out, names, end = python_style
+            return Repaired(out, names, truncated=False, end=end)
     rewritten = rewrite(text, repairs)
     if rewritten is None and not unescaped:
         return _restarted(text)

@@ -228,3 +228,18 @@ def match_end(pattern: re.Pattern[str], text: str, pos: int) -> int:
         3
     """
     return pattern.match(text, pos).end()  # type: ignore[union-attr]
+
+
+# --- the Python-style fast path (``_repair_python_style``) ---------------------------
+
+DQ_STRING: Final = re.compile(r'("[^"\\]*+(?:\\[\s\S]?[^"\\]*+)*+(?:"|\Z))')
+"""A ``"``-quoted string, captured (``split`` tokenizes): to its closing quote, or
+the text's end. Once it starts it cannot fail, so a split scans each stretch once."""
+SINGLE_QUOTED_OUTSIDE: Final = re.compile(
+    r"[^']*+(?:'[^'\x00-\x1f\\TFN]*+"
+    r"(?:(?:T(?!rue)|F(?!alse)|N(?!one))[^'\x00-\x1f\\TFN]*+)*+'[^']*+)*+"
+)
+"""The text outside ``"`` strings (each a NUL), its ``'`` paired around plain
+bodies: no ``"`` string (NUL), control character, backslash or Python literal."""
+PYTHON_LITERAL_WORD: Final = re.compile(r"True|False|None")
+"""A Python literal's word."""
