@@ -235,7 +235,7 @@ def _undouble(text: str) -> tuple[str, int] | None:
     """The value with a template's doubled braces made single, and its end.
 
     ``None`` unless every brace outside strings, up to where the value
-    closes, is doubled; one linear scan.
+    closes, is doubled; one linear scan, a run of braces in one step.
     """
     pieces: list[str] = []
     braces = brackets = 0
@@ -250,11 +250,16 @@ def _undouble(text: str) -> tuple[str, int] | None:
             pos = end + 1
             continue
         if char in "{}":
-            if text[pos + 1 : pos + 2] != char:
+            run = match_end(tok.BRACE_RUN[char], text, pos) - pos
+            pairs = run // 2
+            if char == "}" and not brackets and 0 < braces <= pairs:
+                # The value closes inside this run.
+                return "".join(pieces) + "}" * braces, pos + 2 * braces
+            if run % 2:
                 return None
-            pieces.append(char)
-            pos += 2
-            braces += 1 if char == "{" else -1
+            pieces.append(char * pairs)
+            pos += run
+            braces += pairs if char == "{" else -pairs
         elif char in "[]":
             pieces.append(char)
             pos += 1

@@ -214,6 +214,8 @@ DOUBLED_START: Final = re.compile(r"(?:\[[ \t\r\n]*+)*+\{\{")
 """``{{`` (after ``[`` and spaces): braces doubled by a prompt template."""
 BETWEEN_BRACES: Final = re.compile(r'[^"{}\[\]]++')
 """A run with no quote, brace or bracket."""
+BRACE_RUN: Final = {"{": re.compile(r"\{++"), "}": re.compile(r"\}++")}
+"""A run of one brace, taken at once (a template doubles them)."""
 OUTER_BODY: Final = re.compile(r'(?:[^"\\]++|\\.)*+', re.DOTALL)
 """Text up to its first bare quote."""
 OUTER_ESCAPE: Final = re.compile(r'\\(["\\/bfnrt])')
