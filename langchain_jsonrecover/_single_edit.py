@@ -39,6 +39,7 @@ import orjson
 
 from langchain_jsonrecover._decode import Decoded, decode, escape_control_characters
 from langchain_jsonrecover._repair import Repaired
+from langchain_jsonrecover._single_edit_far import Far, find_far_sites
 from langchain_jsonrecover._spans import continues_structure
 
 if TYPE_CHECKING:
@@ -66,16 +67,20 @@ _REPLACEMENTS: Final = {
     "=": ",:",
     "'": '"',
     "`": '"',
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u201e": '"',
+    "\uff02": '"',
 }
 """A bracket for one of the other kind, a separator for another, a quote for
 ``'`` or a backtick: never an opener for a closer (``{{`` is no ``{}``)."""
-_IN_STRING: Final = "'`"
+_IN_STRING: Final = "'`\u201c\u201d\u201e\uff02"
 """What may be replaced inside a string (by a quote that closes it)."""
-_NEIGHBOURS: Final = frozenset("{}[],:")
+_TYPOGRAPHIC: Final = frozenset("\u201c\u201d\u201e\uff02")
+"""Quotes that stand for ``"``: one is the lost quote's place, no '"' goes beside it."""
 _OPENERS: Final = frozenset("{[")
 _SWAPPED: Final = frozenset('{}[]",:')
 """A character swapped with its neighbour is one of these, or beside one."""
-_TOKEN: Final = re.compile(r'"(?:[^"\\]++|\\.)*+"|[{}\[\],:]', re.DOTALL)
 _NOT_BRACKET: Final = re.compile(r"[^\[\]{}]++")
 _TRAILING: Final = "unexpected content after document"
 _END: Final = "unexpected end of data"
@@ -98,6 +103,7 @@ _SEPARATORS: Final = frozenset(",:;=")
 _NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
 _TAIL_BRACKETS: Final = 4096
 _NUMBER_GOES_ON: Final = re.compile(r"\.?[0-9]")
+_NUMBER_END: Final = re.compile(r"-?[0-9.eE+]*+\Z")
 
 Edit = tuple[int, int, str, str]
 """An edit: its offset, how many characters it drops there, what it inserts
@@ -190,7 +196,7 @@ def _search(
     seen = b""
     first = 0
     lo = max(1, stop - _WINDOW)
-    far = _structure_at(text, stop, lo)
+    far = find_far_sites(text, stop, lo)
     far.last = stop + (_ESCAPE_LENGTH if escape else 1)
     inner = max((at for at in far.stack if at < lo), default=0)
     for at, drop, insert, name in _edits(text, lo, far):
@@ -284,7 +290,7 @@ def _reads_on(piece: str) -> bool:
     return True
 
 
-def _edits(text: str, lo: int, far: _Far) -> Iterator[Edit]:
+def _edits(text: str, lo: int, far: Far) -> Iterator[Edit]:
     """Every single-character edit that could have made the decoder stop.
 
     Near the stop from ``far.last`` back to ``lo``, then the far ones.
@@ -295,7 +301,7 @@ def _edits(text: str, lo: int, far: _Far) -> Iterator[Edit]:
         while strings and strings[-1][0] >= at:
             strings.pop()
         if strings and at < strings[-1][1] - 1:
-            yield from _edits_in_string(text, at)
+            yield from _edits_in_string(text, at, strings[-1][0])
         else:
             yield from _edits_at(text, at, in_array=in_array)
     for at in reversed(far.slots):
@@ -315,7 +321,7 @@ def _edits(text: str, lo: int, far: _Far) -> Iterator[Edit]:
                 yield at, 0, closer, "character_inserted"
 
 
-def _edits_in_string(text: str, at: int) -> Iterator[Edit]:
+def _edits_in_string(text: str, at: int, start: int = 0) -> Iterator[Edit]:
     """The edits inside a string's text that can change more than its text.
 
     A quote inserted (the string lost its closing quote there), a ``'`` or
@@ -325,6 +331,8 @@ def _edits_in_string(text: str, at: int) -> Iterator[Edit]:
     """
     if _may_quote(text, at):
         yield at, 0, '"', "character_inserted"
+        if text[at - 2 : at] == '\\"' and text.count('\\"', start, at) % 2:
+            yield at - 2, 0, "\\", "character_inserted"
     if text[at] in _IN_STRING:
         yield at, 1, '"', "character_replaced"
     if text[at + 1] == '"':
@@ -343,8 +351,10 @@ def _edits_at(text: str, at: int, *, in_array: bool) -> Iterator[Edit]:
         yield at, 1, "", name
     elif char == " " and between_digits:
         yield at, 1, "", _DIGITS_JOINED
+    splits = _splits_number(text, at)
     for new in _INSERTED if _may_quote(text, at) else _INSERTED_NOT_QUOTE:
-        yield at, 0, new, "character_inserted"
+        name = _DIGITS_JOINED if splits and new in ",:" else "character_inserted"
+        yield at, 0, new, name
     if char == '"' and not _before_structure(text, at, ":"):
         yield at, 0, "\\", "character_inserted"
     for new in _REPLACEMENTS.get(char, ""):
@@ -357,94 +367,6 @@ def _edits_at(text: str, at: int, *, in_array: bool) -> Iterator[Edit]:
     after = text[at + 1 : at + 2]
     if after and after != char and (char in _SWAPPED or after in _SWAPPED):
         yield at, 2, after + char, "characters_swapped"
-
-
-@dataclass(slots=True)
-class _Far:
-    """Where a slip far before the decoder's stop could still be."""
-
-    slots: list[int]
-    """Where a value of the innermost open container may start (a lost opener)."""
-    stack: list[int]
-    """Openers of the containers still open, outermost first."""
-    openers: list[int]
-    """Those, and the openers of the innermost one's children."""
-    quotes: list[int]
-    """Offsets ``i`` where swapping ``i`` and ``i + 1`` moves a quote past a
-    bracket, comma or colon (``"[a",`` for ``["a",``)."""
-    child: int | None
-    """The opener of the innermost open container's last child container."""
-    child_ends: list[int]
-    """The commas of that child: a lost closer may belong before any of them."""
-    strings: list[tuple[int, int]]
-    """The strings that end after the window's start, as ``(start, end)``."""
-    last: int = 0
-    """The last offset edited near the stop."""
-
-
-def _structure_at(text: str, stop: int, lo: int) -> _Far:
-    """The places before ``stop`` where a slip could hide far from it.
-
-    The text before ``stop`` is a valid JSON prefix (the decoder read it), so
-    its strings and brackets can be taken token by token. A slot is where a
-    value may start: after ``[`` or an array's comma (every item of the
-    innermost array), or after the last ``:`` (the innermost object's current
-    value); at the top level, the candidate's start.
-    """
-    openers: list[int] = []
-    slots: list[list[int]] = [[0]]
-    children: list[list[int]] = [[]]
-    commas: list[list[int]] = [[]]
-    last: list[tuple[int, list[int]] | None] = [None]
-    quotes: list[int] = []
-    strings: list[tuple[int, int]] = []
-    for token in _TOKEN.finditer(text, 0, stop):
-        start, end = token.span()
-        char = text[start]
-        if char == '"':
-            if end > lo:
-                strings.append((start, end))
-            quotes.extend(_quote_swaps(text, start, end))
-        elif char in "[{":
-            children[-1].append(start)
-            openers.append(start)
-            slots.append([end] if char == "[" else [])
-            children.append([])
-            commas.append([])
-            last.append(None)
-        elif char in "]}":
-            if openers:
-                closed = (openers.pop(), commas.pop())
-                slots.pop()
-                children.pop()
-                last.pop()
-                last[-1] = closed
-        elif char == ":":
-            slots[-1] = [end]
-        else:
-            commas[-1].append(start)
-            if openers and text[openers[-1]] == "[":
-                slots[-1].append(end)
-    child, child_ends = last[-1] if last[-1] is not None else (None, [])
-    return _Far(
-        slots[-1], openers, openers + children[-1], quotes, child, child_ends, strings
-    )
-
-
-def _quote_swaps(text: str, start: int, end: int) -> Iterator[int]:
-    """Where swapping a quote of a string with a neighbour crosses structure.
-
-    The string spans ``start:end``; a swap there moves one of its quotes past a
-    bracket, comma or colon.
-    """
-    if text[start + 1] in _NEIGHBOURS:
-        yield start
-    if end - 2 > start and text[end - 2] in _NEIGHBOURS:
-        yield end - 2
-    if start and text[start - 1] in _NEIGHBOURS:
-        yield start - 1
-    if text[end : end + 1] in _NEIGHBOURS:
-        yield end - 1
 
 
 def _after_string(text: str, at: int) -> bool:
@@ -461,6 +383,8 @@ def _may_quote(text: str, at: int) -> bool:
     escaped quote, not a lost one: neither is a reading of the reply.
     """
     before, after = text[at - 1], text[at]
+    if before in _TYPOGRAPHIC or after in _TYPOGRAPHIC:
+        return False
     return before != "\\" and not (
         (after in _SPACE and before in _SPACE_OR_STRUCTURAL)
         or (before in _SPACE and after in _SPACE_OR_STRUCTURAL)
@@ -497,3 +421,24 @@ def _before_structure(text: str, at: int, chars: str) -> bool:
     """
     after = _NEXT_CHAR.match(text, at + 1)
     return after is not None and after.group(1) in chars
+
+
+def _splits_number(text: str, at: int) -> bool:
+    """Whether a separator inserted at ``at`` splits ``10-20`` or ``0 5``.
+
+    ``[18-25]`` is a range, ``[0 5]`` may be ``0.5``: no lost comma between two
+    numbers (``[1 500]`` is refused where dropping the space decodes).
+    """
+    before = text[max(0, at - 32) : at].rstrip(" ")
+    right = text[at : at + 32].lstrip(" ")
+    spaced = text[at - 1 : at] == " " or text[at : at + 1] == " "
+    number = _NUMBER_END.search(before)
+    return before[-1:].isdigit() and (
+        (
+            right[:1].isdigit()
+            and spaced
+            and number is not None
+            and number.group().lstrip("-") == "0"
+        )
+        or (right[:1] == "-" and right[1:2].isdigit() and not spaced)
+    )

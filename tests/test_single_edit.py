@@ -149,6 +149,48 @@ REVIEWED = [
 ]
 
 
+# Found by a second review: the intended value, or an error, never a third.
+REVIEWED_AGAIN = [
+    # A string ending in a single backslash: ``\"`` then reads as an escaped
+    # quote; doubling the backslash reads as well.
+    ("backslash_at_a_string_end", '{"p": "C:\\\\dir\\", "n": 1}', None),
+    # A hyphen between digits is a range, not a lost comma before -25.
+    ("range_in_an_array", '{"age_range": [18-25]}', None),
+    ("year_month", '{"dates": [2024-11]}', None),
+    # A space for the dot after 0.
+    ("zero_space_digit", '{"embedding": [0.12, 0 5, 0.9]}', None),
+    # A typographic or fullwidth quote standing for the JSON quote.
+    ("typographic_quote_opens_a_key", '{"a": 1, \u201db": 2}', {"a": 1, "b": 2}),
+    ("fullwidth_quote_closes", '{"a": "x\uff02, "n": 1}', {"a": "x", "n": 1}),
+    # Controls, read as before.
+    (
+        "escaped_quotes_then_a_lost_quote",
+        '{"q": "He said \\"hi\\", "n": 1}',
+        {"q": 'He said "hi"', "n": 1},
+    ),
+    ("negative_after_a_lost_comma", "[1, -2, 3 -4]", [1, -2, 3, -4]),
+    (
+        "decimals_after_a_lost_comma",
+        '{"e": [0.12, -0.5 0.33]}',
+        {"e": [0.12, -0.5, 0.33]},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "meant"),
+    [r[1:] for r in REVIEWED_AGAIN],
+    ids=[r[0] for r in REVIEWED_AGAIN],
+)
+def test_second_review_cases_read_as_meant_or_raise(text: str, meant: Any) -> None:
+    parser = JsonFenceOutputParser(repair=True)
+    if meant is None:
+        with pytest.raises(InvalidJsonError):
+            parser.parse(text)
+    else:
+        assert parser.parse(text) == meant
+
+
 @pytest.mark.parametrize("text", [r[1] for r in REVIEWED], ids=[r[0] for r in REVIEWED])
 def test_reviewed_cases_are_no_single_edit_fix(text: str) -> None:
     assert not isinstance(fix_single_edit(text, max_depth=200), Repaired)

@@ -1,0 +1,109 @@
+"""Where a slip far before the decoder's stop could still hide (the single-edit search).
+
+Pure functions on ``str``; no LangChain imports. The text before the stop is
+a valid JSON prefix, so one token scan over it finds the few places where a
+bracket or quote slip far from the stop would still let the text decode: the
+value slots of the innermost open container, the openers still open and
+those of its children, the members of the child that closed last, and the
+quotes beside a bracket, comma or colon.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+_TOKEN: Final = re.compile(r'"(?:[^"\\]++|\\.)*+"|[{}\[\],:]', re.DOTALL)
+_NEIGHBOURS: Final = frozenset("{}[],:")
+
+
+@dataclass(slots=True)
+class Far:
+    """Where a slip far before the decoder's stop could still be."""
+
+    slots: list[int]
+    """Where a value of the innermost open container may start (a lost opener)."""
+    stack: list[int]
+    """Openers of the containers still open, outermost first."""
+    openers: list[int]
+    """Those, and the openers of the innermost one's children."""
+    quotes: list[int]
+    """Offsets ``i`` where swapping ``i`` and ``i + 1`` moves a quote past a
+    bracket, comma or colon (``"[a",`` for ``["a",``)."""
+    child: int | None
+    """The opener of the innermost open container's last child container."""
+    child_ends: list[int]
+    """The commas of that child: a lost closer may belong before any of them."""
+    strings: list[tuple[int, int]]
+    """The strings that end after the window's start, as ``(start, end)``."""
+    last: int = 0
+    """The last offset edited near the stop."""
+
+
+def find_far_sites(text: str, stop: int, lo: int) -> Far:
+    """The places before ``stop`` where a slip could hide far from it.
+
+    The text before ``stop`` is a valid JSON prefix (the decoder read it), so
+    its strings and brackets can be taken token by token. A slot is where a
+    value may start: after ``[`` or an array's comma (every item of the
+    innermost array), or after the last ``:`` (the innermost object's current
+    value); at the top level, the candidate's start.
+    """
+    openers: list[int] = []
+    slots: list[list[int]] = [[0]]
+    children: list[list[int]] = [[]]
+    commas: list[list[int]] = [[]]
+    last: list[tuple[int, list[int]] | None] = [None]
+    quotes: list[int] = []
+    strings: list[tuple[int, int]] = []
+    for token in _TOKEN.finditer(text, 0, stop):
+        start, end = token.span()
+        char = text[start]
+        if char == '"':
+            if end > lo:
+                strings.append((start, end))
+            quotes.extend(quote_swaps(text, start, end))
+        elif char in "[{":
+            children[-1].append(start)
+            openers.append(start)
+            slots.append([end] if char == "[" else [])
+            children.append([])
+            commas.append([])
+            last.append(None)
+        elif char in "]}":
+            if openers:
+                closed = (openers.pop(), commas.pop())
+                slots.pop()
+                children.pop()
+                last.pop()
+                last[-1] = closed
+        elif char == ":":
+            slots[-1] = [end]
+        else:
+            commas[-1].append(start)
+            if openers and text[openers[-1]] == "[":
+                slots[-1].append(end)
+    child, child_ends = last[-1] if last[-1] is not None else (None, [])
+    return Far(
+        slots[-1], openers, openers + children[-1], quotes, child, child_ends, strings
+    )
+
+
+def quote_swaps(text: str, start: int, end: int) -> Iterator[int]:
+    """Where swapping a quote of a string with a neighbour crosses structure.
+
+    The string spans ``start:end``; a swap there moves one of its quotes past a
+    bracket, comma or colon.
+    """
+    if text[start + 1] in _NEIGHBOURS:
+        yield start
+    if end - 2 > start and text[end - 2] in _NEIGHBOURS:
+        yield end - 2
+    if start and text[start - 1] in _NEIGHBOURS:
+        yield start - 1
+    if text[end : end + 1] in _NEIGHBOURS:
+        yield end - 1
