@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Self, SupportsIndex, TypeVar
 
@@ -21,6 +22,8 @@ import pytest
 if TYPE_CHECKING:
     from collections.abc import Iterator
     from types import ModuleType
+
+    from langchain_jsonrecover._repair_state import Pass
 
 Charge = Callable[[int], None]
 """Told how many characters one call may have examined."""
@@ -212,3 +215,26 @@ def measure(
             count_patterns(patch, module, lambda _name: tally.charge)
         result = scan(tally)
     return tally, result
+
+
+@contextmanager
+def pass_steps_counted() -> Iterator[Tally]:
+    """Count the repair pass's careful steps (one per token it reads alone).
+
+    Example: ``with pass_steps_counted() as steps: repair(text)``, then
+    ``steps.calls``.
+    """
+    import langchain_jsonrecover._repair_pass as pass_module  # noqa: PLC0415
+
+    tally = Tally()
+
+    def counted(step: Callable[[Pass, str], bool]) -> Callable[[Pass, str], bool]:
+        def run(p: Pass, char: str) -> bool:
+            tally.charge(1)
+            return step(p, char)
+
+        return run
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pass_module, "_STEPS", tuple(map(counted, pass_module._STEPS)))
+        yield tally

@@ -12,15 +12,14 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 import pytest
+from _counting import pass_steps_counted
 
-import langchain_jsonrecover._repair_pass as pass_module
 import langchain_jsonrecover._repair_tokens as repair_module
 from langchain_jsonrecover._repair import Repaired, repair
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Iterator
 
-    from langchain_jsonrecover._repair_state import Pass
 
 HOT_PATTERNS = ("_KEY_COLON", "_SQ_KEY_COLON", "_MEMBERS", "_ITEMS")
 """The hot path's patterns: with all of them taking nothing, every token is stepped."""
@@ -115,21 +114,10 @@ def test_hot_path_takes_single_quoted_members(
     # A member is a key, a colon, a value and a comma (four careful steps
     # before): with a plain scalar only its comma is a careful step; a Python
     # literal adds one, an array its bracket and its closer.
-    steps = 0
-
-    def counted(step: Callable[[Pass, str], bool]) -> Callable[[Pass, str], bool]:
-        def run(p: Pass, char: str) -> bool:
-            nonlocal steps
-            steps += 1
-            return step(p, char)
-
-        return run
-
     members = 50
     record = "{" + ",".join(f"'k{i}':{value}" for i in range(members)) + "}"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pass_module, "_STEPS", tuple(map(counted, pass_module._STEPS)))
+    with pass_steps_counted() as steps:
         result = repair(record)
     assert result is not None
     assert result.repairs[0] == "single_quotes_replaced"
-    assert steps <= steps_per_member * members + 1
+    assert steps.calls <= steps_per_member * members + 1

@@ -16,19 +16,18 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 import pytest
 from _corpora import CORPORA, MISSING, load_cases
+from _counting import pass_steps_counted
 from _oracle import generate
 from _real_replies import load_real_cases
 
 import langchain_jsonrecover._repair as repair_module
-import langchain_jsonrecover._repair_pass as pass_module
 import langchain_jsonrecover._repair_python_style as fast_module
 from langchain_jsonrecover._repair import Repaired, repair
 from langchain_jsonrecover._repair_python_style import rewrite_python_style
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Iterator
 
-    from langchain_jsonrecover._repair_state import Pass
 
 SQ: Final = "single_quotes_replaced"
 PY: Final = "python_literal_replaced"
@@ -177,27 +176,16 @@ def test_fast_path_is_tried_only_where_it_pays(text: str) -> None:
 
 
 def test_pass_takes_no_step_on_a_dense_reply() -> None:
-    steps = 0
-
-    def counted(step: Callable[[Pass, str], bool]) -> Callable[[Pass, str], bool]:
-        def run(p: Pass, char: str) -> bool:
-            nonlocal steps
-            steps += 1
-            return step(p, char)
-
-        return run
-
     records = [
         {"id": i, "name": f"n{i}", "ok": i % 2 == 0, "tags": ["a"]} for i in range(300)
     ]
     rng = random.Random(1)  # noqa: S311 - a fixed seed, a reproducible check
     text = python_style(records, rng, quote=1.0, capitalise=1.0)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pass_module, "_STEPS", tuple(map(counted, pass_module._STEPS)))
+    with pass_steps_counted() as steps:
         result = repair(text)
-        assert steps == 0
+        assert steps.calls == 0
         assert fields(result) == by_pass(text)
-        assert steps > len(records)  # the pass alone steps through every record
+        assert steps.calls > len(records)  # the pass alone steps through every record
     assert result is not None
     assert orjson.loads(result.text) == records
 
