@@ -8,6 +8,8 @@ order they are tried:
 2. the trimmed reply when it starts with ``{`` or ``[`` (after a bare
    ``json`` label line);
 3. JSON-like spans in prose: objects before arrays, each in text order;
+   arrays only when no object failed (a broken object is the reply's JSON,
+   not a ``[1]`` beside it), unless a schema was given;
 4. the arguments of tool calls written as key/value markup.
 
 Reasoning and markup are blanked by ``prepare_reply`` first; each candidate's
@@ -348,9 +350,20 @@ def _read_prose(
     ordered = sorted(
         spans, key=lambda s: (s.start != raw, s.empty, not s.is_object, s.start)
     )
+    object_failed = False
     for span in ordered:
         step: Step = "raw" if span.start == raw else "prose"
-        yield _read_span(text, span, step, head if step == "raw" else base, scan)
+        if object_failed and step == "prose" and not span.is_object:
+            # A broken object is the reply's JSON, not a citation such as
+            # ``[1]`` beside it: its error (or its repair) answers. With a
+            # schema, the schema decides (it may want an array).
+            return
+        candidate = _read_span(text, span, step, head if step == "raw" else base, scan)
+        yield candidate
+        object_failed = (
+            object_failed
+            or (span.is_object and candidate.failure is not None and not scan.scalars)
+        )
 
 
 def _find_prose_spans(

@@ -32,7 +32,14 @@ def test_whole_reply_as_one_broken_value(reply: str, value: Any) -> None:
     ("reply", "scan", "values"),
     [
         pytest.param(
-            "Sure: {'a': 1} or [1, 2,]", SCAN, [{"a": 1}, [1, 2]], id="each_in_order"
+            "Sure: {'a': 1} or {'b': [1, 2,]}",
+            SCAN,
+            [{"a": 1}, {"b": [1, 2]}],
+            id="each_in_order",
+        ),
+        # After a broken object, an array in the prose is no candidate.
+        pytest.param(
+            "Sure: {'a': 1} or [1, 2,]", SCAN, [{"a": 1}], id="no_array_after"
         ),
         pytest.param('Sure: {"a": 1}', SCAN, [], id="a_value_needs_no_repair"),
         pytest.param("Sure: {'a': [1,", SCAN, [], id="cut_and_not_closed"),

@@ -209,6 +209,35 @@ def test_objects_before_arrays() -> None:
     assert JsonFenceOutputParser().parse('See [1, 2] and then {"a": 1}') == {"a": 1}
 
 
+BROKEN_OBJECT_BESIDE_AN_ARRAY = [
+    (
+        "citation_after",
+        'Here is the data: {"name": "Ada", "age": 36,} as reported in [1].',
+        {"name": "Ada", "age": 36},
+    ),
+    (
+        "citation_before",
+        'According to the filing [2], the answer is {"revenue": 12.5 "year": 2023}.',
+        {"revenue": 12.5, "year": 2023},
+    ),
+    ("scale_after", 'Result: {"a": 1 "b": 2} (scale [0, 1]).', {"a": 1, "b": 2}),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "repaired"),
+    [r[1:] for r in BROKEN_OBJECT_BESIDE_AN_ARRAY],
+    ids=[r[0] for r in BROKEN_OBJECT_BESIDE_AN_ARRAY],
+)
+def test_a_broken_object_is_never_replaced_by_an_array_beside_it(
+    text: str, repaired: Any
+) -> None:
+    for parser in DEFAULT_PARSERS:
+        with pytest.raises(InvalidJsonError):
+            parser.parse(text)
+    assert JsonFenceOutputParser(repair=True).parse(text) == repaired
+
+
 # 9. Reasoning is never the answer.
 def test_reasoning_is_never_the_answer() -> None:
     parser = JsonFenceOutputParser()
