@@ -57,6 +57,8 @@ _AFTER_ROOT: Final = re.compile(
     r"|(?:,[ \t\r\n]*+)?+[\[{])"
 )
 
+_QUOTE_AFTER_ROOT: Final = re.compile(r'"[ \t\r\n]*+[,:}\]]')
+
 
 @dataclass(frozen=True, slots=True)
 class Span:
@@ -187,8 +189,23 @@ class _Scan:
             nothing follows), or ``-1`` when prose resumes.
         """
         text, end, spans = self.text, self.root_end, self.spans
-        found = _AFTER_ROOT.match(text, end, min(self.hi, end + _LOOK))
         first = self.chain if self.chain >= 0 else len(spans) - 1
+        glued = _QUOTE_AFTER_ROOT.match(text, end, min(self.hi, end + _LOOK))
+        if glued is not None:
+            # The root's closer was inside a string (``"Paris"}", "n": 1}``):
+            # one broken span, for the default parser to report and repair
+            # to read from the root's opener.
+            last = spans[-1]
+            spans[-1] = Span(
+                last.start,
+                glued.end(),
+                closed=True,
+                is_object=last.is_object,
+                empty=False,
+                broken=True,
+            )
+            return -1
+        found = _AFTER_ROOT.match(text, end, min(self.hi, end + _LOOK))
         if found is None:
             return -1
         closer = found.group(1)
@@ -396,8 +413,10 @@ def _close_to(
 def continues_structure(text: str, end: int, hi: int) -> bool:
     """Whether the text after a value that ends at ``end`` goes on as if it had not.
 
-    A closer (perhaps after a comma) or ``, "key":`` right after it: the
-    value closed too early, and reading it alone would drop the rest.
+    A closer (perhaps after a comma) or ``, "key":`` right after it, or a
+    quote glued to it before a comma, colon or closer (``"Paris"}", "n": 1}``:
+    the ``}`` was inside a string that lost a backslash): the value closed
+    too early, and reading it alone would drop the rest.
 
     Example:
         >>> continues_structure('{"a": 1}, "b": 2}', 8, 17)
@@ -405,6 +424,8 @@ def continues_structure(text: str, end: int, hi: int) -> bool:
         >>> continues_structure('{"a": 1}, {"b": 2}', 8, 18)
         False
     """
+    if _QUOTE_AFTER_ROOT.match(text, end, min(hi, end + _LOOK)):
+        return True
     found = _AFTER_ROOT.match(text, end, min(hi, end + _LOOK))
     return found is not None and (
         found.group(1) is not None or found.group(2) is not None

@@ -224,6 +224,26 @@ BROKEN_OBJECT_BESIDE_AN_ARRAY = [
 ]
 
 
+# JSON in a string that lost the backslash of its last quote: the string
+# closes there and the object's ``}`` closed the root early; the rest of the
+# reply is not prose to ignore.
+CLOSER_INSIDE_A_STRING = [
+    ("tool_arguments", '{"args": "{\\"city\\": \\"Paris"}", "n": 1}'),
+    ("last_member", '{"n": 1, "args": "{\\"city\\": \\"Paris"}"}'),
+]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [r[1] for r in CLOSER_INSIDE_A_STRING],
+    ids=[r[0] for r in CLOSER_INSIDE_A_STRING],
+)
+def test_a_root_closed_inside_a_string_is_no_value(text: str) -> None:
+    for parser in ALL_PARSERS:
+        with pytest.raises(InvalidJsonError):
+            parser.parse(text)
+
+
 @pytest.mark.parametrize(
     ("text", "repaired"),
     [r[1:] for r in BROKEN_OBJECT_BESIDE_AN_ARRAY],
