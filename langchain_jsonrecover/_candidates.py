@@ -360,9 +360,8 @@ def _read_prose(
             return
         candidate = _read_span(text, span, step, head if step == "raw" else base, scan)
         yield candidate
-        object_failed = (
-            object_failed
-            or (span.is_object and candidate.failure is not None and not scan.scalars)
+        object_failed = object_failed or (
+            span.is_object and candidate.failure is not None and not scan.scalars
         )
 
 
