@@ -24,7 +24,7 @@ from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode
 from langchain_jsonrecover._recover import Closed, close_truncated
 from langchain_jsonrecover._repair import Repaired
 from langchain_jsonrecover._repair import repair as repair_syntax
-from langchain_jsonrecover._single_edit import Ambiguous, fix_single_edit
+from langchain_jsonrecover._single_edit import Ambiguous, fix_single_edit, value_key
 from langchain_jsonrecover._spans import continues_structure
 
 if TYPE_CHECKING:
@@ -237,10 +237,9 @@ def _inside_structure(text: str, start: int) -> bool:
 def _same_value(one: Repaired, other: Repaired) -> bool:
     """Whether two repairs of a candidate read the same JSON value."""
     try:
-        return orjson.dumps(
-            orjson.loads(one.text), option=orjson.OPT_SORT_KEYS
-        ) == orjson.dumps(orjson.loads(other.text), option=orjson.OPT_SORT_KEYS)
-    except (orjson.JSONDecodeError, TypeError):
+        key = value_key(orjson.loads(one.text))
+        return key is not None and key == value_key(orjson.loads(other.text))
+    except orjson.JSONDecodeError:
         return False
 
 

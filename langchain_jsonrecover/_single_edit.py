@@ -33,14 +33,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
 from langchain_jsonrecover._decode import Decoded, decode, escape_control_characters
 from langchain_jsonrecover._repair import Repaired
 from langchain_jsonrecover._single_edit_far import Far, find_far_sites
-from langchain_jsonrecover._spans import continues_structure
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -173,6 +172,22 @@ def fix_single_edit(text: str, *, max_depth: int) -> Repaired | Ambiguous | None
     )
 
 
+def value_key(value: Any) -> bytes | None:
+    """A key equal for two JSON values iff they are the same value.
+
+    Types count (``1``, ``1.0`` and ``True`` differ); key order does not.
+    ``None`` for a value orjson cannot write (an integer past 64 bits).
+
+    Example:
+        >>> value_key({"b": 1, "a": [True]}) == value_key({"a": [True], "b": 1})
+        True
+    """
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return None
+
+
 def _stop(text: str) -> tuple[int, str]:
     """Where and why orjson stops on ``text``; ``(-1, "")`` when it decodes."""
     try:
@@ -229,9 +244,8 @@ def _search(
             continue
         if name in _REFUSING:
             return Ambiguous(first if found is not None else at, at)
-        try:
-            key = orjson.dumps(result.value, option=orjson.OPT_SORT_KEYS)
-        except TypeError:
+        key = value_key(result.value)
+        if key is None:
             return None
         if found is None:
             seen = key
@@ -246,14 +260,13 @@ def _goes_on(text: str, end: int) -> bool:
     """Whether the text after the value (from ``end``) reads as more of it.
 
     It does when it goes on as JSON would (a quote, separator or closer next,
-    ``, "key":``, or a digit that goes on a number: ``}0.01`` read as
+    which takes in every case of ``_spans.continues_structure``, or a digit
+    that goes on a number: ``}0.01`` read as
     ``0}.01``), closes a bracket it did not open, leaves one open, or leaves a
     quote open: a value that an edit closed early, the rest of the reply still
     the JSON, or a cut one. Text after it with more than ``_TAIL_BRACKETS``
     brackets is not read as prose at all (it costs one pass in C to tell).
     """
-    if continues_structure(text, end, len(text)):
-        return True
     after = _NEXT_CHAR.match(text, end)
     if after is not None and after.group(1) in '":,]}':
         return True
