@@ -9,6 +9,13 @@ from __future__ import annotations
 
 import pytest
 from _modes import MODES
+from hypothesis import settings
+
+# Property tests: no example database, so that a failure found once does not
+# stick to this clone and fail every later run; a failure prints the seed
+# (``--hypothesis-seed=N`` reproduces it) and the reproduce blob instead.
+settings.register_profile("jsonrecover", database=None, print_blob=True)
+settings.load_profile("jsonrecover")
 
 
 @pytest.fixture(params=MODES)
