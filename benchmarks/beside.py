@@ -6,7 +6,8 @@ What it measures
     (``jsonrecover_<hash>``, its imports rewritten), so that it imports beside
     this working tree's ``langchain_jsonrecover``. Both are then timed in ONE
     process, interleaved with ``orjson.loads`` on the clean document, median of
-    5 samples, on the 200 KB replies of the speed tables: ``clean``,
+    5 samples, on the replies of the speed tables (200 KB, or each ``--size``
+    given: 300 B, 3 KB, 30 KB, 200 KB): ``clean``,
     ``fenced`` (prose and a pretty-printed fence), ``cut`` at 70 %, the
     eight-fault ``repair`` reply and the ``dense repair`` reply (``_faults.py``).
     On each, ``extract_json`` (clean and fenced only: it neither repairs nor
@@ -23,6 +24,7 @@ How to run
     python benchmarks/beside.py 5b464de            # one old revision
     python benchmarks/beside.py 5b464de HEAD --markdown  # HEAD: the noise
     python benchmarks/beside.py 5b464de --quick    # three samples, shorter
+    python benchmarks/beside.py 0f15d67 --size '300 B' --size '30 KB'
 """
 
 from __future__ import annotations
@@ -51,7 +53,6 @@ from _data import (
     clean_reply,
     fenced_reply,
     make_document,
-    size_bytes,
     truncated_reply,
 )
 from _faults import dense_reply, faulty_reply
@@ -66,7 +67,9 @@ if TYPE_CHECKING:
 
 REPO: Final = Path(__file__).resolve().parents[1]
 PACKAGE: Final = "langchain_jsonrecover"
-SIZE: Final = "200 KB"
+SIZES: Final = {"300 B": 300, "3 KB": 3_000, "30 KB": 30_000, "200 KB": 200_000}
+"""The sizes ``--size`` takes: the compact document's bytes (a reply has 300 B to
+30 KB; 200 KB is the large row of the speed tables)."""
 
 
 def _git(*args: str) -> bytes:
@@ -119,19 +122,17 @@ class Reply:
     """Whether ``extract_json`` reads it too."""
 
 
-def replies() -> list[Reply]:
-    """Clean, fenced, cut, eight-fault repair and dense repair, at 200 KB."""
-    document = make_document(size_bytes(SIZE))
+def replies(size: str = "200 KB") -> list[Reply]:
+    """Clean, fenced, cut, eight-fault repair and dense repair, at ``size``."""
+    document = make_document(SIZES[size])
     cut = truncated_reply(document)
     partial = importlib.import_module("pydantic_core").from_json(
         cut, allow_partial="trailing-strings"
     )
-    faulty, fixed = faulty_reply(document)
-    dense, _ = dense_reply(document)
     fence, truncation = "JsonFenceOutputParser", "TruncationRecoveringOutputParser"
     clean, expected = clean_reply(document), _bytes(document)
     repair = {"repair": True}
-    return [
+    rows = [
         Reply("clean", clean, clean, expected, fence, {}, extract=True),
         Reply(
             "fenced", fenced_reply(document), clean, expected, fence, {}, extract=True
@@ -139,6 +140,14 @@ def replies() -> list[Reply]:
         Reply(
             "cut at 70 %", cut, clean, _bytes(partial), truncation, {}, extract=False
         ),
+    ]
+    try:
+        faulty, fixed = faulty_reply(document)
+        dense, _ = dense_reply(document)
+    except ValueError:  # a document too small for the eight faults: no repair rows
+        return rows
+    return [
+        *rows,
         Reply(
             "8-fault repair",
             faulty,
@@ -244,17 +253,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("revisions", nargs="+", metavar="REV")
     parser.add_argument("--quick", action="store_true", help="three shorter samples")
     parser.add_argument("--markdown", action="store_true", help="a markdown table")
+    parser.add_argument(
+        "--size",
+        action="append",
+        choices=list(SIZES),
+        help="a document size (repeat for several; default 200 KB)",
+    )
     args = parser.parse_args(argv)
+    sizes: list[str] = args.size or ["200 KB"]
     budget = QUICK if args.quick else MEDIAN_OF_5
     with tempfile.TemporaryDirectory(prefix="beside-") as scratch:
         sys.path.insert(0, scratch)
         olds = [import_revision(rev, Path(scratch)) for rev in args.revisions]
         packages = [langchain_jsonrecover, *(module for _, module in olds)]
         hashes = [short for short, _ in olds]
-        header = ["reply", "call", "orjson.loads", "new", *hashes]
+        header = ["size", "reply", "call", "orjson.loads", "new", *hashes]
         header += [f"new/{short}" for short in hashes]
-        body = [row for reply in replies() for row in measure(reply, packages, budget)]
-    right = [False, False, *(True for _ in header[2:])]
+        body = [
+            [size, *row]
+            for size in sizes
+            for reply in replies(size)
+            for row in measure(reply, packages, budget)
+        ]
+    right = [False, False, False, *(True for _ in header[3:])]
     code = "`" if args.markdown else ""
     print(f"Versions: {environment_line()}")
     where = Path(langchain_jsonrecover.__file__).parent
@@ -262,6 +283,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"new: {shown}")
     flags = " --quick" if args.quick else ""
     revs = " ".join(args.revisions)
+    if args.size:
+        revs += "".join(f" --size '{size}'" for size in sizes)
     print(
         f"Reproduce: {code}python benchmarks/beside.py {revs}{flags}{' --markdown' if args.markdown else ''}{code}"
     )
