@@ -8,7 +8,6 @@ times the tools that gave one beside the baseline (``_timing.py``).
 
 from __future__ import annotations
 
-import functools
 import importlib
 import statistics
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 import orjson
 from _data import canonical
-from _timing import Budget, sample_paired, time_interleaved
+from _timing import Budget, FreshCall, sample_paired, time_interleaved
 from langchain_core.output_parsers import JsonOutputParser
 
 from langchain_jsonrecover import extract_json
@@ -181,13 +180,15 @@ def measure_case(
     if expected is None:
         raise ValueError(f"{case.size} expected value is not JSON")
     checked = {tool.name: check(tool, reply, expected) for tool in tools}
+    # Each call gets a fresh copy of its text, the baseline's too: a text
+    # timed again would keep its UTF-8 form cached, which favours orjson.
     timed = [
-        (t.name, functools.partial(t.parse, reply))
+        (t.name, FreshCall(t.parse, reply))
         for t in tools
         if t.parse is not None and checked[t.name].status in {"ok", "wrong"}
     ]
     funcs = [func for _, func in timed]
-    baseline = functools.partial(orjson.loads, clean)
+    baseline = FreshCall(orjson.loads, clean)
     results = dict(checked)
     if paired:
         bases, samples, ratios = sample_paired(baseline, funcs, budget)

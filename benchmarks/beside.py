@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import importlib
 import io
 import re
@@ -57,7 +56,7 @@ from _data import (
 )
 from _faults import dense_reply, faulty_reply
 from _report import environment_line, render
-from _timing import MEDIAN_OF_5, QUICK, Budget, sample_interleaved
+from _timing import MEDIAN_OF_5, QUICK, Budget, FreshCall, sample_interleaved
 
 import langchain_jsonrecover
 
@@ -206,7 +205,7 @@ def measure(
     is the median of the ratios within each round (samples taken side by
     side), which drift on the machine moves less.
     """
-    funcs: list[Callable[[], object]] = [lambda: orjson.loads(reply.clean)]
+    funcs: list[Callable[[], object]] = [FreshCall(orjson.loads, reply.clean)]
     slots: dict[tuple[int, str], int] = {}
     statuses: dict[tuple[int, str], str] = {}
     per_package = [_calls(package, reply) for package in packages]
@@ -218,7 +217,7 @@ def measure(
             statuses[index, name] = status
             if call is not None and status in {"ok", "WRONG"}:
                 slots[index, name] = len(funcs)
-                funcs.append(functools.partial(call, reply.text))
+                funcs.append(FreshCall(call, reply.text))
     samples = sample_interleaved(funcs, budget)
     base = statistics.median(samples[0])
     rows = []

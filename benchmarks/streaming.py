@@ -16,6 +16,11 @@ What it measures
     Target: doubling the reply multiplies our time by at most about 2.5
     (128 KB against 64 KB). The method is in the README ("Benchmarks").
 
+    Then end to end, as a user runs it: a chat model that streams the compact
+    document (3 KB and 30 KB) in 4-character chunks, through
+    ``(model | parser).stream(...)`` consumed to its last value, beside the
+    model's own ``stream()`` alone.
+
 How to run
     python benchmarks/streaming.py [--quick] [--markdown] [--wall]
 """
@@ -24,7 +29,6 @@ from __future__ import annotations
 
 import collections
 import dataclasses
-import functools
 import math
 import sys
 import time
@@ -34,9 +38,11 @@ import orjson
 from _cases import CORE, OURS_PARSER, OURS_TRUNCATION, Measurement, Row, check_value
 from _data import canonical, sized_documents
 from _report import Section, number, run_sections
-from _timing import Budget, time_long_calls, timed_call
-from langchain_core.messages import AIMessageChunk
+from _timing import Budget, FreshCall, time_long_calls, timed_call
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, AIMessageChunk
 from langchain_core.output_parsers import BaseTransformOutputParser, JsonOutputParser
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 
 from langchain_jsonrecover import (
     JsonFenceOutputParser,
@@ -46,6 +52,7 @@ from langchain_jsonrecover import (
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
 
+    from langchain_core.callbacks import CallbackManagerForLLMRun
     from langchain_core.messages import BaseMessage
 
 STREAM_SIZES: Final = (("16 KB", 16_000), ("64 KB", 64_000), ("128 KB", 128_000))
@@ -224,7 +231,7 @@ def fast_row(reply: Streamed, budget: Budget) -> Row:
         funcs.append(func)
         first.append(seconds)
     baseline, times = time_long_calls(
-        functools.partial(orjson.loads, reply.clean), funcs, first, budget
+        FreshCall(orjson.loads, reply.clean), funcs, first, budget
     )
     for name, seconds in zip(timed, times, strict=True):
         results[name] = dataclasses.replace(results[name], seconds=seconds)
@@ -387,6 +394,145 @@ def streaming_notes(rows: Sequence[Row]) -> list[str]:
     return lines
 
 
+class ChunkedChatModel(BaseChatModel):
+    """A chat model that streams a fixed reply in the chunks it is given.
+
+    The model a user's ``(model | parser).stream(...)`` runs on, offline: its
+    ``_stream`` yields one ``ChatGenerationChunk`` per text, so the chain's
+    whole machinery (callbacks, chunk merging, the parser's transform) runs as
+    it does for a real model.
+    """
+
+    texts: list[str]
+    """The reply, in the chunks the model streams."""
+
+    @property
+    def _llm_type(self) -> str:
+        return "chunked-benchmark"
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        message = AIMessage(content="".join(self.texts))
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        for text in self.texts:
+            yield ChatGenerationChunk(message=AIMessageChunk(content=text))
+
+
+CHAIN_SIZES: Final = (("3 KB", 3_000), ("30 KB", 30_000))
+"""End to end: the sizes replies have."""
+MODEL_ALONE: Final = "model.stream() alone"
+
+
+def chain_rows(budget: Budget) -> list[Row]:
+    """``(model | parser).stream(...)`` end to end, at the sizes replies have.
+
+    The model streams the compact document in 4-character chunks; each run
+    consumes the whole stream and keeps the last value (checked against the
+    document). ``model.stream() alone`` is the model's own streaming cost,
+    which every parser pays on top of its own work.
+    """
+    rows = []
+    for size, document, clean in sized_documents(CHAIN_SIZES):
+        expected = canonical(document)
+        if expected is None:
+            raise ValueError(f"{size} document is not JSON")
+        texts = [clean[i : i + CHUNK_CHARS] for i in range(0, len(clean), CHUNK_CHARS)]
+        model = ChunkedChatModel(texts=texts)
+        parsers: tuple[tuple[str, BaseTransformOutputParser[Any]], ...] = (
+            (OURS_PARSER, JsonFenceOutputParser()),
+            (OURS_TRUNCATION, TruncationRecoveringOutputParser()),
+            (STREAM_FLOOR, ParseAtEnd()),
+        )
+        calls: list[tuple[str, Callable[[], Any]]] = [
+            (name, _chain_stream(model | parser)) for name, parser in parsers
+        ]
+        results: dict[str, Measurement] = {}
+        timed: list[str] = []
+        funcs: list[Callable[[], object]] = []
+        first: list[float] = []
+        for name, func in calls:
+            seconds, value = timed_call(func, budget.clock)
+            results[name] = check_value(value, expected)
+            timed.append(name)
+            funcs.append(func)
+            first.append(seconds)
+        alone = _model_alone(model)
+        seconds, _ = timed_call(alone, budget.clock)
+        results[MODEL_ALONE] = Measurement("ok")
+        timed.append(MODEL_ALONE)
+        funcs.append(alone)
+        first.append(seconds)
+        baseline, times = time_long_calls(
+            FreshCall(orjson.loads, clean), funcs, first, budget
+        )
+        for name, seconds in zip(timed, times, strict=True):
+            results[name] = dataclasses.replace(results[name], seconds=seconds)
+        extra = (("chunks", f"{len(texts):,}"),)
+        rows.append(
+            Row("model | parser", size, len(clean.encode()), baseline, results, extra)
+        )
+    return rows
+
+
+def _chain_stream(chain: Any) -> Callable[[], Any]:
+    def run() -> Any:
+        tail: collections.deque[Any] = collections.deque(chain.stream("q"), maxlen=1)
+        return tail[-1] if tail else None
+
+    return run
+
+
+def _model_alone(model: ChunkedChatModel) -> Callable[[], object]:
+    def run() -> object:
+        return collections.deque(model.stream("q"), maxlen=0)
+
+    return run
+
+
+def chain_notes(rows: Sequence[Row]) -> list[str]:
+    """What a run is, and each parser's share beyond the model's own streaming."""
+    lines = []
+    for row in rows:
+        alone = row.results[MODEL_ALONE].seconds
+        parts = []
+        for tool in (OURS_PARSER, OURS_TRUNCATION, STREAM_FLOOR):
+            seconds = row.results[tool].seconds
+            if alone and seconds:
+                parts.append(f"{tool} {seconds / alone:.2f}x")
+        lines.append(
+            f"{row.size}: (model | parser).stream over model.stream alone: "
+            + ", ".join(parts)
+        )
+    lines.append(
+        f"Each run: a chat model streaming the compact document in {CHUNK_CHARS}"
+        "-character chunks, (model | parser).stream('q') consumed to its last"
+        " value (checked against the document), as a user runs it"
+    )
+    return lines
+
+
+CHAIN_SECTION: Final = Section(
+    f"End to end: (model | parser).stream(), {CHUNK_CHARS}-character chunks",
+    chain_rows,
+    chain_notes,
+    ours=(OURS_PARSER, OURS_TRUNCATION),
+    absolute=True,
+)
+
+
 SECTION: Final = Section(
     f"Streaming (reply delivered in {CHUNK_CHARS}-character chunks)",
     streaming_rows,
@@ -397,4 +543,4 @@ SECTION: Final = Section(
 
 
 if __name__ == "__main__":
-    sys.exit(run_sections([SECTION], script=__file__, doc=__doc__))
+    sys.exit(run_sections([SECTION, CHAIN_SECTION], script=__file__, doc=__doc__))
