@@ -11,7 +11,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Final, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 # ---- tool arguments ------------------------------------------------------------
 
@@ -358,6 +358,156 @@ class NumericAnswer(BaseModel):
     answer: int
 
 
+# ---- issue 22: tool arguments and agent models of the second batch ----------
+
+
+class ApplyPatch(BaseModel):
+    input: str
+
+
+class WriteLog(BaseModel):
+    message: str
+
+
+class WriteFile(BaseModel):
+    file_path: str
+    content: str
+
+
+class EvaluationFeedback(BaseModel):
+    feedback: str
+    score: Literal["pass", "needs_improvement", "fail"]
+
+
+class TransferAgent(BaseModel):
+    agent_name: str
+
+
+class ReadRange(BaseModel):
+    filePath: str  # noqa: N815  (the tool's own camelCase names)
+    startLineNumberBaseZero: int  # noqa: N815
+    endLineNumberBaseZero: int  # noqa: N815
+
+
+class GrepArgs(BaseModel):
+    include: str
+    output_mode: str
+    path: str
+    pattern: str
+
+
+class ReadFilePath(BaseModel):
+    filepath: str
+
+
+class PlanSummary(BaseModel):
+    summary: str
+    steps: list[str]
+
+
+class TicketTriage(BaseModel):
+    category: Literal["bug", "feature", "question"]
+    priority: int = Field(ge=1, le=4)
+    components: list[str]
+
+
+class ScrollText(BaseModel):
+    prompt: str
+
+
+class ScrollPrompt(BaseModel):
+    output: ScrollText
+    reasoning_content: str
+
+
+class SupportTopics(BaseModel):
+    Billing: bool
+    Shipping: bool
+    Returns: bool
+
+
+class ReasonScore(BaseModel):
+    score: int
+    reason: str
+
+
+class MemorySearch(BaseModel):
+    query: str
+    limit: int = 10
+
+
+class QueryKeywords(BaseModel):
+    high_level_keywords: list[str]
+    low_level_keywords: list[str]
+
+
+class Likelihood(StrEnum):
+    YES = "yes"
+    NO = "no"
+    UNCERTAIN = "uncertain"
+
+
+class RiskAssessment(BaseModel):
+    risk_present: Likelihood
+    reason_for_answer: str
+
+
+class WorkDir(BaseModel):
+    work_dir_name: str
+
+
+class BashCommand(BaseModel):
+    command: str
+
+
+class ListFolders(BaseModel):
+    account: str
+
+
+class NoArgs(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Fact(BaseModel):
+    what: str
+    scope: Literal["world", "experience", "opinion"]
+
+
+class FactList(BaseModel):
+    facts: list[Fact]
+
+
+class SendEmail(BaseModel):
+    fromEmail: str  # noqa: N815  (the tool's own camelCase names)
+    toEmail: str  # noqa: N815
+    subject: str
+    content: str
+
+
+class FlightSearch(BaseModel):
+    originCityCode: str  # noqa: N815  (the plugin's own camelCase names)
+    destinationCityCode: str  # noqa: N815
+    departureDate: str  # noqa: N815
+    returnDate: str | None = None  # noqa: N815
+    locale: str = "en"
+    oneWayOrRoundTrip: Literal["OneWay", "RoundTrip"]  # noqa: N815
+
+
+class PersonName(BaseModel):
+    name: str = Field(max_length=100)
+
+
+class PriceRange(BaseModel):
+    symbol: str
+    start_date: str
+    end_date: str
+
+
+class MultiplyArgs(BaseModel):
+    first_int: int
+    second_int: int
+
+
 SCHEMAS: Final[dict[str, type[Any]]] = {
     model.__name__: model
     for model in (
@@ -417,5 +567,31 @@ SCHEMAS: Final[dict[str, type[Any]]] = {
         ArxivQuery,
         GameMove,
         NumericAnswer,
+        ApplyPatch,
+        WriteLog,
+        WriteFile,
+        EvaluationFeedback,
+        TransferAgent,
+        ReadRange,
+        GrepArgs,
+        ReadFilePath,
+        PlanSummary,
+        TicketTriage,
+        ScrollPrompt,
+        SupportTopics,
+        ReasonScore,
+        MemorySearch,
+        QueryKeywords,
+        RiskAssessment,
+        WorkDir,
+        BashCommand,
+        ListFolders,
+        NoArgs,
+        FactList,
+        SendEmail,
+        FlightSearch,
+        PersonName,
+        PriceRange,
+        MultiplyArgs,
     )
 }

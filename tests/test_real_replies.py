@@ -3,8 +3,12 @@
 The corpus is evidence, committed before the parser changes for it: replies
 that broke JSON parsing in public issue threads, paraphrased, each labelled
 with the value a careful reader would accept or ``"error"``. The invariants
-pass, and so does the target: ``repair=True`` recovers at least 90% with no
-wrong value (on failure, the message lists the cases missed).
+pass on every case. The target of issue 11 holds on the cases it was set for
+(real-001..real-133): ``repair=True`` recovers at least 90% with no wrong
+value. The cases added for issue 22 (real-134 onwards) were committed before
+their fixes, so the target of issue 22 (at least 92% right and no wrong value
+on all cases) is an expected failure until those fixes land (on failure, each
+message lists the cases missed).
 """
 
 from __future__ import annotations
@@ -28,6 +32,12 @@ CASES: Final = load_real_cases()
 MIN_CASES: Final = 110
 MAX_ERROR_SHARE: Final = 0.15
 TARGET_RIGHT_SHARE: Final = 0.90
+ISSUE_22_TARGET_RIGHT_SHARE: Final = 0.92
+# The cases the issue-11 target was set for; issue 22 added real-134 onwards.
+ISSUE_11_LAST_CASE: Final = 133
+ISSUE_11_CASES: Final = [
+    case for case in CASES if int(case.id.removeprefix("real-")) <= ISSUE_11_LAST_CASE
+]
 SOURCE: Final = re.compile(r"https://github\.com/[\w.-]+/[\w.-]+/(issues|pull)/\d+")
 ID: Final = re.compile(r"real-\d{3}")
 KEYS: Final = (
@@ -86,12 +96,23 @@ def test_expected_value_validates_through_its_schema(case: RealCase) -> None:
     assert expected_canonical(case)
 
 
-def test_repair_recovers_ninety_percent_with_no_wrong_value() -> None:
-    outcomes = {case.id: score(case, "ours repair=True").outcome for case in CASES}
+def assert_target(cases: list[RealCase], share: float) -> None:
+    outcomes = {case.id: score(case, "ours repair=True").outcome for case in cases}
     missed = sorted(case_id for case_id, got in outcomes.items() if got != "right")
     wrong = sorted(case_id for case_id, got in outcomes.items() if got == "wrong")
-    right = len(CASES) - len(missed)
+    right = len(cases) - len(missed)
     assert not wrong, f"wrong values: {wrong}"
-    assert right / len(CASES) >= TARGET_RIGHT_SHARE, (
-        f"{right} of {len(CASES)} right; not right: {missed}"
+    assert right / len(cases) >= share, (
+        f"{right} of {len(cases)} right; not right: {missed}"
     )
+
+
+def test_repair_recovers_ninety_percent_with_no_wrong_value() -> None:
+    assert_target(ISSUE_11_CASES, TARGET_RIGHT_SHARE)
+
+
+@pytest.mark.xfail(
+    strict=False, reason="issue 22: the fixes for the new cases have not landed"
+)
+def test_new_cases_repair_recovers_ninety_two_percent_with_no_wrong_value() -> None:
+    assert_target(CASES, ISSUE_22_TARGET_RIGHT_SHARE)
