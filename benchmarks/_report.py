@@ -51,6 +51,7 @@ def environment_line() -> str:
         f"orjson {version('orjson')}",
         f"langchain-core {version('langchain-core')}",
         f"json_repair {version('json-repair')}",
+        f"fast-json-repair {version('fast-json-repair')}",
         f"langchain-jsonrecover {version('langchain-jsonrecover')}",
         f"{platform.machine()} ({_processor()}, {os.cpu_count()} CPUs, {platform.system()})",
     ]

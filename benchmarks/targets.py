@@ -21,6 +21,16 @@ What it measures
     1.15x, fenced 1.3x, cut 1.3x, dense repair 10x; where one is missed, the
     floor shows how much of it no parser can avoid.
 
+    Those 200 KB rows are kept as information. The targets now are where
+    replies live (``_live.py``): the pretty-printed document of 300 B, 3 KB
+    and 30 KB, clean, fenced in prose, after a ``<think>`` block with
+    ``repair=True``, with one slip (the error without repair, then the
+    repair), cut at 60 random positions (median and max, compact and
+    fenced), and a megabyte of JSON-like prose; each beside fast-json-repair,
+    json_repair and langchain-core's ``JsonOutputParser``, every cell a
+    median of 7 rounds, each paired with ``orjson.loads`` on the clean
+    payload, a fresh copy of the text for every call.
+
 How to run
     python benchmarks/targets.py [--quick] [--markdown] [--wall]
 """
@@ -28,13 +38,26 @@ How to run
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import statistics
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 import pydantic_core
-from _cases import OURS, Case, Row, Tool, extract_json_value, measure_case, peer_tools
+from _cases import (
+    CORE,
+    OURS,
+    Case,
+    Measurement,
+    Row,
+    Tool,
+    extract_json_value,
+    json_repair_tool,
+    measure_case,
+    peer_tools,
+)
 from _data import (
     FENCE_CLOSER,
     FENCE_OPENER,
@@ -46,18 +69,29 @@ from _data import (
     truncated_reply,
 )
 from _faults import dense_reply
+from _live import (
+    LIVE_SIZES,
+    SLIPS,
+    clean_payload,
+    cuts,
+    fenced,
+    json_like_prose,
+    live_document,
+    slipped,
+    think,
+)
 from _report import Section, run_sections
-from _timing import MEDIAN_OF_5
+from _timing import MEDIAN_OF_5, Budget, FreshCall, sample_paired
+from langchain_core.output_parsers import JsonOutputParser
 
 from langchain_jsonrecover import (
+    InvalidJsonError,
     JsonFenceOutputParser,
     TruncationRecoveringOutputParser,
 )
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-
-    from _timing import Budget
 
 PARSER: Final = "our parser"
 """The column of our parser for the row (see :func:`targets`)."""
@@ -212,7 +246,7 @@ def target_notes(rows: Sequence[Row]) -> list[str]:
 
 
 SECTION: Final = Section(
-    f"Speed at {SIZE} against the targets, with the floor",
+    f"Speed at {SIZE} against issue 13's targets, with the floor (information)",
     target_rows,
     target_notes,
     ours=(PARSER,),
@@ -221,5 +255,228 @@ SECTION: Final = Section(
 )
 
 
+# ---- where replies live: 300 B to 30 KB ---------------------------------------
+
+LIVE: Final = Budget(
+    sample_seconds=0.02, repeats=7, min_repeats=7, tool_seconds=30.0, slow_seconds=45.0
+)
+"""Seven rounds, each sample paired with one of ``orjson.loads``."""
+CUT_BUDGET: Final = Budget(
+    sample_seconds=0.004, repeats=5, min_repeats=5, tool_seconds=5.0, slow_seconds=45.0
+)
+"""Per cut position: shorter, since each reply is cut at 60 places."""
+FAST: Final = "fast-json-repair"
+LIVE_TARGETS: Final[dict[tuple[str, str], float]] = {
+    ("clean", "300 B"): 4,
+    ("clean", "30 KB"): 1.3,
+    ("fenced in prose", "300 B"): 6,
+    ("fenced in prose", "30 KB"): 1.5,
+    ("<think> block, repair=True", "300 B"): 10,
+    ("<think> block, repair=True", "30 KB"): 3.5,
+    ("trailing comma, no repair (the error)", "300 B"): 15,
+    ("trailing comma, no repair (the error)", "30 KB"): 4,
+    ("trailing comma, repair=True", "300 B"): 12,
+    ("trailing comma, repair=True", "30 KB"): 4,
+    ("lost comma, repair=True", "30 KB"): 6,
+    ("lost bracket, repair=True", "30 KB"): 15,
+    ("lost quote, repair=True", "30 KB"): 30,
+    ("cut, compact (max of 60)", "300 B"): 6,
+    ("cut, compact (max of 60)", "30 KB"): 3,
+    ("cut, fenced (max of 60)", "300 B"): 6,
+    ("cut, fenced (max of 60)", "30 KB"): 3,
+    ("JSON-like prose (the error)", "1 MB"): 10,
+}
+"""Issue 24's targets: ratio to ``orjson.loads`` on the clean payload."""
+RAISED: Final = {"raised": True}
+"""The value of a tool that raised, where raising is the right answer."""
+
+
+def fast_json_repair_tool() -> Tool:
+    """``fast_json_repair.repair_json(reply, return_objects=True)``, if installed."""
+    try:
+        module: Any = importlib.import_module("fast_json_repair")
+    except ImportError:
+        return Tool(FAST, None)
+    repair_json = module.repair_json
+    return Tool(FAST, lambda reply: repair_json(reply, return_objects=True))
+
+
+def _raising(parse: Callable[[str], Any] | None) -> Callable[[str], Any] | None:
+    """``parse``, with an exception turned into :data:`RAISED` (an error row)."""
+    if parse is None:
+        return None
+
+    def run(reply: str) -> Any:
+        try:
+            return parse(reply)
+        except Exception:  # noqa: BLE001 - raising is the answer timed here
+            return RAISED
+
+    return run
+
+
+def _live_peers(*, error_row: bool = False) -> list[Tool]:
+    tools = [
+        fast_json_repair_tool(),
+        json_repair_tool(),
+        Tool(CORE, JsonOutputParser().parse),
+    ]
+    if error_row:
+        tools = [Tool(t.name, _raising(t.parse)) for t in tools]
+    return tools
+
+
+def _live_row(
+    case: Case,
+    ours: Callable[[str], Any],
+    budget: Budget,
+    *,
+    error_row: bool = False,
+) -> Row:
+    parse = _raising(ours) if error_row else ours
+    tools = [Tool(PARSER, parse), *_live_peers(error_row=error_row)]
+    row = measure_case(case, tools, budget, paired=True)
+    limit = LIVE_TARGETS.get((case.shape, case.size))
+    return dataclasses.replace(
+        row, extra=(("target", "-" if limit is None else f"{limit:g}x"),)
+    )
+
+
+def _error_of(parse: Callable[[str], Any], reply: str) -> str:
+    """The check of an error row: our parser raises InvalidJsonError at a place."""
+    try:
+        parse(reply)
+    except InvalidJsonError as exc:
+        if exc.line is None or exc.column is None:
+            return "InvalidJsonError without a position"
+        return "ok"
+    except Exception as exc:  # noqa: BLE001 - any other outcome is reported
+        return type(exc).__name__
+    return "a value"
+
+
+def _cut_rows(
+    size: str, document: dict[str, Any], *, in_fence: bool, budget: Budget
+) -> list[Row]:
+    """Median and max over 60 cut positions, per tool (any value or error counts)."""
+    clean = clean_payload(document) if in_fence else orjson.dumps(document).decode()
+    replies = cuts(document, in_fence=in_fence)
+    ours = TruncationRecoveringOutputParser().parse
+    tools = [Tool(PARSER, _raising(ours)), *_live_peers(error_row=True)]
+    ratios: dict[str, list[float]] = {t.name: [] for t in tools}
+    seconds: dict[str, list[float]] = {t.name: [] for t in tools}
+    bases: list[float] = []
+    installed = [t for t in tools if t.parse is not None]
+    for reply in replies:
+        funcs = [FreshCall(t.parse, reply) for t in installed if t.parse]
+        base, samples, paired = sample_paired(
+            FreshCall(orjson.loads, clean), funcs, budget
+        )
+        bases.extend(base)
+        for tool, own, ratio in zip(installed, samples, paired, strict=True):
+            ratios[tool.name].append(statistics.median(ratio))
+            seconds[tool.name].append(statistics.median(own))
+    kind = "fenced" if in_fence else "compact"
+    rows = []
+    for label, pick in (("median", statistics.median), ("max", max)):
+        results = {
+            t.name: Measurement(
+                "ok", pick(seconds[t.name]), paired_ratio=pick(ratios[t.name])
+            )
+            if ratios[t.name]
+            else Measurement("not installed")
+            for t in tools
+        }
+        shape = f"cut, {kind} ({label} of {len(replies)})"
+        limit = LIVE_TARGETS.get((shape, size))
+        rows.append(
+            Row(
+                shape,
+                size,
+                max(len(r.encode()) for r in replies),
+                statistics.median(bases),
+                results,
+                (("target", "-" if limit is None else f"{limit:g}x"),),
+            )
+        )
+    return rows
+
+
+def live_rows(budget: Budget) -> list[Row]:
+    """Every case of issue 24's table, at 300 B, 3 KB and 30 KB, then 1 MB of prose."""
+    fence = JsonFenceOutputParser().parse
+    repair = JsonFenceOutputParser(repair=True).parse
+    cut_budget = CUT_BUDGET if budget.repeats > 5 else budget
+    rows: list[Row] = []
+    for size, target in LIVE_SIZES:
+        document = live_document(target)
+        clean = clean_payload(document)
+        check_fixture(document, clean)
+        for shape, reply, parse in (
+            ("clean", clean, fence),
+            ("fenced in prose", fenced(document), fence),
+            ("<think> block, repair=True", think(document), repair),
+        ):
+            rows.append(
+                _live_row(Case(shape, size, reply, clean, document), parse, budget)
+            )
+        comma = slipped(document, "trailing comma")
+        shape = "trailing comma, no repair (the error)"
+        row = _live_row(
+            Case(shape, size, comma, clean, RAISED), fence, budget, error_row=True
+        )
+        if _error_of(fence, comma) != "ok":
+            wrong = dataclasses.replace(row.results[PARSER], status="wrong")
+            row.results[PARSER] = wrong
+        rows.append(row)
+        for slip in SLIPS:
+            try:
+                reply = slipped(document, slip)
+            except ValueError:  # a document too small for this slip
+                continue
+            case = Case(f"{slip}, repair=True", size, reply, clean, document)
+            rows.append(_live_row(case, repair, budget))
+        for in_fence in (False, True):
+            rows.extend(_cut_rows(size, document, in_fence=in_fence, budget=cut_budget))
+    big = clean_payload(live_document(1_000_000))
+    case = Case("JSON-like prose (the error)", "1 MB", json_like_prose(), big, RAISED)
+    rows.append(_live_row(case, extract_json_value, budget, error_row=True))
+    return rows
+
+
+def live_notes(rows: Sequence[Row]) -> list[str]:
+    """Each row with a target: met or missed, by how much."""
+    lines = []
+    for row in rows:
+        limit = LIVE_TARGETS.get((row.shape, row.size))
+        ratio = row.ratio(PARSER)
+        if limit is None or ratio is None:
+            continue
+        verdict = "met" if ratio <= limit else f"missed by {ratio - limit:.2f}x"
+        lines.append(
+            f"{row.shape}, {row.size}: {ratio:.2f}x, target {limit:g}x: {verdict}"
+        )
+    lines.append(
+        "Our parser: JsonFenceOutputParser() (clean, fenced, the error row),"
+        " JsonFenceOutputParser(repair=True) (think, slips),"
+        " TruncationRecoveringOutputParser() (cuts), extract_json (prose). On an"
+        " error row and the cuts, raising counts as an answer (the error row's"
+        " check: an InvalidJsonError with its line and column); a cut's cell is"
+        " the median or the max over its 60 positions of each position's"
+        " paired ratio"
+    )
+    return lines
+
+
+LIVE_SECTION: Final = Section(
+    "Speed where replies live (300 B to 30 KB) against the targets",
+    live_rows,
+    live_notes,
+    ours=(PARSER,),
+    check_column="gives the expected value",
+    budget=LIVE,
+)
+
+
 if __name__ == "__main__":
-    sys.exit(run_sections([SECTION], script=__file__, doc=__doc__))
+    sys.exit(run_sections([LIVE_SECTION, SECTION], script=__file__, doc=__doc__))
