@@ -272,8 +272,10 @@ def structured_output(
     - ``"auto"`` (default): native when the model supports it (its
       ``with_structured_output`` does not raise ``NotImplementedError``), else
       ``"json"``. When the native call gives no value or fails to parse, the
-      reply's tool call named after the schema (valid or invalid: its
-      arguments as sent), else its text, is parsed by our parser, and
+      reply's calls are read by :func:`recover_tool_calls`' rules with the
+      schema as the one tool (a call it cannot use is the feedback), then its
+      tool call named after the schema (valid or invalid: its arguments as
+      sent), else its text, is parsed by our parser, and
       then the JSON strategy goes on: the native call is the first of the
       ``1 + max_retries`` calls, its reply and the feedback start the
       conversation of the re-ask (sent to the plain model, not the tools).
