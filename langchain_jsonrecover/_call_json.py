@@ -16,15 +16,23 @@ from typing import Any, Final, NamedTuple, Self
 
 import orjson
 
-from langchain_jsonrecover._envelopes import CALL_KEYS, read_call_envelope
+from langchain_jsonrecover._envelopes import (
+    CALL_ARGUMENT_KEYS,
+    CALL_KEYS,
+    CALL_NAME_KEYS,
+    read_call_envelope,
+)
 from langchain_jsonrecover._markup_tokens import JSON_RUN, TO_TOKEN, spell_deepseek
 
 _WINDOW: Final = 512
 _TRAILING: Final = "unexpected content after document"
 _SPACE: Final = re.compile(r"\s*+")
 _ENVELOPE_HEAD: Final = re.compile(
-    r'\{\s*+(?:"type"\s*+:\s*+"function"\s*+,\s*+)?+"(?:name|tool_name)"\s*+:\s*+'
-    r'"((?:[^"\\\n]|\\.){0,300})"\s*+,\s*+"(?:arguments|parameters)"\s*+:\s*+'
+    r'\{\s*+(?:"type"\s*+:\s*+"function"\s*+,\s*+)?+'
+    f'"(?:{"|".join(CALL_NAME_KEYS)})"'
+    r'\s*+:\s*+"((?:[^"\\\n]|\\.){0,300})"\s*+,\s*+'
+    f'"(?:{"|".join(CALL_ARGUMENT_KEYS)})"'
+    r"\s*+:\s*+"
 )
 _CLOSE_OBJECT: Final = re.compile(r"\s*+\}")
 # A member's key after the arguments (an envelope read without decoding it),

@@ -293,6 +293,7 @@ def _read_all(
         last_cut = (cut and index == len(written) - 1) or not call.closed
         outcomes.append(_read_written(call, specs, repair=repair, cut=last_cut))
     failed = any(isinstance(o, JsonRecoveryError) for o in outcomes)
+    first = len(ledger.failures)
     for call, outcome in zip(written, outcomes, strict=True):
         if doubt:
             error: JsonRecoveryError = _invalid(unread_calls_error(call.name))
@@ -316,6 +317,15 @@ def _read_all(
                 source=call.source,
                 listed=listed,
             )
+    # The calls that failed come first among the failures: the feedback of a
+    # re-ask names what went wrong, not a call withheld with it.
+    own = [isinstance(o, JsonRecoveryError) for o in outcomes]
+    if failed and not doubt and not all(own):
+        held = ledger.failures[first:]
+        ledger.failures[first:] = [
+            *(f for f, o in zip(held, own, strict=True) if o),
+            *(f for f, o in zip(held, own, strict=True) if not o),
+        ]
 
 
 def _read_written(

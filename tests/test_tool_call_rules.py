@@ -33,7 +33,12 @@ from langchain_jsonrecover._envelopes import (
 )
 from langchain_jsonrecover.agents import JsonRecoveryMiddleware
 from langchain_jsonrecover.retry import RetryExhaustedError
-from langchain_jsonrecover.tools import arecover_tool_calls, recover_tool_calls
+from langchain_jsonrecover.tool_calls import CallLedger, read_text_calls
+from langchain_jsonrecover.tools import (
+    arecover_tool_calls,
+    recover_tool_calls,
+    tool_specs,
+)
 
 SENT: list[dict[str, Any]] = []
 
@@ -583,3 +588,12 @@ def test_a_callers_message_is_not_mutated() -> None:
     before = message.model_dump()
     recover_tool_calls(message, TOOLS)
     assert message.model_dump() == before
+
+
+def test_the_failed_call_comes_first_among_the_failures() -> None:
+    ledger = CallLedger()
+    text = f'<tool_call>{WEATHER}</tool_call><tool_call>{{"name": "rm", "arguments": {{}}}}</tool_call>'
+    read_text_calls(ledger, AIMessage(text), tool_specs(TOOLS), repair=True, cut=False)
+    assert [c["name"] for c in ledger.invalid] == ["get_weather", "rm"]
+    assert "no tool named 'rm'" in str(ledger.failures[0][1])
+    assert "another call" in str(ledger.failures[1][1])
