@@ -373,7 +373,7 @@ def _read_deepseek(text: ScanText, start: int, after: int) -> Found | None:
     if close is not None:
         blanks.append((end, close.end()))
         end = close.end()
-    calls = [FoundCall(c.name, c.arguments, start, end, c.closed) for c in found.calls]
+    calls = [c._replace(start=start, end=end) for c in found.calls]
     return Found(calls, blanks, end)
 
 

@@ -16,17 +16,29 @@ from typing import Any, Final, NamedTuple, Self
 
 import orjson
 
+from langchain_jsonrecover._envelopes import (
+    CALL_ARGUMENT_KEYS,
+    CALL_KEYS,
+    CALL_NAME_KEYS,
+    read_call_envelope,
+)
 from langchain_jsonrecover._markup_tokens import JSON_RUN, TO_TOKEN, spell_deepseek
 
 _WINDOW: Final = 512
 _TRAILING: Final = "unexpected content after document"
 _SPACE: Final = re.compile(r"\s*+")
 _ENVELOPE_HEAD: Final = re.compile(
-    r'\{\s*+(?:"type"\s*+:\s*+"function"\s*+,\s*+)?+"(?:name|tool_name)"\s*+:\s*+'
-    r'"((?:[^"\\\n]|\\.){0,300})"\s*+,\s*+"(?:arguments|parameters)"\s*+:\s*+'
+    r'\{\s*+(?:"type"\s*+:\s*+"function"\s*+,\s*+)?+'
+    f'"(?:{"|".join(CALL_NAME_KEYS)})"'
+    r'\s*+:\s*+"((?:[^"\\\n]|\\.){0,300})"\s*+,\s*+'
+    f'"(?:{"|".join(CALL_ARGUMENT_KEYS)})"'
+    r"\s*+:\s*+"
 )
-_NAME_KEYS: Final = ("name", "tool_name")
-_ARGUMENT_KEYS: Final = ("arguments", "parameters")
+_CLOSE_OBJECT: Final = re.compile(r"\s*+\}")
+# A member's key after the arguments (an envelope read without decoding it),
+# and a scalar value (a string, a number or a literal).
+_MEMBER_KEY: Final = re.compile(r'\s*+,\s*+"((?:[^"\\\n]|\\.){0,100})"\s*+:')
+_SCALAR: Final = re.compile(r'"(?:[^"\\]++|\\.)*+"|[-+.\w]{1,64}')
 CLOSERS: Final = {
     "tool_call": re.compile(r"\s*+</tool_call>"),
     "deepseek": re.compile(r"\s*+" + spell_deepseek("tool call end")),
@@ -49,6 +61,8 @@ class FoundCall(NamedTuple):
     start: int
     end: int
     closed: bool
+    extra: tuple[str, ...] = ()
+    """Members of the envelope beyond a call's keys (see ``_envelopes``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,23 +156,23 @@ def _body(text: ScanText, start: int) -> tuple[int, int, bool] | None:
     return begin, end, stop < len(text)
 
 
-def _unpack(
-    text: ScanText, begin: int, end: int, closed: bool
-) -> list[tuple[str, str, bool]]:
-    """A body's calls: ``(name, arguments, closed)`` for each envelope."""
+_Unpacked = tuple[str, str, bool, tuple[str, ...]]
+"""``(name, arguments, closed, extra keys)`` of one envelope."""
+
+
+def _unpack(text: ScanText, begin: int, end: int, closed: bool) -> list[_Unpacked]:
+    """A body's calls: ``(name, arguments, closed, extra)`` for each envelope."""
     if text[begin] == "[":
         items = _array_envelopes(text, begin, end)
         if items is not None:
             return items
     elif (one := _envelope(text, begin, end)) is not None:
         return [one]
-    return [("", text[begin:end], closed)]
+    return [("", text[begin:end], closed, ())]
 
 
-def _array_envelopes(
-    text: ScanText, begin: int, end: int
-) -> list[tuple[str, str, bool]] | None:
-    items: list[tuple[str, str, bool]] = []
+def _array_envelopes(text: ScanText, begin: int, end: int) -> list[_Unpacked] | None:
+    items: list[_Unpacked] = []
     pos = skip_space(text, begin + 1)
     while pos < end and text[pos] == "{":
         stop = _json_end(text, pos, end)
@@ -173,11 +187,18 @@ def _array_envelopes(
             pos = skip_space(text, pos + 1)
         elif pos < end and text[pos] == "]":
             return items
+    if pos < end and text[pos] != "]":
+        return None  # an item that is not an envelope: the list is not calls
     return items or None
 
 
-def _envelope(text: ScanText, begin: int, end: int) -> tuple[str, str, bool] | None:
-    """``(name, arguments, closed)`` of a ``{"name": …, "arguments": …}`` object."""
+def _envelope(text: ScanText, begin: int, end: int) -> _Unpacked | None:
+    """``(name, arguments, closed, extra)`` of a ``{"name": …, "arguments": …}``.
+
+    The arguments are kept as written (they may need repair), so an envelope
+    whose head reads is cut at its arguments; the members after them are
+    read by their keys, and any key beyond a call's is named in ``extra``.
+    """
     head = _ENVELOPE_HEAD.match(text, begin, end)
     if head is not None:
         name = _json_string(head.group(1))
@@ -185,8 +206,8 @@ def _envelope(text: ScanText, begin: int, end: int) -> tuple[str, str, bool] | N
         if at < end and text[at] in "[{":
             stop = _json_end(text, at, end)
             if stop is None:
-                return name, text[at:end].rstrip(), False
-            return name, text[at:stop], True
+                return name, text[at:end].rstrip(), False, ()
+            return name, text[at:stop], True, _keys_after(text, begin, stop, end)
     try:
         value = orjson.loads(text[begin:end])
     except orjson.JSONDecodeError:
@@ -194,19 +215,48 @@ def _envelope(text: ScanText, begin: int, end: int) -> tuple[str, str, bool] | N
     return _decoded_envelope(value)
 
 
-def _decoded_envelope(value: Any) -> tuple[str, str, bool] | None:
-    if not isinstance(value, dict):
+def _keys_after(text: ScanText, begin: int, pos: int, end: int) -> tuple[str, ...]:
+    """The keys beyond a call's among the members after its arguments.
+
+    What cannot be read as members up to the envelope's ``}`` is named
+    ``"…"``: the envelope then holds something no call holds.
+    """
+    if _CLOSE_OBJECT.match(text, pos, end) is not None or skip_space(text, pos) >= end:
+        return ()  # the envelope closes (or lost its closer) after the arguments
+    try:
+        read = _decoded_envelope(orjson.loads(text[begin:end]))
+    except orjson.JSONDecodeError:
+        read = None
+    else:
+        return ("…",) if read is None else read[3]
+    extra: list[str] = []
+    while (member := _MEMBER_KEY.match(text, pos, end)) is not None:
+        key = _json_string(member.group(1))
+        if key not in CALL_KEYS:
+            extra.append(key)
+        pos = skip_space(text, member.end())
+        if pos < end and text[pos] in "[{":
+            stop = _json_end(text, pos, end)
+            if stop is None:
+                break
+            pos = stop
+        elif (scalar := _SCALAR.match(text, pos, end)) is not None:
+            pos = scalar.end()
+        else:
+            break
+    if _CLOSE_OBJECT.match(text, pos, end) is None:
+        extra.append("…")
+    return tuple(extra)
+
+
+def _decoded_envelope(value: Any) -> _Unpacked | None:
+    envelope = read_call_envelope(value)
+    if envelope is None:
         return None
-    if isinstance(value.get("function"), dict):
-        value = value["function"]
-    name = next((value[k] for k in _NAME_KEYS if isinstance(value.get(k), str)), None)
-    key = next((k for k in _ARGUMENT_KEYS if k in value), None)
-    if name is None or key is None:
-        return None
-    arguments = value[key]
-    if isinstance(arguments, str):
-        return name, arguments, True
-    return name, orjson.dumps(arguments).decode(), True
+    name, arguments = envelope.name, envelope.arguments
+    if not isinstance(arguments, str):
+        arguments = orjson.dumps(arguments).decode()
+    return name, arguments, True, envelope.extra
 
 
 def _json_string(raw: str) -> str:
@@ -230,15 +280,78 @@ def read_json_call(
     if close is not None:
         stop = close.end()
         closed = True
+    if name is not None and close is None and closed:
+        # Arguments glued to more JSON (``{"city": "Oslo"}{"city": "Rome"}``):
+        # all of it is the arguments, which then are not one object.
+        glued = _glued_end(text, end)
+        if glued is not None:
+            end = stop = glued
+            close = None if closer is None else match_head(CLOSERS[closer], text, end)
+            if close is not None:
+                stop = close.end()
     if name is None:
         found = _unpack(text, begin, end, closed)
     else:
-        found = [(name, text[begin:end], closed)]
-    calls = [FoundCall(n, args, start, stop, done) for n, args, done in found]
+        found = [(name, text[begin:end], closed, ())]
     blanks = [(start, begin)]
+    if close is None and closer is not None and name is None and closed:
+        # Several envelopes in one block (a newline between them): read each
+        # up to the block's closer, so that no call of the block is dropped.
+        more = _more_bodies(text, end, CLOSERS[closer])
+        if more is not None:
+            bodies, close = more
+            for other_begin, other_end in bodies:
+                found.extend(_unpack(text, other_begin, other_end, closed=True))
+                blanks.append((end, other_begin))
+                end = other_end
+            stop = close.end()
     if stop > end:
         blanks.append((end, stop))
+    calls = [FoundCall(n, a, start, stop, done, extra) for n, a, done, extra in found]
     return Found(calls, blanks, stop)
+
+
+def _glued_end(text: ScanText, pos: int) -> int | None:
+    """The end of the objects glued right after ``pos`` (spaces between), if any.
+
+    An object that does not close runs to the next token or the reply's end:
+    it is glued all the same.
+    """
+    end = None
+    while True:
+        begin = skip_space(text, pos)
+        if begin >= len(text) or text[begin] != "{":
+            return end
+        stop = _json_end(text, begin)
+        if stop is None:
+            token = _next_token(text, begin)
+            return begin + len(text[begin:token].rstrip())
+        end = pos = stop
+
+
+def _more_bodies(
+    text: ScanText, pos: int, closer: re.Pattern[str]
+) -> tuple[list[tuple[int, int]], re.Match[str]] | None:
+    """The JSON bodies after the first one up to the block's closer, and it.
+
+    ``None`` unless only whole bodies (commas allowed between them) stand
+    before the closer.
+    """
+    bodies: list[tuple[int, int]] = []
+    while True:
+        begin = skip_space(text, pos)
+        if begin < len(text) and text[begin] == ",":
+            begin = skip_space(text, begin + 1)
+        if begin >= len(text) or text[begin] not in "[{":
+            return None
+        end = _json_end(text, begin)
+        if end is None:
+            return None
+        bodies.append((begin, end))
+        close = match_head(closer, text, end)
+        if close is not None:
+            return bodies, close
+        pos = end
 
 
 def match_head(pattern: re.Pattern[str], text: str, pos: int) -> re.Match[str] | None:

@@ -57,7 +57,7 @@ class MarkupCall:
 
     Example:
         >>> find_tool_calls('[TOOL_CALLS]search[ARGS]{"q": "x"}')[0]
-        MarkupCall(name='search', arguments='{"q": "x"}', start=0, end=34, closed=True)
+        MarkupCall(name='search', arguments='{"q": "x"}', start=0, end=34, ...)
     """
 
     name: str
@@ -73,6 +73,10 @@ class MarkupCall:
     markup (a JSON array of calls) share its span."""
     closed: bool
     """False when the reply ended inside the call (its arguments cut off)."""
+    extra: tuple[str, ...] = ()
+    """Members of the call's envelope beyond a call's keys (``"format"`` in
+    ``{"name": …, "arguments": …, "format": "24h"}``; ``"…"`` for what is not
+    a member): such a call is not unwrapped silently."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +125,46 @@ def find_tool_calls(text: str) -> list[MarkupCall]:
         '{"n": 2}'
     """
     return list(_read(text).calls)
+
+
+@dataclass(frozen=True, slots=True)
+class ToolMarkup:
+    r"""A reply's tool-call markup: the calls, and every span of markup.
+
+    Example:
+        >>> read = read_tool_markup('<tool_call>\n<tool_call>{"name": "f", '
+        ...                         '"arguments": {}}</tool_call>')
+        >>> [c.name for c in read.calls], read.spans
+        (['f'], ((0, 11), (12, 65)))
+    """
+
+    calls: tuple[MarkupCall, ...]
+    """As :func:`find_tool_calls` gives them."""
+    spans: tuple[tuple[int, int], ...]
+    """The calls' spans, and every other piece of markup or special token
+    (a lone ``<tool_call>``, ``<|eot_id|>`` …), merged and in order: what
+    the content loses when the calls are taken out."""
+    masked: str
+    """The reply with reasoning blanked (same offsets)."""
+
+
+def read_tool_markup(text: str) -> ToolMarkup:
+    """The tool calls a reply writes as markup, with all its markup's spans.
+
+    Args:
+        text: The model's reply.
+
+    Returns:
+        The calls, the spans to take out with them, and the reply with its
+        reasoning blanked.
+    """
+    read = _read(text)
+    spans = [(c.start, c.end) for c in read.calls]
+    return ToolMarkup(
+        read.calls,
+        tuple(merge_spans([*spans, *read.markup, *read.special])),
+        read.masked,
+    )
 
 
 def prepare_reply(text: str) -> Prepared:

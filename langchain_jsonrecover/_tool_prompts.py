@@ -181,3 +181,60 @@ def write_calls_as_text(calls: Sequence[tuple[str, Any]]) -> str:
     written = [{"name": name, "arguments": arguments} for name, arguments in calls]
     value: Any = written[0] if len(written) == 1 else written
     return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def several_values_error(name: str) -> str:
+    """Why arguments that hold more than one JSON value are refused.
+
+    Example:
+        >>> several_values_error("search")
+        "The arguments of the call to 'search' are not one JSON object ...
+    """
+    return (
+        f"The arguments of the call to {name!r} are not one JSON object (two "
+        "objects glued together, or text beside the object); the call was not "
+        "executed. Send each call's arguments as one JSON object; to call a "
+        "tool twice, send two calls."
+    )
+
+
+def extra_members_error(name: str, keys: Sequence[str]) -> str:
+    """Why a call whose envelope holds members beside its arguments is refused.
+
+    Example:
+        >>> print(extra_members_error("get_time", ["format"]))
+        The call to 'get_time' holds members beside its name and arguments ...
+    """
+    listed = ", ".join(repr(k) for k in keys)
+    return (
+        f"The call to {name!r} holds members beside its name and arguments "
+        f"({listed}); the call was not executed. Put every argument inside "
+        '"arguments" and send the call again.'
+    )
+
+
+def unread_calls_error(name: str) -> str:
+    """Why the calls of a reply that writes a call outside any call format wait.
+
+    Example:
+        >>> unread_calls_error("search")
+        "The call to 'search' was not executed: the reply also writes a call ...
+    """
+    return (
+        f"The call to {name!r} was not executed: the reply also writes a call "
+        "that is neither in the tool-call format nor the whole reply. Send every "
+        "call again in the tool-call format."
+    )
+
+
+def withheld_with_others_error(name: str) -> str:
+    """Why a usable call is not executed when another call of its reply failed.
+
+    Example:
+        >>> withheld_with_others_error("search")
+        "The call to 'search' was not executed because another call of the ...
+    """
+    return (
+        f"The call to {name!r} was not executed because another call of the "
+        "same reply could not be used; send all the calls again."
+    )

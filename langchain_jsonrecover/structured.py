@@ -21,7 +21,7 @@ from pydantic import ConfigDict, SkipValidation
 
 from langchain_jsonrecover._retry_prompts import prepend_system_prompt
 from langchain_jsonrecover._sync_or_async import Call, Steps
-from langchain_jsonrecover.parser_base import _JsonRecoveringParser
+from langchain_jsonrecover.parser_base import _JsonRecoveringParser, raise_if_refused
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.retry import (
     JsonRetryChain,
@@ -35,14 +35,20 @@ from langchain_jsonrecover.retry_runnable import ChainRun, LoopRunnable
 from langchain_jsonrecover.retry_steps import (
     Attempt,
     Move,
+    Outcome,
+    Rejected,
     State,
     first_ask,
     next_move,
 )
 from langchain_jsonrecover.retry_turns import append_to_system, as_reply, to_messages
+from langchain_jsonrecover.tools import recover, tool_specs
 
 if TYPE_CHECKING:
+    from collections.abc import Generator
+
     from langchain_core.messages import AIMessage, BaseMessage
+    from langchain_core.output_parsers import BaseOutputParser
 
 __all__ = ["StructuredOutputChain", "structured_output"]
 
@@ -112,7 +118,7 @@ class StructuredOutputChain(LoopRunnable[Any]):
             raw, parsed, error = _unpack(result)
             if not self.fallback or (error is None and parsed is not None):
                 return self._build_native_result(raw, parsed, error)
-            outcome = yield from parse_reply(chain.parser, raw)
+            outcome = yield from _parse_native_reply(chain.parser, raw)
             move = next_move(plan, State(), raw, outcome)
         return (yield from chain.drive_steps(plan, move, run))
 
@@ -152,6 +158,33 @@ class StructuredOutputChain(LoopRunnable[Any]):
             "usage": raw.usage_metadata,
         }
         return result
+
+
+def _parse_native_reply(
+    parser: BaseOutputParser[Any], raw: AIMessage
+) -> Generator[Call, Any, Outcome]:
+    """Parse the native call's reply, its tool calls read as ``recover`` reads them.
+
+    The schema is the one tool: a call it makes in markup or as the whole
+    content counts, arguments must be one JSON object, an envelope with a
+    member beyond a call's keys is not unwrapped; a call left invalid is
+    the feedback. A refusal raises.
+    """
+    raise_if_refused(raw)
+    if isinstance(parser, _JsonRecoveringParser):
+        try:
+            specs = tool_specs([parser.pydantic_object])
+        except (TypeError, ValueError):
+            specs = {}  # a schema that is no tool: the parser reads the reply
+        if specs:
+            recovered = recover(raw, specs, repair=parser.repair)
+            if recovered.failures:
+                call_id, error = recovered.failures[0]
+                known = {c.get("id") for c in raw.invalid_tool_calls}
+                feedback = str(error.observation or error)
+                return Rejected(error, feedback, call_id if call_id in known else None)
+            raw = recovered.message
+    return (yield from parse_reply(parser, raw))
 
 
 def _unpack(result: Any) -> tuple[AIMessage, Any, Exception | None]:
@@ -239,8 +272,10 @@ def structured_output(
     - ``"auto"`` (default): native when the model supports it (its
       ``with_structured_output`` does not raise ``NotImplementedError``), else
       ``"json"``. When the native call gives no value or fails to parse, the
-      reply's tool call named after the schema (valid or invalid: its
-      arguments as sent), else its text, is parsed by our parser, and
+      reply's calls are read by :func:`recover_tool_calls`' rules with the
+      schema as the one tool (a call it cannot use is the feedback), then its
+      tool call named after the schema (valid or invalid: its arguments as
+      sent), else its text, is parsed by our parser, and
       then the JSON strategy goes on: the native call is the first of the
       ``1 + max_retries`` calls, its reply and the feedback start the
       conversation of the re-ask (sent to the plain model, not the tools).

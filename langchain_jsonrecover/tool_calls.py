@@ -21,12 +21,19 @@ from langchain_core.messages.tool import invalid_tool_call as make_invalid_call
 from langchain_core.messages.tool import tool_call as make_tool_call
 from pydantic import BaseModel
 
-from langchain_jsonrecover._markup import MarkupCall, find_tool_calls
+from langchain_jsonrecover._call_text import CALL_HINT, take_out, whole_body
+from langchain_jsonrecover._envelopes import read_call_envelope
+from langchain_jsonrecover._markup import read_tool_markup
+from langchain_jsonrecover._reasoning import blank, merge_spans
 from langchain_jsonrecover._tool_prompts import (
     cut_off_error,
+    extra_members_error,
     guessed_error,
     not_an_object_error,
+    several_values_error,
     unknown_tool_error,
+    unread_calls_error,
+    withheld_with_others_error,
 )
 from langchain_jsonrecover.errors import (
     InvalidJsonError,
@@ -157,6 +164,20 @@ def read_invalid_call(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Written:
+    """A call written in the text (in markup, or as the whole content)."""
+
+    name: str
+    arguments: str
+    start: int
+    source: str
+    closed: bool = True
+    extra: tuple[str, ...] = ()
+    guessed: tuple[str, ...] = ()
+    found_by: tuple[str, ...] = ()
+
+
 def read_text_calls(
     ledger: CallLedger,
     message: AIMessage,
@@ -167,8 +188,12 @@ def read_text_calls(
 ) -> Any:
     """Turn calls written in the reply's text into tool calls.
 
-    A bare ``{"name", "arguments"}`` JSON naming a bound tool (or a list of
-    them), or tool-call markup (``[TOOL_CALLS]``, ``<tool_call>`` …).
+    Text is a call only in the model's call markup (``[TOOL_CALLS]``,
+    ``<tool_call>`` …), or when the whole content, reasoning and whitespace
+    aside, is ``{"name", "arguments"}`` envelopes naming bound tools (one, or
+    a list; bare, or in one fence with nothing else). Every call becomes a
+    call, in text order, or all stay invalid: when one cannot be used, or
+    when the text also writes a call outside those forms.
 
     Returns:
         The message's content, without the calls' text when it is a ``str``.
@@ -177,95 +202,149 @@ def read_text_calls(
         >>> from langchain_core.messages import AIMessage
         >>> from langchain_jsonrecover.tools import tool_specs
         >>> def search(query: str) -> str:
-        ...     '''Search the web.'''
+        ...     "Search the web."
         ...     return query
         >>> ledger, specs = CallLedger(), tool_specs([search])
-        >>> reply = AIMessage('Sure. {"name": "search", "arguments": {"query": "Ada"}}')
+        >>> reply = AIMessage('<tool_call>{"name": "search", '
+        ...                   '"arguments": {"query": "Ada"}}</tool_call>')
         >>> read_text_calls(ledger, reply, specs, repair=True, cut=False)
-        'Sure.'
+        ''
         >>> ledger.valid[0]["args"], ledger.recovered[0]["source"]
-        ({'query': 'Ada'}, 'text')
+        ({'query': 'Ada'}, 'markup')
+        >>> prose = AIMessage('I will not run {"name": "search", "arguments": {}}.')
+        >>> read_text_calls(CallLedger(), prose, specs, repair=True, cut=False)
+        'I will not run {"name": "search", "arguments": {}}.'
     """
     text = str(message.text)
-    markup = find_tool_calls(text)
-    if markup:
-        return _read_markup(ledger, message, markup, specs, repair=repair, cut=cut)
-    if "{" not in text:
+    if "{" not in text and "<" not in text and "[TOOL_CALLS]" not in text:
         return message.content
-    try:
-        found = JsonFenceOutputParser(repair=repair).extract(text)
-    except JsonRecoveryError:
+    markup = read_tool_markup(text)
+    written = [
+        _Written(c.name, c.arguments, c.start, "markup", c.closed, c.extra)
+        for c in markup.calls
+    ]
+    spans = list(markup.spans)
+    rest = blank(markup.masked, spans)
+    bare = _read_whole_content(rest, specs, repair=repair)
+    if bare is not None:
+        calls, taken = bare
+        written.extend(calls)
+        spans = merge_spans([*spans, taken])
+        rest = blank(rest, [taken])
+    if not written:
         return message.content
-    written = _find_written_calls(found.value, specs)
-    if written is None:
-        return message.content
-    guessed = [r for r in found.repairs if r.endswith("_guessed")]
-    for index, (name, arguments) in enumerate(written):
-        as_text = (
-            arguments
-            if isinstance(arguments, str)
-            else json.dumps(arguments, ensure_ascii=False)
-        )
-        if guessed:
-            text_error = guessed_error(name, guessed)
-            error = InvalidJsonError(text_error, observation=text_error)
-            ledger.withhold(name, as_text, None, error)
-            continue
-        last_cut = cut and index == len(written) - 1
-        outcome = _read_arguments(
-            as_text, name, specs[name], repair=repair, cut=last_cut
-        )
-        _take_call(
-            ledger,
-            name,
-            as_text,
-            outcome,
-            source="text",
-            listed=_put_text_repairs_first(found.repairs),
-        )
+    written.sort(key=lambda w: w.start)
+    doubt = CALL_HINT.search(rest) is not None
+    _read_all(ledger, written, specs, repair=repair, cut=cut, doubt=doubt)
     if isinstance(message.content, str):
-        start, end = found.span
-        return (message.content[:start] + message.content[end:]).strip()
+        return take_out(message.content, spans)
     return message.content
 
 
-def _read_markup(
+def _read_whole_content(
+    rest: str, specs: Mapping[str, ToolSpec], *, repair: bool
+) -> tuple[list[_Written], tuple[int, int]] | None:
+    """The calls of a text that is only call envelopes, and the span they take."""
+    body = whole_body(rest)
+    if body is None:
+        return None
+    begin, stop, start, end = body
+    try:
+        found = JsonFenceOutputParser(repair=repair).extract(rest[begin:stop])
+    except JsonRecoveryError:
+        return None
+    if found.span != (0, stop - begin):
+        return None  # the body holds more than one value
+    items = found.value if isinstance(found.value, list) else [found.value]
+    envelopes = [read_call_envelope(item) for item in items]
+    if not items or any(e is None or e.name not in specs for e in envelopes):
+        return None
+    guessed = tuple(r for r in found.repairs if r.endswith("_guessed"))
+    calls = [
+        _Written(
+            e.name,
+            e.arguments
+            if isinstance(e.arguments, str)
+            else json.dumps(e.arguments, ensure_ascii=False),
+            begin + index,
+            "text",
+            extra=e.extra,
+            guessed=guessed,
+            found_by=found.repairs,
+        )
+        for index, e in enumerate(envelopes)
+        if e is not None
+    ]
+    return calls, (start, end)
+
+
+def _read_all(
     ledger: CallLedger,
-    message: AIMessage,
-    written: Sequence[MarkupCall],
+    written: Sequence[_Written],
     specs: Mapping[str, ToolSpec],
     *,
     repair: bool,
     cut: bool,
-) -> Any:
-    """Turn tool-call markup into calls; the content without the markup."""
+    doubt: bool,
+) -> None:
+    """Accept every call written, in order, or withhold them all."""
+    outcomes: list[Arguments | JsonRecoveryError] = []
     for index, call in enumerate(written):
-        name = call.name
-        if name not in specs:
-            error = _make_error(unknown_tool_error(name, sorted(specs)))
-            ledger.withhold(name or None, call.arguments, None, error)
-            continue
         last_cut = (cut and index == len(written) - 1) or not call.closed
-        outcome = _read_arguments(
-            call.arguments, name, specs[name], repair=repair, cut=last_cut
-        )
-        _take_call(
-            ledger,
-            name,
-            call.arguments,
-            outcome,
-            source="markup",
-            listed=_put_markup_first,
-        )
-    if not isinstance(message.content, str):
-        return message.content
-    content, position = [], 0
-    for call in written:
-        if call.start >= position:
-            content.append(message.content[position : call.start])
-            position = call.end
-    content.append(message.content[position:])
-    return "".join(content).strip()
+        outcomes.append(_read_written(call, specs, repair=repair, cut=last_cut))
+    failed = any(isinstance(o, JsonRecoveryError) for o in outcomes)
+    first = len(ledger.failures)
+    for call, outcome in zip(written, outcomes, strict=True):
+        if doubt:
+            error: JsonRecoveryError = _invalid(unread_calls_error(call.name))
+            ledger.withhold(call.name or None, call.arguments, None, error)
+        elif isinstance(outcome, JsonRecoveryError):
+            ledger.withhold(call.name or None, call.arguments, None, outcome)
+        elif failed:
+            error = _invalid(withheld_with_others_error(call.name))
+            ledger.withhold(call.name, call.arguments, None, error)
+        else:
+            listed = (
+                _put_markup_first
+                if call.source == "markup"
+                else _put_text_repairs_first(call.found_by)
+            )
+            _take_call(
+                ledger,
+                call.name,
+                call.arguments,
+                outcome,
+                source=call.source,
+                listed=listed,
+            )
+    # The calls that failed come first among the failures: the feedback of a
+    # re-ask names what went wrong, not a call withheld with it.
+    own = [isinstance(o, JsonRecoveryError) for o in outcomes]
+    if failed and not doubt and not all(own):
+        held = ledger.failures[first:]
+        ledger.failures[first:] = [
+            *(f for f, o in zip(held, own, strict=True) if o),
+            *(f for f, o in zip(held, own, strict=True) if not o),
+        ]
+
+
+def _read_written(
+    call: _Written, specs: Mapping[str, ToolSpec], *, repair: bool, cut: bool
+) -> Arguments | JsonRecoveryError:
+    """A written call's arguments read, or why the call cannot be used."""
+    if call.name not in specs:
+        return _make_error(unknown_tool_error(call.name, sorted(specs)))
+    if call.extra:
+        return _invalid(extra_members_error(call.name, call.extra))
+    if call.guessed:
+        return _invalid(guessed_error(call.name, call.guessed))
+    return _read_arguments(
+        call.arguments, call.name, specs[call.name], repair=repair, cut=cut
+    )
+
+
+def _invalid(text: str) -> InvalidJsonError:
+    return InvalidJsonError(text, observation=text)
 
 
 def _take_call(
@@ -327,6 +406,9 @@ def _read_arguments(
         if isinstance(error, InvalidJsonError) and error.truncated:
             return _make_cut_off_error(arguments, name)
         return error
+    if not _is_whole(arguments, found):
+        text = several_values_error(name)
+        return InvalidJsonError(text, llm_output=arguments, observation=text)
     guessed = [r for r in found.repairs if r.endswith("_guessed")]
     if guessed:
         text = guessed_error(name, guessed)
@@ -347,6 +429,20 @@ def _read_arguments(
         "cut_off": False,
     }
     return value, found.repairs, payload
+
+
+def _is_whole(arguments: str, found: Extraction) -> bool:
+    """Whether the value read is all the arguments hold (one fence allowed).
+
+    Glued objects (``{"city": "Oslo"}{"city": "Rome"}``, two parallel calls
+    run together) or key/value text (``q="x", opts={"n": 2}``) are not one
+    object: reading one of them would change the call.
+    """
+    body = whole_body(arguments)
+    if body is None:
+        return False
+    begin, stop, _, _ = body
+    return found.span == (begin, stop)
 
 
 def _validate(
@@ -375,32 +471,6 @@ def _make_cut_off_error(arguments: str, name: str) -> InvalidJsonError:
     return InvalidJsonError(
         text, llm_output=arguments, observation=text, truncated=True
     )
-
-
-def _find_written_calls(
-    value: Any, specs: Mapping[str, ToolSpec]
-) -> list[tuple[str, Any]] | None:
-    """``(name, arguments)`` of each call written as JSON, or ``None``.
-
-    A call is an object with a ``name`` that is a bound tool and an
-    ``arguments`` (or ``parameters``) object or string, and nothing else; a
-    list must hold only such calls.
-    """
-    items = value if isinstance(value, list) else [value]
-    if not items:
-        return None
-    calls: list[tuple[str, Any]] = []
-    for item in items:
-        if not isinstance(item, dict) or item.get("name") not in specs:
-            return None
-        keys = set(item) - {"name"}
-        if len(keys) != 1 or not keys <= {"arguments", "parameters"}:
-            return None
-        arguments = item[keys.pop()]
-        if not isinstance(arguments, dict | str):
-            return None
-        calls.append((item["name"], arguments))
-    return calls
 
 
 def _make_error(text: str) -> UnknownToolError:

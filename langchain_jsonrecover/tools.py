@@ -218,12 +218,16 @@ def recover_tool_calls(
     Each invalid call's arguments go through
     ``JsonFenceOutputParser(repair=repair)``; a call whose arguments decode
     to an object (and, with ``tools``, validate against that tool's schema)
-    becomes a tool call with the same id. With ``tools``, a reply whose text
-    is a bare ``{"name": ..., "arguments": ...}`` JSON (or a list of them)
-    naming a bound tool gets those calls, and loses their text; so does
-    tool-call markup (``[TOOL_CALLS]name[ARGS]{…}``, ``<tool_call>{…}</tool_call>``,
+    becomes a tool call with the same id; arguments must be one JSON object
+    (glued objects stay invalid). With ``tools``, calls in tool-call markup
+    (``[TOOL_CALLS]name[ARGS]{…}``, ``<tool_call>{…}</tool_call>``,
     ``<|python_tag|>{…}``, harmony ``to=functions.x`` …; a call whose markup
-    the reply ended inside counts as cut off). Never
+    the reply ended inside counts as cut off), or a text that is nothing but
+    ``{"name": ..., "arguments": ...}`` envelopes naming bound tools (bare, or
+    in one fence), become calls, in order, and leave the content with their
+    markup; a call mentioned in prose stays text. An envelope with a member
+    beyond a call's keys, or one unusable call among several, leaves every
+    call of the text invalid. Never
     executed: cut-off arguments (or the last call of a reply that stopped at
     the token limit) and arguments read only by a ``*_guessed`` repair; they
     stay invalid with an error that says why. The input is never mutated.
