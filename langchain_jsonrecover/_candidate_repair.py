@@ -21,7 +21,11 @@ from langchain_jsonrecover._candidates import (
     Scan,
 )
 from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode
-from langchain_jsonrecover._recover import Closed, close_truncated
+from langchain_jsonrecover._recover import (
+    Closed,
+    close_truncated,
+    swallows_structure,
+)
 from langchain_jsonrecover._repair import Repaired
 from langchain_jsonrecover._repair import repair as repair_syntax
 from langchain_jsonrecover._single_edit import Ambiguous, fix_single_edit, value_key
@@ -145,17 +149,32 @@ class RepairPass:
         if fixed.truncated:
             if not scan.close_truncated:
                 return None
-            closing = close_truncated(fixed.text, max_depth=scan.max_depth)
+            if masked[candidate.start :].rstrip()[-1:] in {
+                "}",
+                "]",
+            } or swallows_structure(fixed.text):
+                # The reply ends with a closer, yet the repair ran out of text
+                # (in a string or a comment it opened): not a cut.
+                return None
+            closing = close_truncated(
+                fixed.text, max_depth=scan.max_depth, after_closer=scan.cut_off
+            )
             if not isinstance(closing, Closed):
                 return None
             value, added = closing.value, (*fixed.repairs, *closing.repairs)
+            cut_key = closing.cut_key
         else:
             result = self._decode(candidate.start, fixed, entities=entities)
             if not isinstance(result, Decoded):
                 return None
-            value, added = result.value, fixed.repairs
+            value, added, cut_key = result.value, fixed.repairs, None
         return Candidate(
-            candidate.start, end, candidate.step, (*repairs, *added), value=value
+            candidate.start,
+            end,
+            candidate.step,
+            (*repairs, *added),
+            value=value,
+            cut_key=cut_key,
         )
 
     def _repair(self, start: int, *, entities: bool) -> Repaired | None:

@@ -229,7 +229,8 @@ class RegexJsonOutputParser(_JsonRecoveringParser[T]):
     def _compile(cls, value: str | re.Pattern[str]) -> re.Pattern[str]:
         return compile_pattern(value)
 
-    def _find(self, text: str) -> Extraction | ReplyFailure:
+    def _find(self, text: str, *, cut_off: bool = False) -> Extraction | ReplyFailure:
+        del cut_off  # a capture is never closed
         return self._match(text, schema=self._schema, repair=self.repair)
 
     def _partial(self, text: str) -> Any:

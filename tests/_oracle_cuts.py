@@ -286,7 +286,7 @@ def truth(text: str) -> Truth:
     stack, in_string, _, token_start = _scan(stripped)
     after_closer = not in_string and stripped[-1:] in ("}", "]")
     candidates = [text]
-    if not in_string and _scalar_char(stripped[-1:] or " "):
+    if not in_string and _scalar_char(text[-1:] or " "):
         candidates = [text[:token_start]]
         if stripped[token_start:] in ("true", "false", "null"):
             candidates.append(text)
@@ -433,7 +433,12 @@ def _case(seed: int, index: int) -> Case:
         if made is None:
             continue
         slipped, start, end = made
-        cut = rng.random() < 0.5 and end < len(text) - 1
+        # A missing closer and then a cut is a JSON prefix: a cut to any reader.
+        cut = (
+            slip != "missing_inner_closer"
+            and rng.random() < 0.5
+            and end < len(text) - 1
+        )
         if cut:
             low = start + 1 if slip == "raw_backslashes" else end
             clean_at = rng.randint(low, len(text) - 1)
@@ -448,8 +453,8 @@ def _case(seed: int, index: int) -> Case:
             t = truth(clean)
             if not t.readings:
                 continue
-            if clean_at < end and clean.endswith("\\\\"):
-                t = Truth((*t.readings, *truth(clean[:-2]).readings), t.after_closer)
+            if clean_at < end:
+                t = _raw_backslash_readings(t, clean, payload)
             accepted = _plain_readings(t)
             accepted_model = _model_readings(model, t)
         else:
@@ -473,6 +478,22 @@ def _case(seed: int, index: int) -> Case:
         )
     msg = f"no case for seed {seed}, index {index}"
     raise RuntimeError(msg)
+
+
+def _raw_backslash_readings(t: Truth, clean: str, payload: str) -> Truth:
+    r"""A cut inside a path written with raw backslashes reads as its literal
+        prefix; an escape at the cut (``
+    `` of ``
+    ew``?) may also be dropped, and
+        a prefix that is valid JSON as it stands (``C:	emp``) may read as such."""
+    readings = list(t.readings)
+    if clean.endswith("\\"):
+        readings += truth(clean[:-2]).readings
+    elif clean[-3:-1] == "\\":
+        readings += truth(clean[:-3]).readings
+    if _is_prefix(payload):
+        readings += truth(payload).readings
+    return Truth(tuple(readings), t.after_closer)
 
 
 def _is_prefix(text: str) -> bool:
