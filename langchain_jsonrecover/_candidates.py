@@ -103,6 +103,10 @@ class Candidate:
     failure: CandidateFailure | None = None
     cut_key: str | None = None
     """Closed from a cut that removed this key's value (see ``_recover``)."""
+    rival: tuple[Any, ...] = ()
+    """Another reading of the same text, when the repair had two: the value
+    with a stray closer dropped where ``value`` has an opener inserted
+    (``{"a": 1}]``). Only a schema that takes one of them decides."""
     whole: bool = False
     """The structure shows ``[start, end)`` is one value: a repair must read
     all of it."""

@@ -9,6 +9,7 @@ candidates are repaired and tried again (``_candidate_repair``).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
@@ -48,6 +49,9 @@ DEFAULT_MAX_DEPTH: Final = 200
 
 _END_OF_DATA: Final = "unexpected end of data"
 _CLOSER: Final = {"{": "}", "[": "]"}
+_TWO_CLOSER_READINGS: Final = (
+    "a stray closer after the JSON, or a lost opener before it (two readings)"
+)
 _FILLS_NOTHING: Final = (
     "none of the schema's fields is in the JSON: every value would be a default"
 )
@@ -322,6 +326,8 @@ def choose(
     first_failure: ReplyFailure | None = None
     aligned: Extraction | None = None
     for candidate in candidates:
+        if candidate.rival:
+            candidate = _settle(candidate, schema)  # noqa: PLW2901 - one of its readings
         if candidate.failure is None:
             if schema is None:
                 return _to_extraction(candidate)
@@ -358,6 +364,36 @@ def choose(
         if first_failure is None:
             first_failure = failure
     return aligned or first_failure
+
+
+def _settle(candidate: Candidate, schema: Schema | None) -> Candidate:
+    """One reading of a candidate the repair read two ways, or a failure.
+
+    A schema decides when exactly one of them validates as it stands (an
+    object schema takes the root, a list schema the array), else when exactly
+    one validates at all.
+    """
+    readings = (
+        (candidate.value, "opener_inserted"),
+        (candidate.rival[0], "stray_closer_dropped"),
+    )
+    if schema is not None:
+        verdicts = [(schema.accept(value), value, name) for value, name in readings]
+        for strict in (True, False):
+            fits = [
+                (value, name)
+                for verdict, value, name in verdicts
+                if isinstance(verdict, Accepted)
+                and (not strict or not (verdict.repairs or verdict.aligned))
+            ]
+            if len(fits) == 1:
+                value, name = fits[0]
+                kept = tuple(r for r in candidate.repairs if r != "character_inserted")
+                return dataclasses.replace(
+                    candidate, value=value, repairs=(*kept, name), rival=()
+                )
+    failure = CandidateFailure("invalid_json", _TWO_CLOSER_READINGS, candidate.start)
+    return dataclasses.replace(candidate, value=None, failure=failure, rival=())
 
 
 def _cut_value(key: str) -> Rejected:
