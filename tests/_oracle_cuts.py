@@ -38,6 +38,7 @@ import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, Literal
 
+import orjson
 from _oracle import VERDICTS, Outcome, Verdict, canonical
 from langchain_core.messages import AIMessage, AIMessageChunk
 from pydantic import BaseModel, Field, ValidationError
@@ -59,6 +60,7 @@ __all__ = [
     "describe",
     "entries",
     "generate",
+    "is_prefix",
     "judge",
     "truth",
 ]
@@ -248,6 +250,8 @@ def _scan(text: str) -> tuple[list[str], bool, bool, int]:
             stack.append(char)
             expect_key, after_key = char == "{", False
         elif char in "}]":
+            if not stack:  # the root closed before: no prefix of one value
+                return [_CLOSED], False, False, at
             stack.pop()
             expect_key = after_key = False
         elif char == ",":
@@ -256,6 +260,10 @@ def _scan(text: str) -> tuple[list[str], bool, bool, int]:
             token_start, after_key = at, False
     key_pending = (in_string and string_is_key) or (not in_string and after_key)
     return stack, in_string, key_pending, token_start
+
+
+_CLOSED: Final = "closed"
+"""In ``_scan``'s stack: a closer after the root closed (not a cut at all)."""
 
 
 def _scalar_char(char: str) -> bool:
@@ -285,6 +293,8 @@ def truth(text: str) -> Truth:
     stripped = text.rstrip()
     stack, in_string, _, token_start = _scan(stripped)
     after_closer = not in_string and stripped[-1:] in ("}", "]")
+    if stack == [_CLOSED]:
+        return Truth((), after_closer=after_closer)
     candidates = [text]
     if not in_string and _scalar_char(text[-1:] or " "):
         candidates = [text[:token_start]]
@@ -461,9 +471,7 @@ def _case(seed: int, index: int) -> Case:
             payload = slipped
             accepted = (canonical(original),)
             accepted_model = (canonical(model.model_validate(original).model_dump()),)
-        as_cut = (
-            truth(payload) if _is_prefix(payload) else Truth((), after_closer=False)
-        )
+        as_cut = truth(payload) if is_prefix(payload) else Truth((), after_closer=False)
         return Case(
             reply=_wrap(rng, payload),
             model=model,
@@ -481,29 +489,36 @@ def _case(seed: int, index: int) -> Case:
 
 
 def _raw_backslash_readings(t: Truth, clean: str, payload: str) -> Truth:
-    r"""A cut inside a path written with raw backslashes reads as its literal
-        prefix; an escape at the cut (``
-    `` of ``
-    ew``?) may also be dropped, and
-        a prefix that is valid JSON as it stands (``C:	emp``) may read as such."""
+    r"""Readings of a cut inside a path written with raw backslashes.
+
+    Its literal prefix; that prefix without an escape at the cut (``\n`` of
+    ``\new`` or a line break?); and, when the prefix is valid JSON as it
+    stands (``C:\temp``), that reading too.
+    """
     readings = list(t.readings)
-    if clean.endswith("\\"):
+    if clean.endswith("\\\\"):
         readings += truth(clean[:-2]).readings
-    elif clean[-3:-1] == "\\":
+    elif clean[-3:-1] == "\\\\":
         readings += truth(clean[:-3]).readings
-    if _is_prefix(payload):
+    if is_prefix(payload):
         readings += truth(payload).readings
     return Truth(tuple(readings), t.after_closer)
 
 
-def _is_prefix(text: str) -> bool:
-    """Whether a slipped text is a valid JSON prefix with its root open."""
+def is_prefix(text: str) -> bool:
+    """Whether a text is a valid JSON prefix with its root open.
+
+    The decoder runs out of text without meeting an error (pydantic-core's
+    partial mode is more lenient: it reads ``[1}``).
+
+    >>> is_prefix('{"a": [1'), is_prefix('{"a": 1}]'), is_prefix('[1}')
+    (True, False, False)
+    """
     try:
-        from_json(text, allow_partial="trailing-strings")
-    except ValueError:
-        return False
-    stack, in_string, _, _ = _scan(text)
-    return bool(stack) or in_string
+        orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        return exc.msg.startswith("unexpected end of data")
+    return False
 
 
 def generate(seed: int, count: int, *, start: int = 0) -> list[Case]:

@@ -81,10 +81,24 @@ def test_the_sample_holds_cuts_slips_and_every_layout() -> None:
         pytest.param(
             '{"a": [1, {"b": 2}]', [({"a": [1, {"b": 2}]}, False)], id="closer"
         ),
+        # Found by a fuzzer: a closer after a closed root crashed the scan.
+        pytest.param('{"a": 1}\n]', [], id="root_closed_then_a_closer"),
     ],
 )
 def test_truth(text: str, readings: list[tuple[object, bool]]) -> None:
     assert truth(text).readings == tuple(readings)
+
+
+@pytest.mark.parametrize(
+    ("text", "prefix"),
+    [
+        pytest.param('{"a": 1}\n]', False, id="closed_root_then_a_closer"),
+        pytest.param('{"a": [1}', False, id="syntax_error"),
+        pytest.param('{"a": [1, {"b": 2}', True, id="open"),
+    ],
+)
+def test_is_prefix(text: str, *, prefix: bool) -> None:
+    assert _oracle_cuts.is_prefix(text) is prefix
 
 
 def test_the_judge_refuses_a_default_and_a_kept_number() -> None:
