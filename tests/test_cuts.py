@@ -224,3 +224,10 @@ def test_wholly_escaped_json_still_reads() -> None:
     parser = TruncationRecoveringOutputParser(repair=True)
     assert parser.parse('{\\"a\\": \\"x\\", \\"b\\": \\"y\\"}') == {"a": "x", "b": "y"}
     assert parser.parse('{\\"a\\": \\"x\\", \\"b\\": \\"y') == {"a": "x", "b": "y"}
+
+
+@pytest.mark.parametrize(("reply", "closed"), AFTER_CLOSER)
+async def test_a_reply_that_ends_after_a_closer_async(reply: str, closed: Any) -> None:
+    parser = TruncationRecoveringOutputParser(repair=True)
+    assert await _ainvoke(parser, reply, length=False) is InvalidJsonError
+    assert await _ainvoke(parser, reply, length=True) == closed
