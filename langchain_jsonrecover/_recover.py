@@ -74,8 +74,8 @@ class Closed:
     value: Any
     repairs: tuple[str, ...]
     cut_key: str | None = None
-    """The key (as written, perhaps partial) of a member whose value the cut
-    removed, in the innermost object; ``None`` when no member lost its value."""
+    """The path (``steps[1].id``; the last key as written, perhaps partial) of
+    a member whose value the cut removed; ``None`` when no member lost one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,11 +89,15 @@ class _CutState:
     (the text ends in the key, after it, after its colon, or in a scalar)."""
     scalar_start: int
     """Where text after the last structural token starts (a scalar, if any)."""
+    outer: tuple[tuple[str, int], ...] = ()
+    """With ``key_start``: the containers around that object, each its opener
+    and its member's key start (``{``) or item index (``[``)."""
 
 
 def _cut_state(text: str) -> _CutState:
     """One linear scan of a cut text (strings skipped a string at a time)."""
     stack: list[str] = []
+    at_member: list[int] = []  # per container: its last key's start, or item index
     prev = ""
     pos = 0
     key_start = -1
@@ -106,20 +110,45 @@ def _cut_state(text: str) -> _CutState:
             is_key = stack[-1:] == ["{"] and prev in {"{", ","}
             closed_at = skip_string(text, at)
             if closed_at is None:
-                return _CutState(at, at if is_key else None, len(text))
+                if not is_key:
+                    return _CutState(at, None, len(text))
+                return _CutState(
+                    at,
+                    at,
+                    len(text),
+                    tuple(zip(stack[:-1], at_member[:-1], strict=True)),
+                )
             if is_key:
-                key_start = at
+                key_start = at_member[-1] = at
             prev = "key" if is_key else "value"
             pos = closed_at
             continue
         if char in "[{":
             stack.append(char)
+            at_member.append(0)
         elif char in "]}" and stack:
             stack.pop()
+            at_member.pop()
+        elif char == "," and stack[-1:] == ["["]:
+            at_member[-1] += 1
         prev = char
         pos = token.end()
-    pending = stack[-1:] == ["{"] and prev in {"key", ":"} and key_start >= 0
-    return _CutState(None, key_start if pending else None, pos)
+    if not (stack[-1:] == ["{"] and prev in {"key", ":"} and key_start >= 0):
+        return _CutState(None, None, pos)
+    outer = tuple(zip(stack[:-1], at_member[:-1], strict=True))
+    return _CutState(None, key_start, pos, outer)
+
+
+def _cut_path(text: str, state: _CutState) -> str:
+    """The removed member's path as errors write it: ``steps[1].id``."""
+    parts: list[str] = []
+    for opener, member in state.outer:
+        if opener == "[":
+            parts.append(f"[{member}]")
+        else:
+            parts.append(("." if parts else "") + _key_text(text, member))
+    key = _key_text(text, state.key_start) if state.key_start is not None else ""
+    return "".join(parts) + ("." if parts else "") + key
 
 
 def swallows_structure(text: str) -> bool:
@@ -215,7 +244,7 @@ def close_truncated(
             text = stripped[: len(stripped) - len(tail)]
     cut_key = None
     if state.key_start is not None and not kept_scalar:
-        cut_key = _key_text(stripped, state.key_start)
+        cut_key = _cut_path(stripped, state)
     repairs.append("truncation_closed")
     escaped = False
     for _ in range(_RETRIES + 1):

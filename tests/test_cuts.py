@@ -8,6 +8,7 @@ retry loop too (a cut member is an error the model is asked again about).
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -231,3 +232,28 @@ async def test_a_reply_that_ends_after_a_closer_async(reply: str, closed: Any) -
     parser = TruncationRecoveringOutputParser(repair=True)
     assert await _ainvoke(parser, reply, length=False) is InvalidJsonError
     assert await _ainvoke(parser, reply, length=True) == closed
+
+
+class Step(BaseModel):
+    id: int = 0
+    ok: bool = True
+
+
+class Plan(BaseModel):
+    steps: list[Step] = []
+
+
+@pytest.mark.parametrize(
+    ("reply", "path"),
+    [
+        pytest.param(
+            '{"steps": [{"id": 1}, {"id": 2, "ok": fa', "steps[1].ok", id="item"
+        ),
+        pytest.param('{"steps": [{"id": 1', "steps[0].id", id="first_item"),
+    ],
+)
+def test_the_error_names_the_member_by_its_path(reply: str, path: str) -> None:
+    parser = TruncationRecoveringOutputParser(pydantic_object=Plan)
+    with pytest.raises(SchemaValidationError, match=re.escape(path)):
+        parser.parse(reply)
+    assert parser.parse('{"steps": [{"id": 1}, ') == Plan(steps=[Step(id=1)])
