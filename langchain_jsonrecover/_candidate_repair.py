@@ -8,7 +8,7 @@ once per reply, even when the whole reply was tried first as one broken value.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
@@ -21,7 +21,11 @@ from langchain_jsonrecover._candidates import (
     Scan,
 )
 from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode
-from langchain_jsonrecover._recover import Closed, close_truncated
+from langchain_jsonrecover._recover import (
+    Closed,
+    close_truncated,
+    swallows_structure,
+)
 from langchain_jsonrecover._repair import Repaired
 from langchain_jsonrecover._repair import repair as repair_syntax
 from langchain_jsonrecover._single_edit import Ambiguous, fix_single_edit, value_key
@@ -92,7 +96,33 @@ class RepairPass:
         repairs = (*self.prepared.repairs, *fixed.repairs)
         if NON_SPACE.search(masked, end) is not None:
             repairs = (*repairs, "prose_trimmed")
-        return Candidate(start, end, "raw", repairs, value=result.value)
+        rival = self._rival(start, fixed)
+        return Candidate(start, end, "raw", repairs, value=result.value, rival=rival)
+
+    def _rival(self, start: int, fixed: Repaired) -> tuple[Any, ...]:
+        r"""The root alone, when the repair wrapped it in an opener it inserted.
+
+        ``{"a": 1}\n]`` is a root and a stray ``]``, or an array whose ``[``
+        was lost: two readings (see ``Candidate.rival``).
+        """
+        text = fixed.text
+        if (
+            fixed.repairs != ("character_inserted",)
+            or text[:1] not in {"[", "{"}
+            or not self.masked.startswith(text[1:-1].rstrip(), start)
+        ):
+            return ()
+        root = decode(
+            self.masked[start:], max_depth=self.scan.max_depth, allow_trailing=True
+        )
+        if not isinstance(root, Decoded):
+            return ()
+        # Only a lone closer after the whole root: the opener inserted matches
+        # it (a root opener lost before several items is one reading).
+        closer = NON_SPACE.search(self.masked, start + root.end)
+        if closer is None or closer.start() != start + fixed.end - 1:
+            return ()
+        return (root.value,)
 
     def repair_each(self, tried: Iterable[Candidate]) -> Iterator[Candidate]:
         """The failing candidates with their syntax repaired, in the same order.
@@ -145,17 +175,33 @@ class RepairPass:
         if fixed.truncated:
             if not scan.close_truncated:
                 return None
-            closing = close_truncated(fixed.text, max_depth=scan.max_depth)
+            if masked[candidate.start :].rstrip()[-1:] in {
+                "}",
+                "]",
+            } or swallows_structure(fixed.text):
+                # The reply ends with a closer, yet the repair ran out of text
+                # (in a string or a comment it opened): not a cut.
+                return None
+            closing = close_truncated(
+                fixed.text, max_depth=scan.max_depth, after_closer=scan.cut_off
+            )
             if not isinstance(closing, Closed):
                 return None
             value, added = closing.value, (*fixed.repairs, *closing.repairs)
+            cut_key = closing.cut_key
         else:
             result = self._decode(candidate.start, fixed, entities=entities)
             if not isinstance(result, Decoded):
                 return None
-            value, added = result.value, fixed.repairs
+            value, added, cut_key = result.value, fixed.repairs, None
         return Candidate(
-            candidate.start, end, candidate.step, (*repairs, *added), value=value
+            candidate.start,
+            end,
+            candidate.step,
+            (*repairs, *added),
+            value=value,
+            cut_key=cut_key,
+            rival=() if fixed.truncated else self._rival(candidate.start, fixed),
         )
 
     def _repair(self, start: int, *, entities: bool) -> Repaired | None:

@@ -69,7 +69,10 @@ class Scan:
     close_truncated: bool = False
     """Close a candidate the reply ends inside, instead of failing."""
     final_only: bool = False
-    """When closing, drop a number at the cut (a stream still arriving)."""
+    """When closing, the reply is a stream still arriving."""
+    cut_off: bool = False
+    """The model said it stopped at its token limit: a reply that ends right
+    after a closer is closed as a cut (else two readings: an error)."""
     trim_runaway_newlines: bool = False
     """When closing, trim a run of ``\\n`` escapes ending a depth-1 string."""
 
@@ -98,6 +101,12 @@ class Candidate:
     repairs: tuple[str, ...]
     value: Any = None
     failure: CandidateFailure | None = None
+    cut_key: str | None = None
+    """Closed from a cut that removed this key's value (see ``_recover``)."""
+    rival: tuple[Any, ...] = ()
+    """Another reading of the same text, when the repair had two: the value
+    with a stray closer dropped where ``value`` has an opener inserted
+    (``{"a": 1}]``). Only a schema that takes one of them decides."""
     whole: bool = False
     """The structure shows ``[start, end)`` is one value: a repair must read
     all of it."""
@@ -447,10 +456,16 @@ def close_or_fail(
             max_depth=scan.max_depth,
             trim_runaway_newlines=scan.trim_runaway_newlines,
             final_only=scan.final_only,
+            after_closer=scan.cut_off,
         )
         if isinstance(closing, Closed):
             return Candidate(
-                start, end, step, (*repairs, *closing.repairs), value=closing.value
+                start,
+                end,
+                step,
+                (*repairs, *closing.repairs),
+                value=closing.value,
+                cut_key=closing.cut_key,
             )
         failure = describe_failure(text, start, end, closing, closed=True)
     return Candidate(start, end, step, repairs, failure=failure, whole=place.whole)

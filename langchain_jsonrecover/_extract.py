@@ -9,10 +9,12 @@ candidates are repaired and tried again (``_candidate_repair``).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 import orjson
+from pydantic import BaseModel
 
 from langchain_jsonrecover._candidate_repair import RepairPass
 from langchain_jsonrecover._candidates import (
@@ -31,7 +33,7 @@ from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode, loads_
 from langchain_jsonrecover._fences import find_fences
 from langchain_jsonrecover._markup import Prepared, prepare_reply
 from langchain_jsonrecover._repair import repair as repair_syntax
-from langchain_jsonrecover._schema import Accepted, FieldError, Schema
+from langchain_jsonrecover._schema import Accepted, FieldError, Rejected, Schema
 
 Prefer = Literal["first", "last"]
 ReplyFailureKind = Literal[
@@ -47,6 +49,9 @@ DEFAULT_MAX_DEPTH: Final = 200
 
 _END_OF_DATA: Final = "unexpected end of data"
 _CLOSER: Final = {"{": "}", "[": "]"}
+_TWO_CLOSER_READINGS: Final = (
+    "a stray closer after the JSON, or a lost opener before it (two readings)"
+)
 _FILLS_NOTHING: Final = (
     "none of the schema's fields is in the JSON: every value would be a default"
 )
@@ -114,6 +119,7 @@ def extract(
     close_truncated: bool = False,
     trim_runaway_newlines: bool = False,
     repair: bool = False,
+    cut_off: bool = False,
 ) -> Extraction | ReplyFailure:
     r"""Find and decode the JSON value a reply holds.
 
@@ -135,6 +141,9 @@ def extract(
             wrote newlines until its token limit).
         repair: When no candidate succeeds as it stands, repair the failing
             candidates' syntax (``_repair``) and try them again, in order.
+        cut_off: The model said it stopped at its token limit: with
+            ``close_truncated``, a reply that ends right after a closer is
+            closed as a cut (else it is an error: a lost closer reads so too).
 
     Returns:
         The first candidate that decodes (and validates), or the failure to
@@ -152,6 +161,7 @@ def extract(
         scalars=schema is not None,
         close_truncated=close_truncated,
         trim_runaway_newlines=trim_runaway_newlines,
+        cut_off=cut_off,
     )
     strict_first = prefer == "first"
     fast = _read_clean_reply(text, scan)
@@ -316,13 +326,21 @@ def choose(
     first_failure: ReplyFailure | None = None
     aligned: Extraction | None = None
     for candidate in candidates:
+        if candidate.rival:
+            candidate = _settle(candidate, schema)  # noqa: PLW2901 - one of its readings
         if candidate.failure is None:
             if schema is None:
                 return _to_extraction(candidate)
-            verdict = schema.accept(candidate.value)
+            verdict = (
+                schema.accept(candidate.value)
+                if candidate.cut_key is None
+                else _cut_value(candidate.cut_key)
+            )
             if isinstance(verdict, Accepted):
                 span = (candidate.start, candidate.end)
                 repairs = (*candidate.repairs, *verdict.repairs)
+                if "truncation_closed" in repairs and _defaulted(verdict.value):
+                    repairs = (*repairs, "unreached_fields_defaulted")
                 found = Extraction(verdict.value, span, candidate.step, repairs)
                 if verdict.aligned and strict_first:
                     aligned = aligned or found
@@ -346,6 +364,61 @@ def choose(
         if first_failure is None:
             first_failure = failure
     return aligned or first_failure
+
+
+def _settle(candidate: Candidate, schema: Schema | None) -> Candidate:
+    """One reading of a candidate the repair read two ways, or a failure.
+
+    A schema decides when exactly one of them validates as it stands (an
+    object schema takes the root, a list schema the array), else when exactly
+    one validates at all.
+    """
+    readings = (
+        (candidate.value, "opener_inserted"),
+        (candidate.rival[0], "stray_closer_dropped"),
+    )
+    if schema is not None:
+        verdicts = [(schema.accept(value), value, name) for value, name in readings]
+        for strict in (True, False):
+            fits = [
+                (value, name)
+                for verdict, value, name in verdicts
+                if isinstance(verdict, Accepted)
+                and (not strict or not (verdict.repairs or verdict.aligned))
+            ]
+            if len(fits) == 1:
+                value, name = fits[0]
+                kept = tuple(r for r in candidate.repairs if r != "character_inserted")
+                return dataclasses.replace(
+                    candidate, value=value, repairs=(*kept, name), rival=()
+                )
+    failure = CandidateFailure("invalid_json", _TWO_CLOSER_READINGS, candidate.start)
+    return dataclasses.replace(candidate, value=None, failure=failure, rival=())
+
+
+def _cut_value(key: str) -> Rejected:
+    """A member the cut removed: its default would stand for the reply's value."""
+    message = (
+        "the reply was cut off in this field's value: its default would stand "
+        "for what the reply was writing"
+    )
+    return Rejected((FieldError(key, message, ""),))
+
+
+def _defaulted(value: Any) -> bool:
+    """Whether a validated value left a field of some model to its default."""
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, BaseModel):
+            if len(node.model_fields_set) < len(type(node).model_fields):
+                return True
+            stack.extend(getattr(node, name) for name in type(node).model_fields)
+        elif isinstance(node, (list, tuple)):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+    return False
 
 
 def _to_extraction(candidate: Candidate) -> Extraction:

@@ -5,8 +5,13 @@ Pure functions on ``str``; no LangChain imports.
 The closing itself is pydantic-core's partial JSON parser
 (``from_json(text, allow_partial="trailing-strings")``, a well-kept Rust
 parser): an unfinished string keeps its prefix, an unfinished key or a key
-without a value is dropped, an unfinished literal (``tr``, ``nul``, ``1.``,
-``-``) is dropped, a number keeps its digits, open containers are closed.
+without a value is dropped, an unfinished literal (``tr``, ``nul``) is
+dropped, open containers are closed. Before it, a scalar at the cut is
+dropped: a number (``10`` of ``[101, 102, 10``, ``2.5e1``) may have lost
+digits, so it is never kept. The key of a member whose value the cut removed
+is reported (``Closed.cut_key``): under a schema a default must not stand for
+it. A text that ends right after a closer is refused unless the caller knows
+the model stopped at its token limit: a lost closer before it reads so too.
 
 Around it: raw control characters are escaped first (as the strict decoder
 tolerates them); Normandy's opt-in rule trims a runaway of ``\n`` escapes
@@ -48,6 +53,18 @@ _PARSER_DEPTH: Final = 200
 _RETRIES: Final = 3
 _NUMBER_CHARS: Final = frozenset("-+.0123456789eE")
 _NUMBER_STARTS: Final = frozenset("-0123456789")
+_STATE_TOKENS: Final = re.compile(r'[\[\]{}",:]')
+# A scalar the cut may have stopped inside: a JSON number's prefix, or a literal's.
+_CUT_SCALAR: Final = re.compile(
+    r"-|-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]*)?"
+    r"|t(?:r(?:ue?)?)?|f(?:a(?:l(?:se?)?)?)?|n(?:u(?:ll?)?)?"
+)
+_LITERALS: Final = frozenset({"true", "false", "null"})
+_SWALLOWED: Final = re.compile(r'\\"[ \t\r\n]*[:,]')
+_AFTER_CLOSER: Final = (
+    "the reply ends right after a closer: cut there, or a closer lost before "
+    "it (two readings; the model did not say it stopped at its token limit)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +73,108 @@ class Closed:
 
     value: Any
     repairs: tuple[str, ...]
+    cut_key: str | None = None
+    """The path (``steps[1].id``; the last key as written, perhaps partial) of
+    a member whose value the cut removed; ``None`` when no member lost one."""
+
+
+@dataclass(frozen=True, slots=True)
+class _CutState:
+    """Where a cut text stops: in a string or not, after a key or not."""
+
+    string_start: int | None
+    """Start of the string the text ends in."""
+    key_start: int | None
+    """Start of the last key of the innermost object, when its value is missing
+    (the text ends in the key, after it, after its colon, or in a scalar)."""
+    scalar_start: int
+    """Where text after the last structural token starts (a scalar, if any)."""
+    outer: tuple[tuple[str, int], ...] = ()
+    """With ``key_start``: the containers around that object, each its opener
+    and its member's key start (``{``) or item index (``[``)."""
+
+
+def _cut_state(text: str) -> _CutState:
+    """One linear scan of a cut text (strings skipped a string at a time)."""
+    stack: list[str] = []
+    at_member: list[int] = []  # per container: its last key's start, or item index
+    prev = ""
+    pos = 0
+    key_start = -1
+    while True:
+        token = _STATE_TOKENS.search(text, pos)
+        if token is None:
+            break
+        char, at = token.group(), token.start()
+        if char == '"':
+            is_key = stack[-1:] == ["{"] and prev in {"{", ","}
+            closed_at = skip_string(text, at)
+            if closed_at is None:
+                if not is_key:
+                    return _CutState(at, None, len(text))
+                return _CutState(
+                    at,
+                    at,
+                    len(text),
+                    tuple(zip(stack[:-1], at_member[:-1], strict=True)),
+                )
+            if is_key:
+                key_start = at_member[-1] = at
+            prev = "key" if is_key else "value"
+            pos = closed_at
+            continue
+        if char in "[{":
+            stack.append(char)
+            at_member.append(0)
+        elif char in "]}" and stack:
+            stack.pop()
+            at_member.pop()
+        elif char == "," and stack[-1:] == ["["]:
+            at_member[-1] += 1
+        prev = char
+        pos = token.end()
+    if not (stack[-1:] == ["{"] and prev in {"key", ":"} and key_start >= 0):
+        return _CutState(None, None, pos)
+    outer = tuple(zip(stack[:-1], at_member[:-1], strict=True))
+    return _CutState(None, key_start, pos, outer)
+
+
+def _cut_path(text: str, state: _CutState) -> str:
+    """The removed member's path as errors write it: ``steps[1].id``."""
+    parts: list[str] = []
+    for opener, member in state.outer:
+        if opener == "[":
+            parts.append(f"[{member}]")
+        else:
+            parts.append(("." if parts else "") + _key_text(text, member))
+    key = _key_text(text, state.key_start) if state.key_start is not None else ""
+    return "".join(parts) + ("." if parts else "") + key
+
+
+def swallows_structure(text: str) -> bool:
+    r"""Whether a cut text ends in a string that holds ``\":`` or ``\",``.
+
+    In a repaired text that is a quote the repair escaped or guessed, that
+    took the members after it into one string running to the cut
+    (``{"id": 7, 'name": "Ada", "ci``): a slip, not a cut.
+
+    Example:
+        >>> swallows_structure('{"id": 7, "name\\": \\"Ada')
+        True
+        >>> swallows_structure('{"a": "x')
+        False
+    """
+    start = _cut_state(text).string_start
+    return start is not None and _SWALLOWED.search(text, start) is not None
+
+
+def _key_text(text: str, start: int) -> str:
+    end = skip_string(text, start)
+    raw = text[start + 1 : (end - 1) if end is not None else len(text)]
+    try:
+        return str(pydantic_core.from_json(f'"{raw}"'))
+    except ValueError:
+        return raw
 
 
 def close_truncated(
@@ -64,6 +183,7 @@ def close_truncated(
     max_depth: int,
     trim_runaway_newlines: bool = False,
     final_only: bool = False,
+    after_closer: bool = True,
 ) -> Closed | DecodeFailure:
     r"""Close a JSON text that stops before its value does.
 
@@ -73,8 +193,11 @@ def close_truncated(
         trim_runaway_newlines: Normandy's rule: a string cut at depth 1 ends
             after its last character that is not part of a ``\n``/``\r``
             escape run.
-        final_only: For a stream still arriving: drop a number at the cut,
-            which may yet grow (``4`` before ``42``).
+        final_only: For a stream still arriving: it may end right after a
+            closer (a number at the cut is dropped in every case).
+        after_closer: Close a text that ends right after a closer (the model
+            said it stopped at its token limit, or a stream still arriving);
+            else that is a failure: a closer lost before it reads so too.
 
     Returns:
         The closed value and the repairs made, or why it cannot be closed.
@@ -102,8 +225,26 @@ def close_truncated(
             if keep < len(text):
                 text = text[:keep]
                 repairs.append("runaway_newlines_trimmed")
-    if final_only:
-        text = text[: _number_tail(text)]
+    stripped = text.rstrip(" \t\r\n")
+    state = _cut_state(stripped)
+    kept_scalar = False
+    if state.string_start is None:
+        if not (after_closer or final_only) and stripped[-1:] in {"}", "]"}:
+            return DecodeFailure("invalid_json", len(stripped) - 1, _AFTER_CLOSER)
+        tail = stripped[state.scalar_start :].lstrip(" \t\r\n")
+        # A scalar the text ends in may have lost characters; one that space
+        # follows is whole.
+        if tail and (
+            tail in _LITERALS
+            or len(stripped) < len(text)
+            or not _CUT_SCALAR.fullmatch(tail)
+        ):
+            kept_scalar = True
+        elif tail:
+            text = stripped[: len(stripped) - len(tail)]
+    cut_key = None
+    if state.key_start is not None and not kept_scalar:
+        cut_key = _cut_path(stripped, state)
     repairs.append("truncation_closed")
     escaped = False
     for _ in range(_RETRIES + 1):
@@ -128,7 +269,7 @@ def close_truncated(
         # pydantic-core refuses more than 200 levels itself.
         if max_depth < _PARSER_DEPTH and not within_depth(text, value, max_depth):
             return too_deep(0, max_depth)
-        return Closed(value, tuple(repairs))
+        return Closed(value, tuple(repairs), cut_key)
     return DecodeFailure("invalid_json", len(text), "cannot be closed")
 
 
@@ -231,25 +372,6 @@ def _backslashes_before(text: str, index: int, lo: int) -> int:
     while index - count - 1 >= lo and text[index - count - 1] == "\\":
         count += 1
     return count
-
-
-def _number_tail(text: str) -> int:
-    """Where a number value (or the start of one) ending the text begins.
-
-    A run of number characters after ``:``, ``,`` or ``[`` (and spaces) is a
-    number value; inside a string such a run is rare, and dropping it only
-    delays a partial string by a step. Found walking back from the end.
-    """
-    end = len(text)
-    while end and text[end - 1] in _NUMBER_CHARS:
-        end -= 1
-    # "true" ends in "e": only a run that starts like a number is one.
-    if text[end : end + 1] not in _NUMBER_STARTS:
-        return len(text)
-    before = end
-    while before and text[before - 1] in " \t\r\n":
-        before -= 1
-    return end if before and text[before - 1] in ":,[" else len(text)
 
 
 def _offset(text: str, message: str) -> int | None:

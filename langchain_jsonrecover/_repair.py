@@ -189,7 +189,11 @@ def repair(text: str, *, entities: bool = False) -> Repaired | None:
     # Only the first characters can show it, so the match is kept short.
     length = len(text)
     unescaped = tok.ESCAPED_START.match(text, 0, _ESCAPED_WINDOW) is not None
+    partly = False
     if unescaped:
+        # A bare quote stops the unescaping: the end of a quoted value, or
+        # JSON only partly escaped (``{\"a\": \"x\", "b": "y"}``).
+        partly = match_end(tok.OUTER_BODY, text, 0) < len(text)
         text = _unescape(text)
         repairs["json_unescaped"] = None
     elif entities and tok.ENTITY_START.match(text, 0, _ESCAPED_WINDOW) is not None:
@@ -225,6 +229,8 @@ def repair(text: str, *, entities: bool = False) -> Repaired | None:
     if rewritten is None or not repairs:
         return None
     out, truncated, end = rewritten
+    if truncated and partly:
+        return None  # partly escaped: the unescaped part is not all of it
     # Offsets in unescaped text are not the input's: claim all of it.
     return Repaired(
         out, tuple(repairs), truncated=truncated, end=length if unescaped else end

@@ -140,7 +140,8 @@ def rewrite(text: str, repairs: dict[str, None]) -> Rewritten | None:
             pos = end
         p.pos, p.state = pos, state
         if pos < n and text[pos] in "/#\\\xa0":
-            _skip_gap(p, comments=state != _MEMBER)
+            if not _skip_gap(p, state):
+                return p.result
             pos = p.pos
         if pos >= n:
             p.cut()
@@ -149,26 +150,36 @@ def rewrite(text: str, repairs: dict[str, None]) -> Rewritten | None:
             return p.result
 
 
-def _skip_gap(p: Pass, *, comments: bool) -> None:
+def _skip_gap(p: Pass, state: State) -> bool:
     r"""Skip spaces (kept), comments and literal ``\n`` pairs (dropped).
 
     ``//`` and ``#`` comments are not looked for where a member's value is
-    due: there, ``#fff`` or ``//host`` is an unquoted value, not a comment.
+    due: there, ``#fff`` or ``//host`` is an unquoted value, not a comment;
+    nor a ``#`` glued to a letter or digit where an array's item is due
+    (``[#fff, #000]``: values, where ``[# note`` is a comment). A ``/*`` that
+    is never closed, with more JSON after it, would take that JSON away:
+    refused (``False``).
     """
     text, repairs = p.text, p.repairs
     n = len(text)
+    slashes = state != _MEMBER
+    hashes = slashes and state not in {_ITEM_FIRST, _ITEM}  # else only "# note"
     while True:
         p.take(tok.SPACE)
         pos = p.pos
         if pos >= n:
-            return
+            return True
         char = text[pos]
         nxt = text[pos + 1 : pos + 2]
         if char == "/" and nxt == "*":
             end = text.find("*/", pos + 2)
+            if end < 0 and tok.ANY_STRUCTURE.search(text, pos + 2) is not None:
+                return p.refuse()
             p.pos = n if end < 0 else end + 2
             repairs["comment_removed"] = None
-        elif comments and (char == "#" or (char == "/" and nxt == "/")):
+        elif (char == "#" and (hashes or (slashes and not nxt.isalnum()))) or (
+            char == "/" and nxt == "/" and slashes
+        ):
             end = text.find("\n", pos)
             p.pos = n if end < 0 else end
             repairs["comment_removed"] = None
@@ -180,7 +191,7 @@ def _skip_gap(p: Pass, *, comments: bool) -> None:
             p.pos += 1
             repairs["no_break_space_removed"] = None
         else:
-            return
+            return True
 
 
 # --- one step per state: each reads the token at ``p.pos`` (its first

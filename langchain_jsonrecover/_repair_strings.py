@@ -269,6 +269,10 @@ class _StringScan:
             return pos
         if quote == '"' and _stands_beside_structure(self.text, pos - 1):
             return WRONG  # ``"a, "b": "c"``: a lost quote, not an inner one
+        if _pair_across_space(self.text, pos, quote):
+            return WRONG  # ``"Grace" "Hopper"``: two tokens, never one string
+        if self.text[pos - 2 : pos - 1] == "\\":
+            return WRONG  # ``\\"``: a doubled escape, or a backslash then a quote
         self.out.append('\\"' if quote == '"' else "'")
         self.repairs["inner_quote_escaped_guessed"] = None
         self.guessed = True
@@ -294,6 +298,8 @@ class _StringScan:
             self.out.append("'")
             self.pos += 2
         elif self.literal:
+            if nxt in "nrt" and pos + 2 >= len(text):
+                return self.run_out()  # ``\n`` of ``\new`` or a line break?
             found = tok.KEPT_ESCAPE.match(text, pos, pos + 6)
             escape = found.end() if found else pos
             self.out.append(text[pos:escape] if escape > pos else "\\\\")
@@ -328,6 +334,16 @@ def _ends_with_break(text: str, quote: int, controls: int) -> bool:
     if text[quote - 1 : quote] != "\n":
         return False
     return controls == 1 or (controls == 2 and text[quote - 2 : quote - 1] == "\r")
+
+
+def _pair_across_space(text: str, after: int, quote: str) -> bool:
+    """Whether only some whitespace parts the quote before ``after`` and another.
+
+    The other of its kind: two strings (``"Grace" "Hopper"``), with a comma or
+    more lost, never one string with inner quotes.
+    """
+    end = match_end(tok.SPACE, text, after)
+    return end > after and text[end : end + 1] == quote
 
 
 def _stands_beside_structure(text: str, quote: int) -> bool:

@@ -186,14 +186,15 @@ SQ_BODY: Final = re.compile(
 )
 """A run of a ``'``-quoted string's body with nothing to repair."""
 # In a string of literal backslashes: the body up to any backslash, and the
-# escapes that keep their meaning there (a control escape only before what
-# is not a letter: ``\n\n`` and ``\n.`` are line breaks, ``\new`` is not).
+# escapes that keep their meaning there (a line break or tab escape only before
+# what is not a letter: ``\n\n`` and ``\n.`` are line breaks, ``\new`` is
+# not; ``\b`` and ``\f`` are a regex's or a path's, never a control).
 DQ_LITERAL_BODY: Final = re.compile(r'[^"“”\\\x00-\x1f]*+')
 SQ_LITERAL_BODY: Final = re.compile(r"""[^'"\\\x00-\x1f]*+""")
-KEPT_ESCAPE: Final = re.compile(
-    r'(?:\\["\\/]|\\u[0-9a-fA-F]{4}|\\[bfnrt](?![A-Za-z]))?'
-)
+KEPT_ESCAPE: Final = re.compile(r'(?:\\["\\/]|\\u[0-9a-fA-F]{4}|\\[nrt](?![A-Za-z]))?')
 HEX: Final = re.compile(r"[0-9a-fA-F]{0,3}")
+ANY_STRUCTURE: Final = re.compile(r'[{}\[\]":,]')
+"""JSON's structure (an unclosed ``/*`` before it would take it away)."""
 r"""The digits of a ``\u`` escape that the text's end may have cut."""
 ESCAPED_STRING: Final = re.compile(r'\\"([^"\\\x00-\x1f]*+)\\"')
 r"""A string quoted ``\"…\"``, escaped once too often."""

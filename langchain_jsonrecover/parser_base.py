@@ -173,8 +173,11 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
             return dict[str, Any]
         return self.pydantic_object
 
-    def _find(self, text: str) -> Extraction | ReplyFailure:
-        """Run this parser's extraction on the reply's text."""
+    def _find(self, text: str, *, cut_off: bool = False) -> Extraction | ReplyFailure:
+        """Run this parser's extraction on the reply's text.
+
+        ``cut_off``: the model said it stopped at its token limit.
+        """
         return extract(
             text,
             max_chars=self.max_chars,
@@ -184,6 +187,7 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
             close_truncated=self._closes_truncation,
             trim_runaway_newlines=self._trims_newlines(),
             repair=self.repair,
+            cut_off=cut_off,
         )
 
     def _partial(self, text: str) -> Any:
@@ -213,7 +217,7 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
             cut_off = stopped_at_token_limit(generation.message.response_metadata)
         elif generation.generation_info:
             cut_off = stopped_at_token_limit(generation.generation_info)
-        found = self._find(text)
+        found = self._find(text, cut_off=cut_off)
         if isinstance(found, ReplyFailure):
             raise self._error(dataclasses.replace(found, cut_off=cut_off), text)
         return dataclasses.replace(found, cut_off=True) if cut_off else found

@@ -94,16 +94,21 @@ class TruncationRecoveringOutputParser(_JsonRecoveringParser[T]):
     the reply, or in an unclosed fence), this one closes it as a whole, with
     pydantic-core's partial-JSON semantics: an unfinished string keeps its
     prefix, an unfinished key or a key without a value is dropped, an
-    unfinished literal (``tr``, ``nul``, ``1.``, ``-``) is dropped, a number
-    keeps its digits, open containers are closed. ``"truncation_closed"`` is
-    listed in the repairs. A value nested inside the cut candidate is never
-    returned alone.
+    unfinished literal (``tr``, ``nul``) is dropped, and so is a number at the
+    cut (its last digits may be missing); open containers are closed.
+    ``"truncation_closed"`` is listed in the repairs. With a schema, a field
+    whose value the cut removed is an error, never its default. A reply that
+    ends right after a closer is closed only when the message says the model
+    stopped at its token limit (a lost inner closer reads so too). A value
+    nested inside the cut candidate is never returned alone.
 
     Example:
         >>> from langchain_jsonrecover import TruncationRecoveringOutputParser
         >>> parser = TruncationRecoveringOutputParser()
         >>> parser.parse('```json\n{"items": [{"a": 1}, {"b"')
         {'items': [{'a': 1}, {}]}
+        >>> parser.parse("[101, 102, 10")
+        [101, 102]
         >>> TruncationRecoveringOutputParser(trim_runaway_newlines=True).parse(
         ...     '{"page_text": "Hello\\n\\n\\n\\n\\n'
         ... )
@@ -229,7 +234,8 @@ class RegexJsonOutputParser(_JsonRecoveringParser[T]):
     def _compile(cls, value: str | re.Pattern[str]) -> re.Pattern[str]:
         return compile_pattern(value)
 
-    def _find(self, text: str) -> Extraction | ReplyFailure:
+    def _find(self, text: str, *, cut_off: bool = False) -> Extraction | ReplyFailure:
+        del cut_off  # a capture is never closed
         return self._match(text, schema=self._schema, repair=self.repair)
 
     def _partial(self, text: str) -> Any:

@@ -17,7 +17,8 @@ generator draws again until the faulted payload fails ``orjson.loads``.
 Cuts are a separate family (``cut=True``): the reply stops at a random point
 inside the JSON, as a token limit stops it, with no other fault. The right
 answer is what ``pydantic_core.from_json(cut, allow_partial="trailing-strings")``
-reads, or the same with a number at the cut dropped.
+reads with a number at the cut dropped (issue 21: its last digits may be
+missing, so it is never kept).
 
 A parser that closes cut replies (``closes=True``: the truncation parsers,
 ``json_repair``, langchain-core's ``JsonOutputParser``) cannot tell a fault at
@@ -736,11 +737,11 @@ def cut_readings(text: str) -> tuple[str, ...]:
     """Canonical forms of what a cut JSON text reads as (empty: not a cut).
 
     A cut is a prefix of valid JSON whose root is still open: pydantic-core's
-    ``allow_partial="trailing-strings"`` reading, and the same without a
-    number at the cut (its last digits may be missing).
+    ``allow_partial="trailing-strings"`` reading, without a number at the cut
+    (its last digits may be missing: issue 21, never kept).
 
     >>> cut_readings('{"a": [1, 2')
-    ('{"a": [1, 2]}', '{"a": [1]}')
+    ('{"a": [1]}',)
     >>> cut_readings('{"a": 1} x')
     ()
     """
@@ -752,8 +753,8 @@ def cut_readings(text: str) -> tuple[str, ...]:
     readings: list[str] = []
     candidates = [text]
     tail = _NUMBER_TAIL.search(text)
-    if tail and not in_string:
-        candidates.append(text[: tail.start()])
+    if tail and not in_string and tail.group()[0] in "-0123456789":
+        candidates = [text[: tail.start()]]
     for candidate in candidates:
         try:
             reading = canonical(from_json(candidate, allow_partial="trailing-strings"))

@@ -80,7 +80,7 @@ def test_candidates_come_in_order(
             "36", Scan(200, scalars=True), [("raw", 36, None)], id="scalars_asked_for"
         ),
         pytest.param(
-            'x {"a": [1, 2',
+            'x {"a": [1, 2, ',
             Scan(200, close_truncated=True),
             [("prose", {"a": [1, 2]}, None)],
             id="closed_when_asked",

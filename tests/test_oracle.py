@@ -291,7 +291,7 @@ CUT_AT_NUMBER = Case(
             Outcome(value={"a": 1, "b": 23}),
             True,
             True,
-            "right",
+            "wrong",
             id="cut_number_kept",
         ),
         pytest.param(
@@ -321,7 +321,9 @@ def test_judge(
 @pytest.mark.parametrize(
     ("text", "readings"),
     [
-        ('{"a": [1, 2', [{"a": [1, 2]}, {"a": [1]}]),
+        ('{"a": [1, 2', [{"a": [1]}]),
+        ('{"a": [1, 2 ', [{"a": [1, 2]}]),
+        ('{"a": [true', [{"a": [True]}]),
         ('{"a": "12', [{"a": "12"}]),
         ('{"a": "x\\', [{"a": "x"}]),
         ('{"a": tr', [{}]),
@@ -331,7 +333,9 @@ def test_judge(
         ('{"a": 1,}', []),
     ],
     ids=[
-        "number_at_cut_may_drop",
+        "number_at_cut_dropped",
+        "number_that_space_follows_kept",
+        "whole_literal_kept",
         "digits_in_a_string_stay",
         "cut_escape_dropped",
         "cut_literal_dropped",

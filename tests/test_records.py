@@ -82,7 +82,7 @@ ROWS: list[Any] = [
     ),
     pytest.param(
         {"content": '{"a": [1, 2', "response_metadata": CUT},
-        None, TruncationRecoveringOutputParser(), True, {"a": [1, 2]},
+        None, TruncationRecoveringOutputParser(), True, {"a": [1]},
         ["truncation_closed"], True,
         id="cut_off_reply_closed_by_the_truncation_parser",
     ),

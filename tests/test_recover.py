@@ -43,7 +43,9 @@ CLOSES = [
         '{"a": [1, {"b": nul', {"a": [1, {}]}, CLOSED, id="literal_dropped_deep"
     ),
     pytest.param('{"a": 1.', {}, CLOSED, id="number_without_digits_after_dot"),
-    pytest.param("[1, 2, 3", [1, 2, 3], CLOSED, id="number_keeps_its_digits"),
+    pytest.param("[1, 2, 3", [1, 2], CLOSED, id="number_at_the_cut_dropped"),
+    pytest.param("[1, 2, 3 ", [1, 2, 3], CLOSED, id="number_that_space_follows_kept"),
+    pytest.param('{"x": 2.5e1', {}, CLOSED, id="exponent_at_the_cut_dropped"),
     pytest.param('{"a":', {}, CLOSED, id="cut_after_the_colon"),
     pytest.param("[", [], CLOSED, id="only_an_opener"),
     pytest.param('{"a": "x"', {"a": "x"}, CLOSED, id="cut_after_a_whole_string"),
@@ -62,7 +64,54 @@ CLOSES = [
 
 @pytest.mark.parametrize(("text", "value", "repairs"), CLOSES)
 def test_close_truncated(text: str, value: Any, repairs: tuple[str, ...]) -> None:
-    assert close_truncated(text, max_depth=200) == Closed(value, repairs)
+    closed = close_truncated(text, max_depth=200)
+    assert isinstance(closed, Closed)
+    assert (closed.value, closed.repairs) == (value, repairs)
+
+
+# Each row: the cut-off text, the key whose value the cut removed (or None).
+CUT_KEYS = [
+    pytest.param('{"n": 3, "done": fa', "done", id="literal_cut"),
+    pytest.param('{"done": true, "n": 1', "n", id="number_cut"),
+    pytest.param('{"done": true, "n":', "n", id="after_the_colon"),
+    pytest.param('{"done": true, "n"', "n", id="after_the_key"),
+    pytest.param('{"done": true, "n', "n", id="inside_the_key"),
+    pytest.param('{"a": {"b": [1], "c": 2', "a.c", id="innermost_object"),
+    pytest.param('{"s": [{"id": 1}, {"id": 2, "ok"', "s[1].ok", id="path_in_a_list"),
+    pytest.param('[{"a": 1}, {"b', "[1].b", id="root_array"),
+    pytest.param('{"a": {"x": [1, 2]}, "b": {"c', "b.c", id="after_a_closed_one"),
+    pytest.param('{"a\u00e9": 1', "a\u00e9", id="key_as_written"),
+    pytest.param('{"done": true', None, id="whole_literal_kept"),
+    pytest.param('{"n": 1 ', None, id="number_that_space_follows"),
+    pytest.param('{"a": "x', None, id="string_prefix_kept"),
+    pytest.param('{"a": 1, ', None, id="after_a_comma"),
+    pytest.param('{"a": [1, 2', None, id="array_item_dropped"),
+    pytest.param('{"a": {', None, id="open_object"),
+]
+
+
+@pytest.mark.parametrize(("text", "key"), CUT_KEYS)
+def test_the_key_whose_value_the_cut_removed(text: str, key: str | None) -> None:
+    closed = close_truncated(text, max_depth=200)
+    assert isinstance(closed, Closed)
+    assert closed.cut_key == key
+
+
+@pytest.mark.parametrize(
+    ("text", "after_closer", "closes"),
+    [
+        pytest.param('{"a": {"b": 1}', False, False, id="refused"),
+        pytest.param('{"a": {"b": 1}', True, True, id="token_limit_said"),
+        pytest.param('{"a": [1, 2] ', False, False, id="space_after_closer"),
+        pytest.param('{"a": "x}', False, True, id="closer_in_a_string"),
+        pytest.param('{"a": 1', False, True, id="not_after_a_closer"),
+    ],
+)
+def test_a_cut_right_after_a_closer(
+    text: str, *, after_closer: bool, closes: bool
+) -> None:
+    closed = close_truncated(text, max_depth=200, after_closer=after_closer)
+    assert isinstance(closed, Closed) is closes
 
 
 # Each row: the text, the option set, the value it closes to.
@@ -110,7 +159,9 @@ OPTIONS = [
 def test_close_truncated_options(
     text: str, options: dict[str, bool], expected: Closed
 ) -> None:
-    assert close_truncated(text, max_depth=200, **options) == expected
+    closed = close_truncated(text, max_depth=200, **options)
+    assert isinstance(closed, Closed)
+    assert (closed.value, closed.repairs) == (expected.value, expected.repairs)
 
 
 # Each row: the text, max_depth, the failure's kind, and a word of its message.

@@ -101,7 +101,7 @@ def test_strings_may_grow() -> None:
 
 
 def test_final_number_kept_per_truncation_rules() -> None:
-    values = stream_text(TruncationRecoveringOutputParser(), '{"a": [1, 2', 1)
+    values = stream_text(TruncationRecoveringOutputParser(), '{"a": [1, 2 ', 1)
     assert values[-1] == {"a": [1, 2]}
     assert [1, 2] not in [v.get("a") for v in values[:-1]]
 
@@ -242,7 +242,7 @@ def test_streaming_work_is_linear(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def test_recovery_event_in_astream_events() -> None:
-    chain = model('{"items": [1, 2') | TruncationRecoveringOutputParser()
+    chain = model('{"items": [1, 2, ') | TruncationRecoveringOutputParser()
     events = [
         e
         async for e in chain.astream_events("hi", version="v2")
@@ -251,7 +251,7 @@ async def test_recovery_event_in_astream_events() -> None:
     assert [e["name"] for e in events] == [RECOVERY_EVENT]
     assert events[0]["data"] == {
         "repairs": ["truncation_closed"],
-        "bytes_before": len('{"items": [1, 2'),
+        "bytes_before": len('{"items": [1, 2, '),
         "bytes_after": len('{"items":[1,2]}'),
         "cut_off": False,
     }
@@ -294,14 +294,14 @@ async def test_partial_parses_emit_nothing_and_clean_replies_emit_nothing() -> N
 
 
 def test_outside_a_run_no_event_and_no_error() -> None:
-    assert TruncationRecoveringOutputParser().parse('{"a": [1') == {"a": [1]}
+    assert TruncationRecoveringOutputParser().parse('{"a": [1, ') == {"a": [1]}
 
 
 def test_recovery_logged_at_info(caplog: pytest.LogCaptureFixture) -> None:
     with caplog.at_level(logging.INFO, logger="langchain_jsonrecover"):
-        TruncationRecoveringOutputParser().parse('{"a": [1')
+        TruncationRecoveringOutputParser().parse('{"a": [1, ')
     assert [r.getMessage() for r in caplog.records] == [
-        "jsonrecover.recovery {'repairs': ['truncation_closed'], 'bytes_before': 8, 'bytes_after': 9, 'cut_off': False}"
+        "jsonrecover.recovery {'repairs': ['truncation_closed'], 'bytes_before': 10, 'bytes_after': 9, 'cut_off': False}"
     ]
 
 
@@ -336,7 +336,7 @@ async def test_in_a_graph_the_event_reaches_callbacks_and_stream_once(
     builder.add_edge("parse", graph.END)
     app = builder.compile()
     config: Any = {"callbacks": [Listener()]}
-    state: Any = {"reply": '{"a": [1'}
+    state: Any = {"reply": '{"a": [1 '}
     if mode == "sync":
         chunks = list(app.stream(state, config, stream_mode="custom"))
     else:
@@ -346,7 +346,7 @@ async def test_in_a_graph_the_event_reaches_callbacks_and_stream_once(
             "event": RECOVERY_EVENT,
             "data": {
                 "repairs": ["truncation_closed"],
-                "bytes_before": 8,
+                "bytes_before": 9,
                 "bytes_after": 9,
                 "cut_off": False,
             },
@@ -360,7 +360,7 @@ def test_payload_not_built_when_nobody_listens(monkeypatch: pytest.MonkeyPatch) 
         raise AssertionError
 
     monkeypatch.setattr("langchain_jsonrecover.events.recovery_payload", fail)
-    assert TruncationRecoveringOutputParser().parse('{"a": [1') == {"a": [1]}
+    assert TruncationRecoveringOutputParser().parse('{"a": [1, ') == {"a": [1]}
     assert RunnableLambda(lambda x: x).invoke(1) == 1
 
 
