@@ -214,7 +214,8 @@ def sample_paired(
     order rotates, every other round backwards), right after a sample of the
     baseline (right before it, every other round): the ratio of the two is
     moved far less by load on the machine than a ratio of medians taken
-    seconds apart.
+    seconds apart. A function that cannot take ``budget.repeats`` samples
+    within ``budget.tool_seconds`` takes as many as fit (one at least).
 
     Returns:
         Every baseline sample; per function, its samples; per function, the
@@ -222,7 +223,14 @@ def sample_paired(
     """
     clock = budget.clock
     base_number, _ = _calibrate(baseline, budget.sample_seconds, clock)
-    numbers = [_calibrate(f, budget.sample_seconds, clock)[0] for f in funcs]
+    plans = [_calibrate(f, budget.sample_seconds, clock) for f in funcs]
+    numbers = [number for number, _ in plans]
+    # A function whose samples would take longer than budget.tool_seconds in
+    # all gets fewer rounds (one at least): a peer that takes seconds a call.
+    repeats = [
+        max(1, min(budget.repeats, int(budget.tool_seconds / max(n * per, 1e-9))))
+        for n, per in plans
+    ]
     bases: list[float] = []
     samples: list[list[float]] = [[] for _ in funcs]
     ratios: list[list[float]] = [[] for _ in funcs]
@@ -232,6 +240,8 @@ def sample_paired(
         for offset in range(len(funcs)):
             step = offset if forward else len(funcs) - 1 - offset
             i = (round_index + step) % len(funcs)
+            if round_index >= repeats[i]:
+                continue
             pair = [(baseline, base_number), (funcs[i], numbers[i])]
             if not forward:
                 pair.reverse()
