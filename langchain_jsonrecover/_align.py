@@ -36,6 +36,15 @@ import copy
 from typing import Any, Final
 
 from langchain_jsonrecover._decode import Decoded, decode
+from langchain_jsonrecover._schema_keys import (
+    Refusal,
+    keys_refused,
+    names_payload,
+    normalize,
+    unit_refused,
+    unit_stem,
+    wrapper_refused,
+)
 from langchain_jsonrecover._schema_nodes import (
     Node,
     SchemaNodes,
@@ -64,13 +73,17 @@ class Aligner:
         ({'heading_text': 'Hi'}, ('key_matched',))
     """
 
-    __slots__ = ("_nodes", "_repairs", "max_depth", "root")
+    __slots__ = ("_nodes", "_refusals", "_repairs", "_titles", "max_depth", "root")
 
-    def __init__(self, root: Node, max_depth: int = 64) -> None:
+    def __init__(self, root: Node, max_depth: int = 64, *, name: str = "") -> None:
         self.root = root
         self.max_depth = max_depth
         self._nodes = SchemaNodes(root)
         self._repairs: list[str] = []
+        self._refusals: list[Refusal] = []
+        title = root.get("title")
+        names = (name, title if isinstance(title, str) else "")
+        self._titles = tuple(normalize(n) for n in dict.fromkeys(names) if n)
 
     def align(self, value: Any, *, unwrap: bool = True) -> tuple[Any, tuple[str, ...]]:
         """The value read as the schema expects, and the repairs that took.
@@ -84,28 +97,49 @@ class Aligner:
             The aligned value (the value itself when nothing applied) and the
             names of the repairs, each once, in the order first made.
         """
+        aligned, repairs, _ = self.read(value, unwrap=unwrap)
+        return aligned, repairs
+
+    def read(
+        self, value: Any, *, unwrap: bool = True
+    ) -> tuple[Any, tuple[str, ...], tuple[Refusal, ...]]:
+        """As :meth:`align`, with what the reading refused (see ``_schema_keys``).
+
+        A refusal makes the value an error whatever else was read: a wrapper
+        whose key does not name the payload, a unit-suffixed key for a field
+        the value lacks, two keys for one field with different values.
+
+        Example:
+            >>> schema = {"properties": {"city": {"type": "string"}}}
+            >>> _, _, refused = Aligner(schema).read({"exclude": {"city": "Oslo"}})
+            >>> refused[0].value
+            'exclude'
+        """
         # A walk of its own per call: one parser may serve many threads.
         walk: Aligner = copy.copy(self)
         walk._repairs = []
+        walk._refusals = []
         root = walk._nodes.resolve(self.root)
         if not unwrap and isinstance(value, dict) and branches_of(root) is None:
             aligned = walk._align_object(value, root, 0, wrapped=True)
         else:
             aligned = walk._align(value, root, 0)
-        return aligned, tuple(dict.fromkeys(walk._repairs))
+        return aligned, tuple(dict.fromkeys(walk._repairs)), tuple(walk._refusals)
 
     def hides_a_field(self, value: Any) -> bool:
         """Whether a key would fill a field the value leaves to its default.
 
-        At any depth. A schema whose fields are all required costs nothing
-        here (a field left out fails validation instead).
+        At any depth; also when a key would be refused (a unit-suffixed key
+        for a field the value lacks, two keys for one field): the value must
+        then be read, to be refused. Only objects with a key that is no field
+        are looked at closely.
 
         Example:
             >>> schema = {"properties": {"age": {"type": "integer", "default": 0}}}
             >>> Aligner(schema).hides_a_field({"Age": 36})
             True
         """
-        return self._nodes.has_optional_field() and self._hides(value, self.root, 0)
+        return self._hides(value, self.root, 0)
 
     def _hides(self, value: Any, node: Any, depth: int) -> bool:
         node = self._nodes.resolve(node)
@@ -142,7 +176,7 @@ class Aligner:
             deep = self._nodes.deep_fields(items, properties)
             for item in value:
                 if isinstance(item, dict) and (
-                    (not item.keys() <= keys and self._renames(item, properties))
+                    (not item.keys() <= keys and self._troubled(item, properties))
                     or (deep and self._hides_deep(item, properties, deep, depth + 1))
                 ):
                     return True
@@ -164,7 +198,7 @@ class Aligner:
         properties: dict[str, Any],
         depth: int,
     ) -> bool:
-        if not value.keys() <= properties.keys() and self._renames(value, properties):
+        if not value.keys() <= properties.keys() and self._troubled(value, properties):
             return True
         deep = self._nodes.deep_fields(node, properties)
         return bool(deep) and self._hides_deep(value, properties, deep, depth)
@@ -246,7 +280,9 @@ class Aligner:
             unwrapped = self._unwrap_object(value, node, depth)
             if unwrapped is not _NOT_FOUND:
                 return unwrapped
-        renamed = self._renames(value, properties) if properties else {}
+        renamed = (
+            self._read_keys(value, properties, self._refusals) if properties else {}
+        )
         if renamed:
             self._repairs.append("key_matched")
         out: dict[str, Any] = {}
@@ -273,19 +309,44 @@ class Aligner:
         if isinstance(inner, dict) and (
             any(key in properties for key in inner) or self._renames(inner, properties)
         ):
+            if not self._names_payload(key, node):
+                del self._repairs[mark:]
+                self._refusals.append(wrapper_refused(key))
+                return _NOT_FOUND
             self._repairs.append("wrapper_unwrapped")
             return self._align_object(inner, node, depth + 1, wrapped=True)
         del self._repairs[mark:]
         return _NOT_FOUND
 
+    def _names_payload(self, key: str, node: Node, items: Node | None = None) -> bool:
+        """Whether a wrapper's key names the payload (``_schema_keys``).
+
+        The node's title counts, and for an array that of its items, singular
+        or plural (``"trips"`` around a list of ``Trip``).
+        """
+        titles = self._titles
+        for named in (node, items):
+            title = named.get("title") if named is not None else None
+            if isinstance(title, str):
+                titles = (*titles, normalize(title))
+                if named is items:
+                    titles = (*titles, normalize(title) + "s")
+        return names_payload(key, titles)
+
     def _unwrap_array(self, value: dict[str, Any], node: Node, depth: int) -> Any:
         if len(value) != 1:
             return value
         mark = len(self._repairs)
-        (inner,) = value.values()
+        ((key, inner),) = value.items()
         if isinstance(inner, str):
             inner = self._decode_string(inner, frozenset({"array"}))
         if isinstance(inner, list) and inner:
+            if not self._names_payload(
+                key, node, self._nodes.resolve(node.get("items"))
+            ):
+                del self._repairs[mark:]
+                self._refusals.append(wrapper_refused(key))
+                return value
             self._repairs.append("wrapper_unwrapped")
             return self._align_array(inner, node, depth + 1)
         del self._repairs[mark:]
@@ -367,14 +428,60 @@ class Aligner:
     def _renames(
         self, value: dict[str, Any], properties: dict[str, Any]
     ) -> dict[str, str]:
+        """The keys to read as the field they name (all of one value each)."""
+        return self._read_keys(value, properties, None)
+
+    def _troubled(self, value: dict[str, Any], properties: dict[str, Any]) -> bool:
+        """Whether a key would fill a field, or be refused."""
+        refused: list[Refusal] = []
+        return bool(self._read_keys(value, properties, refused)) or bool(refused)
+
+    def _read_keys(
+        self,
+        value: dict[str, Any],
+        properties: dict[str, Any],
+        refused: list[Refusal] | None,
+    ) -> dict[str, str]:
+        """The keys to read as a field, and (into ``refused``) those refused.
+
+        A key that differs from a field only in spelling names it; where two
+        keys name one field with different values (the field itself among
+        them), that is two readings: refused. A key that is a missing field's
+        name with a unit suffix (``timeout_ms``) is refused too.
+        """
         claims: dict[str, list[str]] = {}
+        stems: list[tuple[str, str]] = []
         for key in value:
             if key in properties:
                 continue
             name = self._nodes.match_key(key, properties)
-            if name is not None and name not in value:
+            if name is not None:
                 claims.setdefault(name, []).append(key)
-        return {keys[0]: name for name, keys in claims.items() if len(keys) == 1}
+            elif refused is not None:
+                stem = unit_stem(key)
+                field = None if stem is None else self._field_named(stem, properties)
+                if field is not None:
+                    stems.append((key, field))
+        renamed: dict[str, str] = {}
+        for name, keys in claims.items():
+            holders = [name, *keys] if name in value else keys
+            first = value[holders[0]]
+            if any(value[k] != first for k in holders[1:]):
+                if refused is not None:
+                    refused.append(keys_refused(name, holders))
+            elif name not in value:
+                renamed[keys[0]] = name
+        if refused is not None:
+            filled = set(renamed.values())
+            refused.extend(
+                unit_refused(key, field)
+                for key, field in stems
+                if field not in value and field not in filled
+            )
+        return renamed
+
+    def _field_named(self, stem: str, properties: dict[str, Any]) -> str | None:
+        return stem if stem in properties else self._nodes.match_key(stem, properties)
 
     def _choose_by_tag(
         self, value: dict[str, Any], node: Node, native: list[Node]

@@ -31,7 +31,7 @@ from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode, loads_
 from langchain_jsonrecover._fences import find_fences
 from langchain_jsonrecover._markup import Prepared, prepare_reply
 from langchain_jsonrecover._repair import repair as repair_syntax
-from langchain_jsonrecover._schema import Accepted, FieldError, Schema
+from langchain_jsonrecover._schema import Accepted, FieldError, Schema, two_readings
 
 Prefer = Literal["first", "last"]
 ReplyFailureKind = Literal[
@@ -40,7 +40,7 @@ ReplyFailureKind = Literal[
 
 if TYPE_CHECKING:
     import re
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Container, Iterable, Iterator
 
 DEFAULT_MAX_CHARS: Final = 10_000_000
 DEFAULT_MAX_DEPTH: Final = 200
@@ -203,20 +203,41 @@ def _choose_repairing(
     no_json = _report_no_json(repair_pass.prepared)
     if prefer == "last":
         # The last candidate that decodes, strictly or after repair.
+        repaired: dict[int, Candidate] = {}
         either = (
             alt
             for candidate in candidates
-            for alt in (candidate, *repair_pass.repair_each((candidate,)))
+            for alt in (
+                candidate,
+                *_noted(repair_pass.repair_each((candidate,)), repaired),
+            )
         )
-        return choose(either, schema) or no_json
+        return choose(either, schema, repaired=repaired.keys()) or no_json
     tried: list[Candidate] = []
     strict = choose(_record_into(candidates, tried), schema, strict_first=True)
     if isinstance(strict, Extraction):
+        if schema is not None and any(c.failure is not None for c in tried):
+            # A broken candidate whose repair gives another value: two readings.
+            fixed = list(repair_pass.repair_each(tried))
+            both = sorted([*tried, *fixed], key=lambda c: c.start)
+            ids = {id(c) for c in fixed}
+            checked = choose(both, schema, strict_first=True, repaired=ids)
+            if isinstance(checked, ReplyFailure):
+                return checked
         return strict
-    repaired = choose(repair_pass.repair_each(tried), schema, strict_first=True)
-    if isinstance(repaired, Extraction):
-        return repaired
-    return strict or repaired or no_json
+    repaired_each = choose(repair_pass.repair_each(tried), schema, strict_first=True)
+    if isinstance(repaired_each, Extraction):
+        return repaired_each
+    return strict or repaired_each or no_json
+
+
+def _noted(
+    candidates: Iterable[Candidate], into: dict[int, Candidate]
+) -> Iterator[Candidate]:
+    """The candidates, each kept in ``into`` by ``id`` (alive, so ids stay theirs)."""
+    for candidate in candidates:
+        into[id(candidate)] = candidate
+        yield candidate
 
 
 def _record_into(
@@ -298,6 +319,7 @@ def choose(
     schema: Schema | None,
     *,
     strict_first: bool = False,
+    repaired: Container[int] = frozenset(),
 ) -> Extraction | ReplyFailure | None:
     """The first candidate that decodes and validates, else the first failure.
 
@@ -306,46 +328,100 @@ def choose(
         schema: What a value must match, if anything.
         strict_first: A value that validates as it stands wins over an
             earlier one read through the schema (keys matched …).
+        repaired: The ``id`` of each candidate that is a syntax repair.
 
     Returns:
         The winner, the first failure, or ``None`` when there was no candidate.
         A value that validates only because every field has a default (it
         holds none of the schema's keys: an example, or keys the model
         misspelt) never wins: it fills nothing from the reply, so it fails.
+        With a schema, every candidate is read: where one validates as it
+        stands and another only read through the schema or repaired, with a
+        different value, those are two readings, a ``schema`` failure naming
+        both (``_schema.two_readings``).
     """
-    first_failure: ReplyFailure | None = None
-    aligned: Extraction | None = None
+    found = _readings(candidates, schema, repaired)
+    if found.clash is not None:
+        return found.clash
+    if strict_first:
+        return found.standing or found.read or found.failure
+    return found.winner or found.failure
+
+
+@dataclass(slots=True)
+class _Readings:
+    """What the candidates gave: the first of each kind, and any clash."""
+
+    standing: Extraction | None = None
+    """The first value that validates as it stands."""
+    read: Extraction | None = None
+    """The first value read through the schema, or repaired."""
+    winner: Extraction | None = None
+    """The first of the two."""
+    failure: ReplyFailure | None = None
+    clash: ReplyFailure | None = None
+
+
+def _readings(
+    candidates: Iterable[Candidate], schema: Schema | None, repaired: Container[int]
+) -> _Readings:
+    out = _Readings()
     for candidate in candidates:
-        if candidate.failure is None:
-            if schema is None:
-                return _to_extraction(candidate)
-            verdict = schema.accept(candidate.value)
-            if isinstance(verdict, Accepted):
-                span = (candidate.start, candidate.end)
-                repairs = (*candidate.repairs, *verdict.repairs)
-                found = Extraction(verdict.value, span, candidate.step, repairs)
-                if verdict.aligned and strict_first:
-                    aligned = aligned or found
-                    continue
-                if verdict.repairs or not schema.fills_nothing(candidate.value):
-                    return found
-                errors: tuple[FieldError, ...] = (FieldError("", _FILLS_NOTHING, ""),)
+        if candidate.failure is not None:
+            out.failure = out.failure or _to_reply_failure(candidate, candidate.failure)
+            continue
+        if schema is None:
+            out.winner = out.standing = _to_extraction(candidate)
+            return out
+        verdict = schema.accept(candidate.value)
+        if isinstance(verdict, Accepted) and (
+            verdict.repairs or not schema.fills_nothing(candidate.value)
+        ):
+            span = (candidate.start, candidate.end)
+            repairs = (*candidate.repairs, *verdict.repairs)
+            found = Extraction(verdict.value, span, candidate.step, repairs)
+            read = verdict.aligned or id(candidate) in repaired
+            other = out.standing if read else out.read
+            if other is not None and other.value != found.value:
+                pair = (
+                    (other, found) if other.span[0] < found.span[0] else (found, other)
+                )
+                out.clash = _two_readings(*pair, read_first=pair[0] is not other)
+                return out
+            if read:
+                out.read = out.read or found
             else:
-                errors = verdict.errors
-            failure = ReplyFailure(
-                "schema",
-                "",
-                pos=candidate.start,
-                start=candidate.start,
-                errors=errors,
-                value=candidate.value,
-                recovered="truncation_closed" in candidate.repairs,
-            )
-        else:
-            failure = _to_reply_failure(candidate, candidate.failure)
-        if first_failure is None:
-            first_failure = failure
-    return aligned or first_failure
+                out.standing = out.standing or found
+            out.winner = out.winner or found
+            continue
+        errors = (
+            verdict.errors
+            if not isinstance(verdict, Accepted)
+            else (FieldError("", _FILLS_NOTHING, ""),)
+        )
+        out.failure = out.failure or ReplyFailure(
+            "schema",
+            "",
+            pos=candidate.start,
+            start=candidate.start,
+            errors=errors,
+            value=candidate.value,
+            recovered="truncation_closed" in candidate.repairs,
+        )
+    return out
+
+
+def _two_readings(
+    first: Extraction, second: Extraction, *, read_first: bool
+) -> ReplyFailure:
+    """Two candidates, one as it stands and one read or repaired: which one?"""
+    error = two_readings(
+        (first.value, first.span[0], read_first),
+        (second.value, second.span[0], not read_first),
+    )
+    return ReplyFailure(
+        "schema", "", pos=first.span[0], start=first.span[0], errors=(error,)
+    )
 
 
 def _to_extraction(candidate: Candidate) -> Extraction:

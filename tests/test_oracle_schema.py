@@ -28,8 +28,10 @@ from _oracle_schema import (
 )
 
 COUNT = 340  # 20 cases per variant
-RIGHT_FLOOR = 0.50
-"""Share of the cases that have a right answer which must come back right."""
+RIGHT_FLOOR = 0.78
+"""Share of the cases that have a right answer which must come back right
+(today 210 of 260, 80.8 %; with ``repair=True`` 230, 88.5 %)."""
+REPAIR_FLOOR = 0.86
 
 
 @cache
@@ -62,7 +64,6 @@ def test_oracle_doctests() -> None:
     assert result.failed == 0
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21, families 6-10: not fixed yet")
 @pytest.mark.parametrize("runner", our_runners(), ids=lambda r: r.name)
 def test_no_wrong_value_and_enough_right(runner: Runner) -> None:
     verdicts: Counter[str] = Counter()
@@ -74,4 +75,5 @@ def test_no_wrong_value_and_enough_right(runner: Runner) -> None:
             wrong.append(describe(case, outcome))
     answerable = sum(case.intended is not None for case in cases())
     assert not wrong, f"{len(wrong)} wrong:\n" + "\n".join(wrong[:5])
-    assert verdicts["right"] >= RIGHT_FLOOR * answerable, verdicts
+    floor = REPAIR_FLOOR if "repair=True" in runner.name else RIGHT_FLOOR
+    assert verdicts["right"] >= floor * answerable, verdicts

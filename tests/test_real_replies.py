@@ -24,10 +24,19 @@ from _real_replies import (
 )
 from _real_schemas import SCHEMAS
 
+from langchain_jsonrecover import JsonFenceOutputParser, SchemaValidationError
+
 CASES: Final = load_real_cases()
 MIN_CASES: Final = 110
 MAX_ERROR_SHARE: Final = 0.15
 TARGET_RIGHT_SHARE: Final = 0.90
+RAISED_BY_RULE: Final = {
+    "real-045": "json_input",
+    "real-111": "_",
+    "real-118": "json_tool_call",
+}
+"""Cases that raise by a rule of issue 21 (family 6: a one-key wrapper whose key
+does not name the payload is an error naming the key), out of the right share."""
 SOURCE: Final = re.compile(r"https://github\.com/[\w.-]+/[\w.-]+/(issues|pull)/\d+")
 ID: Final = re.compile(r"real-\d{3}")
 KEYS: Final = (
@@ -90,8 +99,23 @@ def test_repair_recovers_ninety_percent_with_no_wrong_value() -> None:
     outcomes = {case.id: score(case, "ours repair=True").outcome for case in CASES}
     missed = sorted(case_id for case_id, got in outcomes.items() if got != "right")
     wrong = sorted(case_id for case_id, got in outcomes.items() if got == "wrong")
+    counted = len(CASES) - len(RAISED_BY_RULE)
     right = len(CASES) - len(missed)
     assert not wrong, f"wrong values: {wrong}"
-    assert right / len(CASES) >= TARGET_RIGHT_SHARE, (
-        f"{right} of {len(CASES)} right; not right: {missed}"
+    assert right / counted >= TARGET_RIGHT_SHARE, (
+        f"{right} of {counted} right; not right: {missed}"
     )
+
+
+@pytest.mark.parametrize(
+    ("case_id", "key"), sorted(RAISED_BY_RULE.items()), ids=sorted(RAISED_BY_RULE)
+)
+def test_a_wrapper_that_does_not_name_the_payload_raises_naming_its_key(
+    case_id: str, key: str
+) -> None:
+    (case,) = [c for c in CASES if c.id == case_id]
+    assert case.schema is not None
+    parser = JsonFenceOutputParser(pydantic_object=SCHEMAS[case.schema], repair=True)
+    with pytest.raises(SchemaValidationError) as caught:
+        parser.parse(case.input)
+    assert [e["value"] for e in caught.value.errors] == [key]
