@@ -10,10 +10,9 @@ and names each change:
 - ``decoded_json_string``: a string holding JSON where the schema wants an
   object or an array (and no string), at any depth, twice encoded too;
 - ``fenced_string_decoded``: the same string inside a markdown fence;
-- ``wrapper_unwrapped``: ``{"<any key>": {…}}`` around an object whose key is
-  no field (not even after matching) nor allowed as an extra key, when the
-  inner value fills a field; or around an array where the schema wants an
-  array and no object;
+- ``wrapper_unwrapped``: ``{"<key>": {…}}`` whose key names the payload
+  (``_schema_keys``; any other is refused) and is no field nor allowed as an
+  extra key, when the inner value fills a field; or around an array;
 - ``key_matched``: a key that differs from exactly one field only by case,
   surrounding spaces, ``-``/``_``/space, or tag residue (``"path</arg_key>"``);
 - ``enum_matched``: a string that differs from exactly one allowed value only
@@ -38,11 +37,10 @@ from typing import Any, Final
 from langchain_jsonrecover._decode import Decoded, decode
 from langchain_jsonrecover._schema_keys import (
     Refusal,
-    keys_refused,
     names_payload,
     normalize,
-    unit_refused,
-    unit_stem,
+    read_keys,
+    titles_of,
     wrapper_refused,
 )
 from langchain_jsonrecover._schema_nodes import (
@@ -307,7 +305,8 @@ class Aligner:
             inner = self._decode_string(inner, frozenset({"object"}))
         # Decided before the inner value is walked, so that it is walked once.
         if isinstance(inner, dict) and (
-            any(key in properties for key in inner) or self._renames(inner, properties)
+            any(key in properties for key in inner)
+            or self._read_keys(inner, properties, None)
         ):
             if not self._names_payload(key, node):
                 del self._repairs[mark:]
@@ -319,19 +318,8 @@ class Aligner:
         return _NOT_FOUND
 
     def _names_payload(self, key: str, node: Node, items: Node | None = None) -> bool:
-        """Whether a wrapper's key names the payload (``_schema_keys``).
-
-        The node's title counts, and for an array that of its items, singular
-        or plural (``"trips"`` around a list of ``Trip``).
-        """
-        titles = self._titles
-        for named in (node, items):
-            title = named.get("title") if named is not None else None
-            if isinstance(title, str):
-                titles = (*titles, normalize(title))
-                if named is items:
-                    titles = (*titles, normalize(title) + "s")
-        return names_payload(key, titles)
+        """Whether a wrapper's key names the payload (``_schema_keys``)."""
+        return names_payload(key, titles_of(self._titles, node, items))
 
     def _unwrap_array(self, value: dict[str, Any], node: Node, depth: int) -> Any:
         if len(value) != 1:
@@ -425,12 +413,6 @@ class Aligner:
         self._repairs.append("enum_matched")
         return matches.pop()
 
-    def _renames(
-        self, value: dict[str, Any], properties: dict[str, Any]
-    ) -> dict[str, str]:
-        """The keys to read as the field they name (all of one value each)."""
-        return self._read_keys(value, properties, None)
-
     def _troubled(self, value: dict[str, Any], properties: dict[str, Any]) -> bool:
         """Whether a key would fill a field, or be refused."""
         refused: list[Refusal] = []
@@ -442,46 +424,8 @@ class Aligner:
         properties: dict[str, Any],
         refused: list[Refusal] | None,
     ) -> dict[str, str]:
-        """The keys to read as a field, and (into ``refused``) those refused.
-
-        A key that differs from a field only in spelling names it; where two
-        keys name one field with different values (the field itself among
-        them), that is two readings: refused. A key that is a missing field's
-        name with a unit suffix (``timeout_ms``) is refused too.
-        """
-        claims: dict[str, list[str]] = {}
-        stems: list[tuple[str, str]] = []
-        for key in value:
-            if key in properties:
-                continue
-            name = self._nodes.match_key(key, properties)
-            if name is not None:
-                claims.setdefault(name, []).append(key)
-            elif refused is not None:
-                stem = unit_stem(key)
-                field = None if stem is None else self._field_named(stem, properties)
-                if field is not None:
-                    stems.append((key, field))
-        renamed: dict[str, str] = {}
-        for name, keys in claims.items():
-            holders = [name, *keys] if name in value else keys
-            first = value[holders[0]]
-            if any(value[k] != first for k in holders[1:]):
-                if refused is not None:
-                    refused.append(keys_refused(name, holders))
-            elif name not in value:
-                renamed[keys[0]] = name
-        if refused is not None:
-            filled = set(renamed.values())
-            refused.extend(
-                unit_refused(key, field)
-                for key, field in stems
-                if field not in value and field not in filled
-            )
-        return renamed
-
-    def _field_named(self, stem: str, properties: dict[str, Any]) -> str | None:
-        return stem if stem in properties else self._nodes.match_key(stem, properties)
+        """The keys to read as a field, and (into ``refused``) those refused."""
+        return read_keys(value, properties, self._nodes.match_key, refused)
 
     def _choose_by_tag(
         self, value: dict[str, Any], node: Node, native: list[Node]

@@ -27,11 +27,12 @@ from langchain_jsonrecover._candidates import (
     iter_candidates,
     strip_space,
 )
+from langchain_jsonrecover._choice import Reading, noted, read_all
 from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode, loads_within
 from langchain_jsonrecover._fences import find_fences
 from langchain_jsonrecover._markup import Prepared, prepare_reply
 from langchain_jsonrecover._repair import repair as repair_syntax
-from langchain_jsonrecover._schema import Accepted, FieldError, Schema, two_readings
+from langchain_jsonrecover._schema import FieldError, Schema, two_readings
 
 Prefer = Literal["first", "last"]
 ReplyFailureKind = Literal[
@@ -50,6 +51,7 @@ _CLOSER: Final = {"{": "}", "[": "]"}
 _FILLS_NOTHING: Final = (
     "none of the schema's fields is in the JSON: every value would be a default"
 )
+_FILLS_NOTHING_ERRORS: Final = (FieldError("", _FILLS_NOTHING, ""),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +211,7 @@ def _choose_repairing(
             for candidate in candidates
             for alt in (
                 candidate,
-                *_noted(repair_pass.repair_each((candidate,)), repaired),
+                *noted(repair_pass.repair_each((candidate,)), repaired),
             )
         )
         return choose(either, schema, repaired=repaired.keys()) or no_json
@@ -229,15 +231,6 @@ def _choose_repairing(
     if isinstance(repaired_each, Extraction):
         return repaired_each
     return strict or repaired_each or no_json
-
-
-def _noted(
-    candidates: Iterable[Candidate], into: dict[int, Candidate]
-) -> Iterator[Candidate]:
-    """The candidates, each kept in ``into`` by ``id`` (alive, so ids stay theirs)."""
-    for candidate in candidates:
-        into[id(candidate)] = candidate
-        yield candidate
 
 
 def _record_into(
@@ -340,88 +333,38 @@ def choose(
         different value, those are two readings, a ``schema`` failure naming
         both (``_schema.two_readings``).
     """
-    found = _readings(candidates, schema, repaired)
+    found = read_all(candidates, schema, repaired, _FILLS_NOTHING_ERRORS)
     if found.clash is not None:
-        return found.clash
-    if strict_first:
-        return found.standing or found.read or found.failure
-    return found.winner or found.failure
+        return _two_readings(*found.clash)
+    pick = (found.standing or found.read) if strict_first else found.winner
+    if pick is not None:
+        candidate = pick.candidate
+        span = (candidate.start, candidate.end)
+        return Extraction(pick.value, span, candidate.step, pick.repairs)
+    failed = found.failure
+    if failed is None:
+        return None
+    if failed.failure is not None:
+        return _to_reply_failure(failed, failed.failure)
+    return ReplyFailure(
+        "schema",
+        "",
+        pos=failed.start,
+        start=failed.start,
+        errors=found.errors or (),
+        value=failed.value,
+        recovered="truncation_closed" in failed.repairs,
+    )
 
 
-@dataclass(slots=True)
-class _Readings:
-    """What the candidates gave: the first of each kind, and any clash."""
-
-    standing: Extraction | None = None
-    """The first value that validates as it stands."""
-    read: Extraction | None = None
-    """The first value read through the schema, or repaired."""
-    winner: Extraction | None = None
-    """The first of the two."""
-    failure: ReplyFailure | None = None
-    clash: ReplyFailure | None = None
-
-
-def _readings(
-    candidates: Iterable[Candidate], schema: Schema | None, repaired: Container[int]
-) -> _Readings:
-    out = _Readings()
-    for candidate in candidates:
-        if candidate.failure is not None:
-            out.failure = out.failure or _to_reply_failure(candidate, candidate.failure)
-            continue
-        if schema is None:
-            out.winner = out.standing = _to_extraction(candidate)
-            return out
-        verdict = schema.accept(candidate.value)
-        if isinstance(verdict, Accepted) and (
-            verdict.repairs or not schema.fills_nothing(candidate.value)
-        ):
-            span = (candidate.start, candidate.end)
-            repairs = (*candidate.repairs, *verdict.repairs)
-            found = Extraction(verdict.value, span, candidate.step, repairs)
-            read = verdict.aligned or id(candidate) in repaired
-            other = out.standing if read else out.read
-            if other is not None and other.value != found.value:
-                pair = (
-                    (other, found) if other.span[0] < found.span[0] else (found, other)
-                )
-                out.clash = _two_readings(*pair, read_first=pair[0] is not other)
-                return out
-            if read:
-                out.read = out.read or found
-            else:
-                out.standing = out.standing or found
-            out.winner = out.winner or found
-            continue
-        errors = (
-            verdict.errors
-            if not isinstance(verdict, Accepted)
-            else (FieldError("", _FILLS_NOTHING, ""),)
-        )
-        out.failure = out.failure or ReplyFailure(
-            "schema",
-            "",
-            pos=candidate.start,
-            start=candidate.start,
-            errors=errors,
-            value=candidate.value,
-            recovered="truncation_closed" in candidate.repairs,
-        )
-    return out
-
-
-def _two_readings(
-    first: Extraction, second: Extraction, *, read_first: bool
-) -> ReplyFailure:
+def _two_readings(first: Reading, second: Reading) -> ReplyFailure:
     """Two candidates, one as it stands and one read or repaired: which one?"""
     error = two_readings(
-        (first.value, first.span[0], read_first),
-        (second.value, second.span[0], not read_first),
+        (first.value, first.candidate.start, first.read),
+        (second.value, second.candidate.start, second.read),
     )
-    return ReplyFailure(
-        "schema", "", pos=first.span[0], start=first.span[0], errors=(error,)
-    )
+    start = first.candidate.start
+    return ReplyFailure("schema", "", pos=start, start=start, errors=(error,))
 
 
 def _to_extraction(candidate: Candidate) -> Extraction:

@@ -17,7 +17,11 @@ that says why, never a value read past it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 
 PAYLOAD_KEYS: Final = frozenset(
     {
@@ -139,3 +143,78 @@ def keys_refused(field: str, keys: list[str]) -> Refusal:
     named = " and ".join(repr(k) for k in keys)
     message = f"{named} both name the field {field!r}: give it once"
     return Refusal(field, message, ", ".join(keys))
+
+
+def titles_of(
+    titles: tuple[str, ...], node: dict[str, Any], items: dict[str, Any] | None
+) -> tuple[str, ...]:
+    """The normalized titles that name a wrapper's payload at ``node``.
+
+    The schema's (``titles``), the node's own, and for an array that of its
+    items, singular or plural (``"trips"`` around a list of ``Trip``).
+    """
+    for named in (node, items):
+        title = named.get("title") if named is not None else None
+        if isinstance(title, str):
+            titles = (*titles, normalize(title))
+            if named is items:
+                titles = (*titles, normalize(title) + "s")
+    return titles
+
+
+def read_keys(
+    value: dict[str, Any],
+    properties: dict[str, Any],
+    match: Callable[[str, dict[str, Any]], str | None],
+    refused: list[Refusal] | None,
+) -> dict[str, str]:
+    """The keys to read as the field they name, and (into ``refused``) refusals.
+
+    A key that differs from a field only in spelling (``match``) names it;
+    where two keys name one field with different values (the field itself
+    among them), that is two readings: refused. A key that is a missing
+    field's name with a unit suffix (``timeout_ms``) is refused too. With
+    ``refused=None`` only the renames are worked out.
+
+    Example:
+        >>> def match(key, properties):
+        ...     return key.lower() if key.lower() in properties else None
+        >>> refused = []
+        >>> read_keys({"Age": 3, "timeout_ms": 9}, {"age": {}, "timeout": {}},
+        ...           match, refused)
+        {'Age': 'age'}
+        >>> refused[0].path
+        'timeout'
+    """
+    claims: dict[str, list[str]] = {}
+    stems: list[tuple[str, str]] = []
+    for key in value:
+        if key in properties:
+            continue
+        name = match(key, properties)
+        if name is not None:
+            claims.setdefault(name, []).append(key)
+        elif refused is not None:
+            stem = unit_stem(key)
+            field = None
+            if stem is not None:
+                field = stem if stem in properties else match(stem, properties)
+            if field is not None:
+                stems.append((key, field))
+    renamed: dict[str, str] = {}
+    for name, keys in claims.items():
+        holders = [name, *keys] if name in value else keys
+        first = value[holders[0]]
+        if any(value[k] != first for k in holders[1:]):
+            if refused is not None:
+                refused.append(keys_refused(name, holders))
+        elif name not in value:
+            renamed[keys[0]] = name
+    if refused is not None:
+        filled = set(renamed.values())
+        refused.extend(
+            unit_refused(key, field)
+            for key, field in stems
+            if field not in value and field not in filled
+        )
+    return renamed

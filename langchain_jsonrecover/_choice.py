@@ -1,0 +1,117 @@
+"""Read a reply's candidates against a schema: the first of each kind, or a clash.
+
+Pure functions over decoded candidates (``_candidates``) and a ``Schema``; no
+LangChain imports. ``_extract.choose`` turns what is found here into the
+caller's ``Extraction`` or ``ReplyFailure``.
+
+A candidate's value either validates as it stands, or only once read through
+the schema (``_align``: keys matched, an enum's case, a wrapper unwrapped …)
+or repaired (``repair=True``). Where one of each validates with different
+values, the reply holds two readings and no order of candidates may choose
+between them: that is a clash, reported with both. Without a schema, the
+first candidate that decodes is all there is to read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from langchain_jsonrecover._schema import Accepted
+
+if TYPE_CHECKING:
+    from collections.abc import Container, Iterable, Iterator
+
+    from langchain_jsonrecover._candidates import Candidate
+    from langchain_jsonrecover._schema import FieldError, Schema
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A candidate whose value validates, and how it was had."""
+
+    candidate: Candidate
+    value: Any
+    """The validated value."""
+    repairs: tuple[str, ...]
+    """The candidate's repairs, then the schema's."""
+    read: bool
+    """Read through the schema or repaired, not as it stands."""
+
+
+@dataclass(slots=True)
+class Readings:
+    """What the candidates gave, each kind's first, in the order tried."""
+
+    standing: Reading | None = None
+    """The first value that validates as it stands."""
+    read: Reading | None = None
+    """The first value read through the schema, or repaired."""
+    winner: Reading | None = None
+    """The first of the two."""
+    failure: Candidate | None = None
+    """The first candidate that failed."""
+    errors: tuple[FieldError, ...] | None = None
+    """Its schema errors (``None``: it did not decode)."""
+    clash: tuple[Reading, Reading] | None = None
+    """Two readings with different values, in the reply's order."""
+
+
+def read_all(
+    candidates: Iterable[Candidate],
+    schema: Schema | None,
+    repaired: Container[int],
+    fills_nothing: tuple[FieldError, ...],
+) -> Readings:
+    """Read every candidate (with a schema), stopping at a clash.
+
+    Args:
+        candidates: In the order they are tried.
+        schema: What a value must match; ``None``: the first that decodes.
+        repaired: The ``id`` of each candidate that is a syntax repair.
+        fills_nothing: The errors of a value that fills no field.
+    """
+    out = Readings()
+    for candidate in candidates:
+        if candidate.failure is not None:
+            if out.failure is None:
+                out.failure = candidate
+            continue
+        if schema is None:
+            out.winner = out.standing = Reading(
+                candidate, candidate.value, candidate.repairs, read=False
+            )
+            return out
+        verdict = schema.accept(candidate.value)
+        if isinstance(verdict, Accepted) and (
+            verdict.repairs or not schema.fills_nothing(candidate.value)
+        ):
+            read = verdict.aligned or id(candidate) in repaired
+            found = Reading(
+                candidate, verdict.value, (*candidate.repairs, *verdict.repairs), read
+            )
+            other = out.standing if read else out.read
+            if other is not None and other.value != found.value:
+                earlier = other.candidate.start < candidate.start
+                out.clash = (other, found) if earlier else (found, other)
+                return out
+            if read:
+                out.read = out.read or found
+            else:
+                out.standing = out.standing or found
+            out.winner = out.winner or found
+        elif out.failure is None:
+            out.failure = candidate
+            out.errors = (
+                fills_nothing if isinstance(verdict, Accepted) else verdict.errors
+            )
+    return out
+
+
+def noted(
+    candidates: Iterable[Candidate], into: dict[int, Candidate]
+) -> Iterator[Candidate]:
+    """The candidates, each kept in ``into`` by ``id`` (alive, so ids stay theirs)."""
+    for candidate in candidates:
+        into[id(candidate)] = candidate
+        yield candidate
