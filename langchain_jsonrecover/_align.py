@@ -51,7 +51,6 @@ from langchain_jsonrecover._schema_nodes import (
     enum_values,
     is_node,
     kind_of,
-    normalize_key,
 )
 
 _MAX_ENCODINGS: Final = 3
@@ -147,6 +146,11 @@ class Aligner:
         if branches is not None:
             kind = kind_of(value)
             native = [b for b in branches if admits(self._nodes.kinds(b), kind)]
+            if isinstance(value, dict) and len(native) > 1:
+                chosen = self._nodes.choose_branch(value, node, native)
+                if chosen is None:
+                    return bool(self._branch_refusals(value, native))
+                return self._hides(value, chosen, depth + 1)
             return len(native) == 1 and self._hides(value, native[0], depth + 1)
         if isinstance(value, dict):
             properties = node.get("properties")
@@ -273,9 +277,10 @@ class Aligner:
         properties = properties if isinstance(properties, dict) else {}
         extra = node.get("additionalProperties")
         # Where the schema takes any key (a model with extra="allow"), the key
-        # may be data: no wrapper.
-        if properties and len(value) == 1 and not wrapped and extra in (None, False):
-            unwrapped = self._unwrap_object(value, node, depth)
+        # may be data: no wrapper is unwrapped, and one that looks it is refused.
+        if properties and len(value) == 1 and not wrapped:
+            allowed = extra not in (None, False)
+            unwrapped = self._unwrap_object(value, node, depth, allowed=allowed)
             if unwrapped is not _NOT_FOUND:
                 return unwrapped
         renamed = (
@@ -294,7 +299,9 @@ class Aligner:
                 out[name] = item
         return out
 
-    def _unwrap_object(self, value: dict[str, Any], node: Node, depth: int) -> Any:
+    def _unwrap_object(
+        self, value: dict[str, Any], node: Node, depth: int, *, allowed: bool
+    ) -> Any:
         """The object inside a one-key wrapper if it fills a field, or not found."""
         properties: dict[str, Any] = node["properties"]
         ((key, inner),) = value.items()
@@ -308,9 +315,9 @@ class Aligner:
             any(key in properties for key in inner)
             or self._read_keys(inner, properties, None)
         ):
-            if not self._names_payload(key, node):
+            if allowed or not self._names_payload(key, node):
                 del self._repairs[mark:]
-                self._refusals.append(wrapper_refused(key))
+                self._refusals.append(wrapper_refused(key, extra=allowed))
                 return _NOT_FOUND
             self._repairs.append("wrapper_unwrapped")
             return self._align_object(inner, node, depth + 1, wrapped=True)
@@ -361,10 +368,17 @@ class Aligner:
         kind = kind_of(value)
         native = [b for b in branches if admits(self._nodes.kinds(b), kind)]
         if isinstance(value, dict) and len(native) > 1:
-            chosen = self._choose_by_tag(value, node, native) or self._choose_by_keys(
-                value, native
-            )
-            return value if chosen is None else self._align(value, chosen, depth + 1)
+            chosen = self._nodes.choose_branch(value, node, native)
+            if chosen is not None:
+                return self._align(value, chosen, depth + 1)
+            if len(value) == 1:
+                unwrapped = self._unwrap_branch(value, node, native, depth)
+                if unwrapped is not _NOT_FOUND:
+                    return unwrapped
+            # No branch to read it through; what a branch would refuse (a
+            # unit key for a field it lacks …) is refused still.
+            self._refusals.extend(self._branch_refusals(value, native))
+            return value
         if len(native) == 1:
             return self._align(value, native[0], depth + 1)
         if isinstance(value, str):
@@ -418,6 +432,35 @@ class Aligner:
         refused: list[Refusal] = []
         return bool(self._read_keys(value, properties, refused)) or bool(refused)
 
+    def _unwrap_branch(
+        self, value: dict[str, Any], node: Node, native: list[Node], depth: int
+    ) -> Any:
+        """The object inside a one-key wrapper, read through its one branch."""
+        ((key, inner),) = value.items()
+        branch = (
+            self._nodes.choose_branch(inner, node, native)
+            if isinstance(inner, dict)
+            else None
+        )
+        if branch is None or key in self._nodes.properties_of(branch):
+            return _NOT_FOUND
+        if not self._names_payload(key, branch):
+            self._refusals.append(wrapper_refused(key))
+            return _NOT_FOUND
+        self._repairs.append("wrapper_unwrapped")
+        return self._align_object(inner, branch, depth + 1, wrapped=True)
+
+    def _branch_refusals(
+        self, value: dict[str, Any], native: list[Node]
+    ) -> list[Refusal]:
+        """What any branch of a union would refuse in a value none is chosen for."""
+        refused: list[Refusal] = []
+        for branch in native:
+            properties = self._nodes.resolve(branch).get("properties")
+            if isinstance(properties, dict) and properties:
+                self._read_keys(value, properties, refused)
+        return refused
+
     def _read_keys(
         self,
         value: dict[str, Any],
@@ -426,49 +469,6 @@ class Aligner:
     ) -> dict[str, str]:
         """The keys to read as a field, and (into ``refused``) those refused."""
         return read_keys(value, properties, self._nodes.match_key, refused)
-
-    def _choose_by_tag(
-        self, value: dict[str, Any], node: Node, native: list[Node]
-    ) -> Node | None:
-        tags = self._nodes.tags_of(node, native)
-        if tags is None:
-            return None
-        name, branches = tags
-        tag = value.get(name)
-        if tag is None:
-            wanted_key = normalize_key(name)
-            found = [v for k, v in value.items() if normalize_key(k) == wanted_key]
-            tag = found[0] if len(found) == 1 else None
-        if not isinstance(tag, str):
-            return None
-        if tag in branches:
-            return branches[tag]
-        wanted = tag.strip().casefold()
-        chosen = {
-            id(b): b for t, b in branches.items() if t.strip().casefold() == wanted
-        }
-        return next(iter(chosen.values())) if len(chosen) == 1 else None
-
-    def _choose_by_keys(self, value: dict[str, Any], native: list[Node]) -> Node | None:
-        resolved = [self._nodes.resolve(b) for b in native]
-        for matcher in (self._holds_exactly, self._holds_after_matching):
-            fits = [b for b in resolved if matcher(value, b)]
-            if len(fits) == 1:
-                return fits[0]
-            if len(fits) > 1:
-                return None
-        return None
-
-    def _holds_exactly(self, value: dict[str, Any], branch: Node) -> bool:
-        properties = self._nodes.properties_of(branch)
-        return bool(properties) and all(key in properties for key in value)
-
-    def _holds_after_matching(self, value: dict[str, Any], branch: Node) -> bool:
-        properties = branch.get("properties")
-        return isinstance(properties, dict) and all(
-            key in properties or self._nodes.match_key(key, properties) is not None
-            for key in value
-        )
 
     # Strings that hold JSON.
 

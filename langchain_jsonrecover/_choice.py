@@ -8,8 +8,10 @@ A candidate's value either validates as it stands, or only once read through
 the schema (``_align``: keys matched, an enum's case, a wrapper unwrapped …)
 or repaired (``repair=True``). Where one of each validates with different
 values, the reply holds two readings and no order of candidates may choose
-between them: that is a clash, reported with both. Without a schema, the
-first candidate that decodes is all there is to read.
+between them: that is a clash, reported with both. A candidate the reading
+refuses (``_schema_keys``) before any value validates ends the search: it
+holds the answer in a form to ask again for. Without a schema, the first
+candidate that decodes is all there is to read.
 """
 
 from __future__ import annotations
@@ -100,11 +102,17 @@ def read_all(
             else:
                 out.standing = out.standing or found
             out.winner = out.winner or found
-        elif out.failure is None:
+            continue
+        if out.failure is None:
             out.failure = candidate
             out.errors = (
                 fills_nothing if isinstance(verdict, Accepted) else verdict.errors
             )
+        if not isinstance(verdict, Accepted) and verdict.refused and not out.winner:
+            # The answer, in a form the reading refuses: a later value is
+            # not the answer either (an example, a format note).
+            out.failure, out.errors = candidate, verdict.errors
+            return out
     return out
 
 

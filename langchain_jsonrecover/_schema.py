@@ -83,6 +83,9 @@ class Rejected:
     holds_fields: bool = field(default=False, repr=False)
     """A field of the schema is in the value, present but invalid: the value
     was meant as the answer, so no envelope inside it is read instead."""
+    refused: bool = field(default=False, repr=False)
+    """The reading refused the value (``_schema_keys``): it holds the answer
+    in a form that must be asked again, so no later candidate stands in."""
 
 
 class Schema:
@@ -308,7 +311,7 @@ class Schema:
 def _refused(refusals: tuple[Refusal, ...]) -> Rejected:
     """What the reading refused, as the errors to report."""
     errors = tuple(FieldError(r.path, r.message, r.value) for r in refusals)
-    return Rejected(errors, holds_fields=True)
+    return Rejected(errors, holds_fields=True, refused=True)
 
 
 def _alias_clash(value: dict[str, Any], aliases: Mapping[str, str]) -> Refusal | None:

@@ -120,11 +120,19 @@ def unit_stem(key: str) -> str | None:
     return None
 
 
-def wrapper_refused(key: str) -> Refusal:
-    """The refusal of a one-key wrapper whose key does not name the payload."""
+def wrapper_refused(key: str, *, extra: bool = False) -> Refusal:
+    """The refusal of a one-key wrapper whose key does not name the payload.
+
+    With ``extra``, the schema takes other keys too, so that any key may be
+    data or a wrapper: two readings.
+    """
+    why = (
+        "a key the schema also takes as data"
+        if extra
+        else "a key that does not name the payload (it may say the opposite)"
+    )
     message = (
-        f"the answer is wrapped in {key!r}, a key that does not name the "
-        "payload (it may say the opposite): write the fields at the top level"
+        f"the answer is wrapped in {key!r}, {why}: write the fields at the top level"
     )
     return Refusal("", message, key)
 

@@ -17,7 +17,7 @@ from typing import Any, Literal
 import pytest
 from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from langchain_jsonrecover import (
     JsonFenceOutputParser,
@@ -567,4 +567,97 @@ OUTER: list[tuple[str, Any, str, Any]] = [
 def test_an_outer_value_with_an_invalid_field_reports_its_errors(
     entry: str, target: Any, reply: str, expected: Any
 ) -> None:
+    _check(entry, target, reply, expected)
+
+
+# Found by an adversarial fuzz (unions, extra keys, prose after the answer).
+
+
+class Book(BaseModel):
+    title: str
+    pages: int = 0
+
+
+class Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    city: str | None = None
+    timeout: int = 30
+
+
+class Shelf(BaseModel):
+    item: Trip | Book
+    more: list[Trip | Book] = []
+
+
+FUZZED: list[tuple[str, Any, str, Any]] = [
+    (
+        "near_key_in_a_union_branch",
+        Trip | Book,
+        '{"city": "Oslo", "DAYS": 8}',
+        Trip(city="Oslo", days=8),
+    ),
+    (
+        "near_key_in_a_nested_union",
+        Shelf,
+        '{"item": {"title": "Emma", " pages ": 4}}',
+        Shelf(item=Book(title="Emma", pages=4)),
+    ),
+    (
+        "unit_key_in_a_union",
+        Shelf,
+        '{"item": {"city": "Oslo", "daysUsd": 9}}',
+        Raises(("days",), "did you mean 'days'"),
+    ),
+    (
+        "two_keys_in_a_list_of_unions",
+        Shelf,
+        '{"item": {"title": "a"}, "more": [{"title": "b", "pages": 7, "Title": "c"}]}',
+        Raises(("title",), "'title' and 'Title'"),
+    ),
+    (
+        "payload_wrapper_around_a_union",
+        Trip | Book,
+        '{"result": {"title": "Emma", "pages": 8}}',
+        Book(title="Emma", pages=8),
+    ),
+    (
+        "opposite_wrapper_around_a_union",
+        Trip | Book,
+        '{"schema": {"title": "Emma", "pages": 8}}',
+        Raises(("",), "'schema'"),
+    ),
+    (
+        "any_wrapper_where_other_keys_are_data",
+        Open,
+        '{"result": {"city": "Oslo", "timeout": 40}}',
+        Raises(("",), "also takes as data"),
+    ),
+    (
+        "a_refused_answer_then_a_format_note",
+        Filter,
+        '{"exclude": {"city": "Paris"}}\n\nNote: fields are {"city": "string"}',
+        Raises(("",), "'exclude'"),
+    ),
+    (
+        "a_unit_key_then_an_example",
+        Config,
+        '{"retries": 3, "timeout_ms": 500}. For example: {"retries": 1}',
+        Raises(("timeout",), "did you mean 'timeout'"),
+    ),
+    (
+        "an_answer_then_a_refused_example_keeps_the_answer",
+        Filter,
+        '{"city": "Paris"} and not {"exclude": {"city": "Rome"}}',
+        Filter(city="Paris"),
+    ),
+]
+
+
+@pytest.mark.parametrize("entry", ["fence", "fence_repair", "truncation", "record"])
+@_rows(FUZZED)
+def test_what_the_fuzz_found(
+    entry: str, target: Any, reply: str, expected: Any
+) -> None:
+    if entry == "record" and not isinstance(target, type):
+        pytest.skip("the record entry point validates a model")
     _check(entry, target, reply, expected)
