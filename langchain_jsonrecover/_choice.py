@@ -56,7 +56,8 @@ class Readings:
     errors: tuple[FieldError, ...] | None = None
     """Its schema errors (``None``: it did not decode)."""
     clash: tuple[Reading, Reading] | None = None
-    """Two readings with different values, in the reply's order."""
+    """Two readings with different values, in the reply's order: one as it
+    stands, one read or repaired."""
 
 
 def read_all(
@@ -74,6 +75,8 @@ def read_all(
         fills_nothing: The errors of a value that fills no field.
     """
     out = Readings()
+    # Per kind (as it stands, read), its first value unlike the kind's first.
+    alts: list[Reading | None] = [None, None]
     for candidate in candidates:
         if candidate.failure is not None:
             if out.failure is None:
@@ -92,15 +95,22 @@ def read_all(
             found = Reading(
                 candidate, verdict.value, (*candidate.repairs, *verdict.repairs), read
             )
-            other = out.standing if read else out.read
-            if other is not None and other.value != found.value:
+            # Against the other kind's first value, or its second where the
+            # first agrees (the other kind then holds two values: one differs).
+            first, second = (out.standing, alts[0]) if read else (out.read, alts[1])
+            other = first if first is None or first.value != found.value else second
+            if other is not None:
                 earlier = other.candidate.start < candidate.start
                 out.clash = (other, found) if earlier else (found, other)
                 return out
-            if read:
-                out.read = out.read or found
-            else:
-                out.standing = out.standing or found
+            mine = out.read if read else out.standing
+            if mine is None:
+                if read:
+                    out.read = found
+                else:
+                    out.standing = found
+            elif alts[read] is None and mine.value != found.value:
+                alts[read] = found
             out.winner = out.winner or found
             continue
         if out.failure is None:

@@ -52,6 +52,8 @@ _FILLS_NOTHING: Final = (
     "none of the schema's fields is in the JSON: every value would be a default"
 )
 _FILLS_NOTHING_ERRORS: Final = (FieldError("", _FILLS_NOTHING, ""),)
+TWO_READINGS: Final = "two_readings"
+"""``ReplyFailure.detail`` of a reply with two readings (``_choice``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +96,8 @@ class ReplyFailure:
     start: int | None = None
     """Offset in the reply where the failing candidate starts."""
     detail: str = ""
-    """Extra context: ``"reasoning_only"``, ``"nested_value"``, or the regex
-    that matched nothing."""
+    """Extra context: ``"reasoning_only"``, ``"nested_value"``,
+    ``"two_readings"``, or the regex that matched nothing."""
     errors: tuple[FieldError, ...] = ()
     """For ``schema``: why the value does not match."""
     value: Any = None
@@ -217,6 +219,8 @@ def _choose_repairing(
         return choose(either, schema, repaired=repaired.keys()) or no_json
     tried: list[Candidate] = []
     strict = choose(_record_into(candidates, tried), schema, strict_first=True)
+    if isinstance(strict, ReplyFailure) and strict.detail == TWO_READINGS:
+        return strict  # final: no repair reads past two readings
     if isinstance(strict, Extraction):
         if schema is not None and any(c.failure is not None for c in tried):
             # A broken candidate whose repair gives another value: two readings.
@@ -364,7 +368,9 @@ def _two_readings(first: Reading, second: Reading) -> ReplyFailure:
         (second.value, second.candidate.start, second.read),
     )
     start = first.candidate.start
-    return ReplyFailure("schema", "", pos=start, start=start, errors=(error,))
+    return ReplyFailure(
+        "schema", "", pos=start, start=start, detail=TWO_READINGS, errors=(error,)
+    )
 
 
 def _to_extraction(candidate: Candidate) -> Extraction:

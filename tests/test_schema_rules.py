@@ -318,6 +318,16 @@ READINGS: list[tuple[str, Any, str, Any]] = [
         Review(sentiment="positive", summary="a"),
     ),
     (
+        "a_second_read_value_unlike_the_strict_one",
+        Review,
+        (
+            '{"sentiment": "positive", "summary": "a"} '
+            '{"Sentiment": "positive", "summary": "a"} '
+            '(format: {"sentiment": "Negative", "summary": "b"})'
+        ),
+        Raises(("",), "two readings"),
+    ),
+    (
         "two_strict_keep_the_first",
         Review,
         (
@@ -364,6 +374,26 @@ REPAIRED: list[tuple[str, Any, str, Any]] = [
             '{"sentiment": "positive", "summary": "Great"}'
         ),
         Review(sentiment="positive", summary="Great"),
+    ),
+    (
+        "two_readings_are_final_however_a_repair_reads",
+        Review,
+        (
+            '{"sentiment": "positive", "summary": "a",} or '
+            '{"sentiment": "Neutral", "summary": "a"} or '
+            '{"sentiment": "neutral", "summary": "b"}'
+        ),
+        Raises(("",), "two readings"),
+    ),
+    (
+        "a_second_repaired_value_unlike_the_strict_one",
+        Review,
+        (
+            '{"sentiment": "negative", "summary": "a",} then '
+            '{"sentiment": "neutral", "summary": "b",} then '
+            '{"sentiment": "negative", "summary": "a"}'
+        ),
+        Raises(("",), "two readings"),
     ),
 ]
 
@@ -661,3 +691,14 @@ def test_what_the_fuzz_found(
     if entry == "record" and not isinstance(target, type):
         pytest.skip("the record entry point validates a model")
     _check(entry, target, reply, expected)
+
+
+@pytest.mark.parametrize("entry", ["fence", "fence_repair", "truncation"])
+def test_a_read_value_unlike_the_strict_one_after_one_like_it(entry: str) -> None:
+    # From the end: a read value like the strict one, then one unlike it.
+    reply = (
+        '{"sentiment": "negative", "summary": "a"} '
+        'Example: {"sentiment": "Negative", "summary": "b"} '
+        '(format: {"answer": {"sentiment": "negative", "summary": "a"}})'
+    )
+    _check(entry, Review, reply, Raises(("",), "two readings"), prefer="last")
