@@ -10,7 +10,9 @@ lax mode: ``"36"`` becomes ``36``.
 
 Envelopes (one level, and only when the value itself does not validate, or
 validates without filling a single field; never through a key that is a field
-of the schema; and only when the inner value validates *and* fills a field):
+of the schema, nor when the value holds a field of the schema, present but
+invalid: its errors stand; and only when the inner value validates *and*
+fills a field):
 
 - ``{"arguments": {…}}`` and ``{"name": …, "parameters"|"arguments": {…}}``:
   a tool call written out as text (arguments may be a JSON string);
@@ -22,7 +24,10 @@ of the schema; and only when the inner value validates *and* fills a field):
 
 Then the schema-aligned reading (``_align``): the value, and each envelope's
 inner value, read once through the schema; it counts only when it validates
-and fills a field.
+and fills a field. What that reading refuses (``_schema_keys``: a wrapper
+whose key does not name the payload, a unit-suffixed key for a missing field,
+two keys for one field) is an error, ``Rejected.refused``; so are two
+``field_aliases`` keys for one field with different values.
 
 When no reading validates, the errors of one that holds a key the schema knows
 are reported (such a key says the data was meant for us), even when the outer

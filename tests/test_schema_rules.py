@@ -5,7 +5,8 @@ Each row is a reply and either the value it says or the error it must raise
 rows go through every entry point that reads a value against a schema: the
 fence parser (with and without ``repair``, sync and async), the truncation
 parser, ``structured_output`` over a scripted model (one attempt), a logged
-record (``recover_record``) and, for tool arguments, ``recover_tool_calls``.
+record (``recover_record``), the agent middleware and, for tool arguments,
+``recover_tool_calls``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 import pytest
+from _models import ScriptedChatModel
+from langchain.agents import create_agent
 from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 from pydantic import BaseModel, ConfigDict
@@ -29,6 +32,7 @@ from langchain_jsonrecover import (
     structured_output,
 )
 from langchain_jsonrecover._schema_keys import PAYLOAD_KEYS, UNIT_SUFFIXES, unit_stem
+from langchain_jsonrecover.agents import JsonRecoveryMiddleware
 
 
 class Filter(BaseModel):
@@ -702,3 +706,34 @@ def test_a_read_value_unlike_the_strict_one_after_one_like_it(entry: str) -> Non
         '(format: {"answer": {"sentiment": "negative", "summary": "a"}})'
     )
     _check(entry, Review, reply, Raises(("",), "two readings"), prefer="last")
+
+
+# The agent middleware: a refused reading is asked again, never answered.
+
+MIDDLEWARE = [
+    ('{"exclude": {"retries": 3}}', "'exclude'"),
+    ('{"retries": 3, "timeout_ms": 500}', "did you mean 'timeout'"),
+    ('{"retries": 3, "Retries": 4}', "'retries' and 'Retries'"),
+    (
+        'Verdict: {"retries": 3, "Timeout": 9} (format: {"retries": 1, "timeout": 5})',
+        "two readings",
+    ),
+]
+
+
+@pytest.mark.parametrize(("first", "says"), MIDDLEWARE)
+async def test_the_middleware_asks_again_after_a_refused_reading(
+    mode: str, first: str, says: str
+) -> None:
+    model = ScriptedChatModel(script=[first, '{"retries": 2, "timeout": 7}'])
+    agent = create_agent(
+        model, middleware=[JsonRecoveryMiddleware(response_format=Config)]
+    )
+    payload = {"messages": [("user", "Settings?")]}
+    if mode == "sync":
+        result = agent.invoke(payload)
+    else:
+        result = await agent.ainvoke(payload)
+    assert result["structured_response"] == Config(retries=2, timeout=7)
+    assert len(model.calls) == 2
+    assert says in str(model.calls[1][-1].content)
