@@ -726,10 +726,11 @@ async def test_the_middleware_asks_again_after_a_refused_reading(
     mode: str, first: str, says: str
 ) -> None:
     model = ScriptedChatModel(script=[first, '{"retries": 2, "timeout": 7}'])
-    agent = create_agent(
+    agent: Any = create_agent(
         model, middleware=[JsonRecoveryMiddleware(response_format=Config)]
     )
     payload = {"messages": [("user", "Settings?")]}
+    result: dict[str, Any]
     if mode == "sync":
         result = agent.invoke(payload)
     else:
@@ -737,3 +738,56 @@ async def test_the_middleware_asks_again_after_a_refused_reading(
     assert result["structured_response"] == Config(retries=2, timeout=7)
     assert len(model.calls) == 2
     assert says in str(model.calls[1][-1].content)
+
+
+# A JSON-schema dict (validated with jsonschema) follows the same rules.
+
+CALL_SCHEMA: dict[str, Any] = {
+    "title": "Call",
+    "type": "object",
+    "properties": {
+        "name": {"type": "string"},
+        "priority": {"type": "integer"},
+        "timeout": {"type": "integer", "default": 30},
+    },
+    "required": ["name", "priority"],
+}
+CALL = {"name": "x", "priority": 1}
+DICT_ROWS: list[tuple[str, str, Any]] = [
+    ("wrapper_under_the_title", '{"call": {"name": "x", "priority": 1}}', CALL),
+    (
+        "wrapper_of_another_name",
+        '{"exclude": {"name": "x", "priority": 1}}',
+        Raises(("",), "'exclude'"),
+    ),
+    (
+        "unit_key",
+        '{"name": "x", "priority": 1, "timeout_ms": 5}',
+        Raises(("timeout",), "did you mean 'timeout'"),
+    ),
+    (
+        "two_keys",
+        '{"name": "x", "priority": 1, "Name": "y"}',
+        Raises(("name",), "'name' and 'Name'"),
+    ),
+    (
+        "outer_invalid",
+        (
+            '{"name": "deploy", "priority": "high", '
+            '"parameters": {"name": "x", "priority": 1}}'
+        ),
+        Raises(("priority",), "priority"),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [row[1:] for row in DICT_ROWS],
+    ids=[row[0] for row in DICT_ROWS],
+)
+@pytest.mark.parametrize("entry", ["fence", "fence_repair", "truncation"])
+def test_a_json_schema_dict_follows_the_same_rules(
+    entry: str, reply: str, expected: Any
+) -> None:
+    _check(entry, CALL_SCHEMA, reply, expected)
