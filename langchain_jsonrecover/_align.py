@@ -10,10 +10,9 @@ and names each change:
 - ``decoded_json_string``: a string holding JSON where the schema wants an
   object or an array (and no string), at any depth, twice encoded too;
 - ``fenced_string_decoded``: the same string inside a markdown fence;
-- ``wrapper_unwrapped``: ``{"<any key>": {…}}`` around an object whose key is
-  no field (not even after matching) nor allowed as an extra key, when the
-  inner value fills a field; or around an array where the schema wants an
-  array and no object;
+- ``wrapper_unwrapped``: ``{"<key>": {…}}`` whose key names the payload
+  (``_schema_keys``; any other is refused) and is no field nor allowed as an
+  extra key, when the inner value fills a field; or around an array;
 - ``key_matched``: a key that differs from exactly one field only by case,
   surrounding spaces, ``-``/``_``/space, or tag residue (``"path</arg_key>"``);
 - ``enum_matched``: a string that differs from exactly one allowed value only
@@ -36,6 +35,14 @@ import copy
 from typing import Any, Final
 
 from langchain_jsonrecover._decode import Decoded, decode
+from langchain_jsonrecover._schema_keys import (
+    Refusal,
+    names_payload,
+    normalize,
+    read_keys,
+    titles_of,
+    wrapper_refused,
+)
 from langchain_jsonrecover._schema_nodes import (
     Node,
     SchemaNodes,
@@ -44,7 +51,6 @@ from langchain_jsonrecover._schema_nodes import (
     enum_values,
     is_node,
     kind_of,
-    normalize_key,
 )
 
 _MAX_ENCODINGS: Final = 3
@@ -64,13 +70,17 @@ class Aligner:
         ({'heading_text': 'Hi'}, ('key_matched',))
     """
 
-    __slots__ = ("_nodes", "_repairs", "max_depth", "root")
+    __slots__ = ("_nodes", "_refusals", "_repairs", "_titles", "max_depth", "root")
 
-    def __init__(self, root: Node, max_depth: int = 64) -> None:
+    def __init__(self, root: Node, max_depth: int = 64, *, name: str = "") -> None:
         self.root = root
         self.max_depth = max_depth
         self._nodes = SchemaNodes(root)
         self._repairs: list[str] = []
+        self._refusals: list[Refusal] = []
+        title = root.get("title")
+        names = (name, title if isinstance(title, str) else "")
+        self._titles = tuple(normalize(n) for n in dict.fromkeys(names) if n)
 
     def align(self, value: Any, *, unwrap: bool = True) -> tuple[Any, tuple[str, ...]]:
         """The value read as the schema expects, and the repairs that took.
@@ -84,28 +94,49 @@ class Aligner:
             The aligned value (the value itself when nothing applied) and the
             names of the repairs, each once, in the order first made.
         """
+        aligned, repairs, _ = self.read(value, unwrap=unwrap)
+        return aligned, repairs
+
+    def read(
+        self, value: Any, *, unwrap: bool = True
+    ) -> tuple[Any, tuple[str, ...], tuple[Refusal, ...]]:
+        """As :meth:`align`, with what the reading refused (see ``_schema_keys``).
+
+        A refusal makes the value an error whatever else was read: a wrapper
+        whose key does not name the payload, a unit-suffixed key for a field
+        the value lacks, two keys for one field with different values.
+
+        Example:
+            >>> schema = {"properties": {"city": {"type": "string"}}}
+            >>> _, _, refused = Aligner(schema).read({"exclude": {"city": "Oslo"}})
+            >>> refused[0].value
+            'exclude'
+        """
         # A walk of its own per call: one parser may serve many threads.
         walk: Aligner = copy.copy(self)
         walk._repairs = []
+        walk._refusals = []
         root = walk._nodes.resolve(self.root)
         if not unwrap and isinstance(value, dict) and branches_of(root) is None:
             aligned = walk._align_object(value, root, 0, wrapped=True)
         else:
             aligned = walk._align(value, root, 0)
-        return aligned, tuple(dict.fromkeys(walk._repairs))
+        return aligned, tuple(dict.fromkeys(walk._repairs)), tuple(walk._refusals)
 
     def hides_a_field(self, value: Any) -> bool:
         """Whether a key would fill a field the value leaves to its default.
 
-        At any depth. A schema whose fields are all required costs nothing
-        here (a field left out fails validation instead).
+        At any depth; also when a key would be refused (a unit-suffixed key
+        for a field the value lacks, two keys for one field): the value must
+        then be read, to be refused. Only objects with a key that is no field
+        are looked at closely.
 
         Example:
             >>> schema = {"properties": {"age": {"type": "integer", "default": 0}}}
             >>> Aligner(schema).hides_a_field({"Age": 36})
             True
         """
-        return self._nodes.has_optional_field() and self._hides(value, self.root, 0)
+        return self._hides(value, self.root, 0)
 
     def _hides(self, value: Any, node: Any, depth: int) -> bool:
         node = self._nodes.resolve(node)
@@ -115,6 +146,11 @@ class Aligner:
         if branches is not None:
             kind = kind_of(value)
             native = [b for b in branches if admits(self._nodes.kinds(b), kind)]
+            if isinstance(value, dict) and len(native) > 1:
+                chosen = self._nodes.choose_branch(value, node, native)
+                if chosen is None:
+                    return bool(self._branch_refusals(value, native))
+                return self._hides(value, chosen, depth + 1)
             return len(native) == 1 and self._hides(value, native[0], depth + 1)
         if isinstance(value, dict):
             properties = node.get("properties")
@@ -142,7 +178,7 @@ class Aligner:
             deep = self._nodes.deep_fields(items, properties)
             for item in value:
                 if isinstance(item, dict) and (
-                    (not item.keys() <= keys and self._renames(item, properties))
+                    (not item.keys() <= keys and self._troubled(item, properties))
                     or (deep and self._hides_deep(item, properties, deep, depth + 1))
                 ):
                     return True
@@ -164,7 +200,7 @@ class Aligner:
         properties: dict[str, Any],
         depth: int,
     ) -> bool:
-        if not value.keys() <= properties.keys() and self._renames(value, properties):
+        if not value.keys() <= properties.keys() and self._troubled(value, properties):
             return True
         deep = self._nodes.deep_fields(node, properties)
         return bool(deep) and self._hides_deep(value, properties, deep, depth)
@@ -241,12 +277,15 @@ class Aligner:
         properties = properties if isinstance(properties, dict) else {}
         extra = node.get("additionalProperties")
         # Where the schema takes any key (a model with extra="allow"), the key
-        # may be data: no wrapper.
-        if properties and len(value) == 1 and not wrapped and extra in (None, False):
-            unwrapped = self._unwrap_object(value, node, depth)
+        # may be data: no wrapper is unwrapped, and one that looks it is refused.
+        if properties and len(value) == 1 and not wrapped:
+            allowed = extra not in (None, False)
+            unwrapped = self._unwrap_object(value, node, depth, allowed=allowed)
             if unwrapped is not _NOT_FOUND:
                 return unwrapped
-        renamed = self._renames(value, properties) if properties else {}
+        renamed = (
+            self._read_keys(value, properties, self._refusals) if properties else {}
+        )
         if renamed:
             self._repairs.append("key_matched")
         out: dict[str, Any] = {}
@@ -260,7 +299,9 @@ class Aligner:
                 out[name] = item
         return out
 
-    def _unwrap_object(self, value: dict[str, Any], node: Node, depth: int) -> Any:
+    def _unwrap_object(
+        self, value: dict[str, Any], node: Node, depth: int, *, allowed: bool
+    ) -> Any:
         """The object inside a one-key wrapper if it fills a field, or not found."""
         properties: dict[str, Any] = node["properties"]
         ((key, inner),) = value.items()
@@ -271,21 +312,36 @@ class Aligner:
             inner = self._decode_string(inner, frozenset({"object"}))
         # Decided before the inner value is walked, so that it is walked once.
         if isinstance(inner, dict) and (
-            any(key in properties for key in inner) or self._renames(inner, properties)
+            any(key in properties for key in inner)
+            or self._read_keys(inner, properties, None)
         ):
+            if allowed or not self._names_payload(key, node):
+                del self._repairs[mark:]
+                self._refusals.append(wrapper_refused(key, extra=allowed))
+                return _NOT_FOUND
             self._repairs.append("wrapper_unwrapped")
             return self._align_object(inner, node, depth + 1, wrapped=True)
         del self._repairs[mark:]
         return _NOT_FOUND
 
+    def _names_payload(self, key: str, node: Node, items: Node | None = None) -> bool:
+        """Whether a wrapper's key names the payload (``_schema_keys``)."""
+        return names_payload(key, titles_of(self._titles, node, items))
+
     def _unwrap_array(self, value: dict[str, Any], node: Node, depth: int) -> Any:
         if len(value) != 1:
             return value
         mark = len(self._repairs)
-        (inner,) = value.values()
+        ((key, inner),) = value.items()
         if isinstance(inner, str):
             inner = self._decode_string(inner, frozenset({"array"}))
         if isinstance(inner, list) and inner:
+            if not self._names_payload(
+                key, node, self._nodes.resolve(node.get("items"))
+            ):
+                del self._repairs[mark:]
+                self._refusals.append(wrapper_refused(key))
+                return value
             self._repairs.append("wrapper_unwrapped")
             return self._align_array(inner, node, depth + 1)
         del self._repairs[mark:]
@@ -312,10 +368,17 @@ class Aligner:
         kind = kind_of(value)
         native = [b for b in branches if admits(self._nodes.kinds(b), kind)]
         if isinstance(value, dict) and len(native) > 1:
-            chosen = self._choose_by_tag(value, node, native) or self._choose_by_keys(
-                value, native
-            )
-            return value if chosen is None else self._align(value, chosen, depth + 1)
+            chosen = self._nodes.choose_branch(value, node, native)
+            if chosen is not None:
+                return self._align(value, chosen, depth + 1)
+            if len(value) == 1:
+                unwrapped = self._unwrap_branch(value, node, native, depth)
+                if unwrapped is not _NOT_FOUND:
+                    return unwrapped
+            # No branch to read it through; what a branch would refuse (a
+            # unit key for a field it lacks …) is refused still.
+            self._refusals.extend(self._branch_refusals(value, native))
+            return value
         if len(native) == 1:
             return self._align(value, native[0], depth + 1)
         if isinstance(value, str):
@@ -364,60 +427,48 @@ class Aligner:
         self._repairs.append("enum_matched")
         return matches.pop()
 
-    def _renames(
-        self, value: dict[str, Any], properties: dict[str, Any]
-    ) -> dict[str, str]:
-        claims: dict[str, list[str]] = {}
-        for key in value:
-            if key in properties:
-                continue
-            name = self._nodes.match_key(key, properties)
-            if name is not None and name not in value:
-                claims.setdefault(name, []).append(key)
-        return {keys[0]: name for name, keys in claims.items() if len(keys) == 1}
+    def _troubled(self, value: dict[str, Any], properties: dict[str, Any]) -> bool:
+        """Whether a key would fill a field, or be refused."""
+        refused: list[Refusal] = []
+        return bool(self._read_keys(value, properties, refused)) or bool(refused)
 
-    def _choose_by_tag(
-        self, value: dict[str, Any], node: Node, native: list[Node]
-    ) -> Node | None:
-        tags = self._nodes.tags_of(node, native)
-        if tags is None:
-            return None
-        name, branches = tags
-        tag = value.get(name)
-        if tag is None:
-            wanted_key = normalize_key(name)
-            found = [v for k, v in value.items() if normalize_key(k) == wanted_key]
-            tag = found[0] if len(found) == 1 else None
-        if not isinstance(tag, str):
-            return None
-        if tag in branches:
-            return branches[tag]
-        wanted = tag.strip().casefold()
-        chosen = {
-            id(b): b for t, b in branches.items() if t.strip().casefold() == wanted
-        }
-        return next(iter(chosen.values())) if len(chosen) == 1 else None
-
-    def _choose_by_keys(self, value: dict[str, Any], native: list[Node]) -> Node | None:
-        resolved = [self._nodes.resolve(b) for b in native]
-        for matcher in (self._holds_exactly, self._holds_after_matching):
-            fits = [b for b in resolved if matcher(value, b)]
-            if len(fits) == 1:
-                return fits[0]
-            if len(fits) > 1:
-                return None
-        return None
-
-    def _holds_exactly(self, value: dict[str, Any], branch: Node) -> bool:
-        properties = self._nodes.properties_of(branch)
-        return bool(properties) and all(key in properties for key in value)
-
-    def _holds_after_matching(self, value: dict[str, Any], branch: Node) -> bool:
-        properties = branch.get("properties")
-        return isinstance(properties, dict) and all(
-            key in properties or self._nodes.match_key(key, properties) is not None
-            for key in value
+    def _unwrap_branch(
+        self, value: dict[str, Any], node: Node, native: list[Node], depth: int
+    ) -> Any:
+        """The object inside a one-key wrapper, read through its one branch."""
+        ((key, inner),) = value.items()
+        branch = (
+            self._nodes.choose_branch(inner, node, native)
+            if isinstance(inner, dict)
+            else None
         )
+        if branch is None or key in self._nodes.properties_of(branch):
+            return _NOT_FOUND
+        if not self._names_payload(key, branch):
+            self._refusals.append(wrapper_refused(key))
+            return _NOT_FOUND
+        self._repairs.append("wrapper_unwrapped")
+        return self._align_object(inner, branch, depth + 1, wrapped=True)
+
+    def _branch_refusals(
+        self, value: dict[str, Any], native: list[Node]
+    ) -> list[Refusal]:
+        """What any branch of a union would refuse in a value none is chosen for."""
+        refused: list[Refusal] = []
+        for branch in native:
+            properties = self._nodes.resolve(branch).get("properties")
+            if isinstance(properties, dict) and properties:
+                self._read_keys(value, properties, refused)
+        return refused
+
+    def _read_keys(
+        self,
+        value: dict[str, Any],
+        properties: dict[str, Any],
+        refused: list[Refusal] | None,
+    ) -> dict[str, str]:
+        """The keys to read as a field, and (into ``refused``) those refused."""
+        return read_keys(value, properties, self._nodes.match_key, refused)
 
     # Strings that hold JSON.
 

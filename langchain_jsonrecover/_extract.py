@@ -9,12 +9,10 @@ candidates are repaired and tried again (``_candidate_repair``).
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 import orjson
-from pydantic import BaseModel
 
 from langchain_jsonrecover._candidate_repair import RepairPass
 from langchain_jsonrecover._candidates import (
@@ -29,11 +27,12 @@ from langchain_jsonrecover._candidates import (
     iter_candidates,
     strip_space,
 )
+from langchain_jsonrecover._choice import Reading, defaulted, noted, read_all
 from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode, loads_within
 from langchain_jsonrecover._fences import find_fences
 from langchain_jsonrecover._markup import Prepared, prepare_reply
 from langchain_jsonrecover._repair import repair as repair_syntax
-from langchain_jsonrecover._schema import Accepted, FieldError, Rejected, Schema
+from langchain_jsonrecover._schema import FieldError, Schema, two_readings
 
 Prefer = Literal["first", "last"]
 ReplyFailureKind = Literal[
@@ -42,19 +41,19 @@ ReplyFailureKind = Literal[
 
 if TYPE_CHECKING:
     import re
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Container, Iterable, Iterator
 
 DEFAULT_MAX_CHARS: Final = 10_000_000
 DEFAULT_MAX_DEPTH: Final = 200
 
 _END_OF_DATA: Final = "unexpected end of data"
 _CLOSER: Final = {"{": "}", "[": "]"}
-_TWO_CLOSER_READINGS: Final = (
-    "a stray closer after the JSON, or a lost opener before it (two readings)"
-)
 _FILLS_NOTHING: Final = (
     "none of the schema's fields is in the JSON: every value would be a default"
 )
+_FILLS_NOTHING_ERRORS: Final = (FieldError("", _FILLS_NOTHING, ""),)
+TWO_READINGS: Final = "two_readings"
+"""``ReplyFailure.detail`` of a reply with two readings (``_choice``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +96,8 @@ class ReplyFailure:
     start: int | None = None
     """Offset in the reply where the failing candidate starts."""
     detail: str = ""
-    """Extra context: ``"reasoning_only"``, ``"nested_value"``, or the regex
-    that matched nothing."""
+    """Extra context: ``"reasoning_only"``, ``"nested_value"``,
+    ``"two_readings"``, or the regex that matched nothing."""
     errors: tuple[FieldError, ...] = ()
     """For ``schema``: why the value does not match."""
     value: Any = None
@@ -213,20 +212,34 @@ def _choose_repairing(
     no_json = _report_no_json(repair_pass.prepared)
     if prefer == "last":
         # The last candidate that decodes, strictly or after repair.
+        repaired: dict[int, Candidate] = {}
         either = (
             alt
             for candidate in candidates
-            for alt in (candidate, *repair_pass.repair_each((candidate,)))
+            for alt in (
+                candidate,
+                *noted(repair_pass.repair_each((candidate,)), repaired),
+            )
         )
-        return choose(either, schema) or no_json
+        return choose(either, schema, repaired=repaired.keys()) or no_json
     tried: list[Candidate] = []
     strict = choose(_record_into(candidates, tried), schema, strict_first=True)
+    if isinstance(strict, ReplyFailure) and strict.detail == TWO_READINGS:
+        return strict  # final: no repair reads past two readings
     if isinstance(strict, Extraction):
+        if schema is not None and any(c.failure is not None for c in tried):
+            # A broken candidate whose repair gives another value: two readings.
+            fixed = list(repair_pass.repair_each(tried))
+            both = sorted([*tried, *fixed], key=lambda c: c.start)
+            ids = {id(c) for c in fixed}
+            checked = choose(both, schema, strict_first=True, repaired=ids)
+            if isinstance(checked, ReplyFailure):
+                return checked
         return strict
-    repaired = choose(repair_pass.repair_each(tried), schema, strict_first=True)
-    if isinstance(repaired, Extraction):
-        return repaired
-    return strict or repaired or no_json
+    repaired_each = choose(repair_pass.repair_each(tried), schema, strict_first=True)
+    if isinstance(repaired_each, Extraction):
+        return repaired_each
+    return strict or repaired_each or no_json
 
 
 def _record_into(
@@ -308,6 +321,7 @@ def choose(
     schema: Schema | None,
     *,
     strict_first: bool = False,
+    repaired: Container[int] = frozenset(),
 ) -> Extraction | ReplyFailure | None:
     """The first candidate that decodes and validates, else the first failure.
 
@@ -316,109 +330,55 @@ def choose(
         schema: What a value must match, if anything.
         strict_first: A value that validates as it stands wins over an
             earlier one read through the schema (keys matched …).
+        repaired: The ``id`` of each candidate that is a syntax repair.
 
     Returns:
         The winner, the first failure, or ``None`` when there was no candidate.
         A value that validates only because every field has a default (it
         holds none of the schema's keys: an example, or keys the model
         misspelt) never wins: it fills nothing from the reply, so it fails.
+        With a schema, every candidate is read: where one validates as it
+        stands and another only read through the schema or repaired, with a
+        different value, those are two readings, a ``schema`` failure naming
+        both (``_schema.two_readings``).
     """
-    first_failure: ReplyFailure | None = None
-    aligned: Extraction | None = None
-    for candidate in candidates:
-        if candidate.rival:
-            candidate = _settle(candidate, schema)  # noqa: PLW2901 - one of its readings
-        if candidate.failure is None:
-            if schema is None:
-                return _to_extraction(candidate)
-            verdict = (
-                schema.accept(candidate.value)
-                if candidate.cut_key is None
-                else _cut_value(candidate.cut_key)
-            )
-            if isinstance(verdict, Accepted):
-                span = (candidate.start, candidate.end)
-                repairs = (*candidate.repairs, *verdict.repairs)
-                if "truncation_closed" in repairs and _defaulted(verdict.value):
-                    repairs = (*repairs, "unreached_fields_defaulted")
-                found = Extraction(verdict.value, span, candidate.step, repairs)
-                if verdict.aligned and strict_first:
-                    aligned = aligned or found
-                    continue
-                if verdict.repairs or not schema.fills_nothing(candidate.value):
-                    return found
-                errors: tuple[FieldError, ...] = (FieldError("", _FILLS_NOTHING, ""),)
-            else:
-                errors = verdict.errors
-            failure = ReplyFailure(
-                "schema",
-                "",
-                pos=candidate.start,
-                start=candidate.start,
-                errors=errors,
-                value=candidate.value,
-                recovered="truncation_closed" in candidate.repairs,
-            )
-        else:
-            failure = _to_reply_failure(candidate, candidate.failure)
-        if first_failure is None:
-            first_failure = failure
-    return aligned or first_failure
-
-
-def _settle(candidate: Candidate, schema: Schema | None) -> Candidate:
-    """One reading of a candidate the repair read two ways, or a failure.
-
-    A schema decides when exactly one of them validates as it stands (an
-    object schema takes the root, a list schema the array), else when exactly
-    one validates at all.
-    """
-    readings = (
-        (candidate.value, "opener_inserted"),
-        (candidate.rival[0], "stray_closer_dropped"),
+    found = read_all(candidates, schema, repaired, _FILLS_NOTHING_ERRORS)
+    if found.clash is not None:
+        return _two_readings(*found.clash)
+    pick = (found.standing or found.read) if strict_first else found.winner
+    if pick is not None:
+        candidate = pick.candidate
+        span = (candidate.start, candidate.end)
+        repairs = pick.repairs
+        if "truncation_closed" in repairs and defaulted(pick.value):
+            repairs = (*repairs, "unreached_fields_defaulted")
+        return Extraction(pick.value, span, candidate.step, repairs)
+    failed = found.failure
+    if failed is None:
+        return None
+    if failed.failure is not None:
+        return _to_reply_failure(failed, failed.failure)
+    return ReplyFailure(
+        "schema",
+        "",
+        pos=failed.start,
+        start=failed.start,
+        errors=found.errors or (),
+        value=failed.value,
+        recovered="truncation_closed" in failed.repairs,
     )
-    if schema is not None:
-        verdicts = [(schema.accept(value), value, name) for value, name in readings]
-        for strict in (True, False):
-            fits = [
-                (value, name)
-                for verdict, value, name in verdicts
-                if isinstance(verdict, Accepted)
-                and (not strict or not (verdict.repairs or verdict.aligned))
-            ]
-            if len(fits) == 1:
-                value, name = fits[0]
-                kept = tuple(r for r in candidate.repairs if r != "character_inserted")
-                return dataclasses.replace(
-                    candidate, value=value, repairs=(*kept, name), rival=()
-                )
-    failure = CandidateFailure("invalid_json", _TWO_CLOSER_READINGS, candidate.start)
-    return dataclasses.replace(candidate, value=None, failure=failure, rival=())
 
 
-def _cut_value(key: str) -> Rejected:
-    """A member the cut removed: its default would stand for the reply's value."""
-    message = (
-        "the reply was cut off in this field's value: its default would stand "
-        "for what the reply was writing"
+def _two_readings(first: Reading, second: Reading) -> ReplyFailure:
+    """Two candidates, one as it stands and one read or repaired: which one?"""
+    error = two_readings(
+        (first.value, first.candidate.start, first.read),
+        (second.value, second.candidate.start, second.read),
     )
-    return Rejected((FieldError(key, message, ""),))
-
-
-def _defaulted(value: Any) -> bool:
-    """Whether a validated value left a field of some model to its default."""
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, BaseModel):
-            if len(node.model_fields_set) < len(type(node).model_fields):
-                return True
-            stack.extend(getattr(node, name) for name in type(node).model_fields)
-        elif isinstance(node, (list, tuple)):
-            stack.extend(node)
-        elif isinstance(node, dict):
-            stack.extend(node.values())
-    return False
+    start = first.candidate.start
+    return ReplyFailure(
+        "schema", "", pos=start, start=start, detail=TWO_READINGS, errors=(error,)
+    )
 
 
 def _to_extraction(candidate: Candidate) -> Extraction:

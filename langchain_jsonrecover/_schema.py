@@ -10,7 +10,9 @@ lax mode: ``"36"`` becomes ``36``.
 
 Envelopes (one level, and only when the value itself does not validate, or
 validates without filling a single field; never through a key that is a field
-of the schema; and only when the inner value validates *and* fills a field):
+of the schema, nor when the value holds a field of the schema, present but
+invalid: its errors stand; and only when the inner value validates *and*
+fills a field):
 
 - ``{"arguments": {…}}`` and ``{"name": …, "parameters"|"arguments": {…}}``:
   a tool call written out as text (arguments may be a JSON string);
@@ -22,7 +24,10 @@ of the schema; and only when the inner value validates *and* fills a field):
 
 Then the schema-aligned reading (``_align``): the value, and each envelope's
 inner value, read once through the schema; it counts only when it validates
-and fills a field.
+and fills a field. What that reading refuses (``_schema_keys``: a wrapper
+whose key does not name the payload, a unit-suffixed key for a missing field,
+two keys for one field) is an error, ``Rejected.refused``; so are two
+``field_aliases`` keys for one field with different values.
 
 When no reading validates, the errors of one that holds a key the schema knows
 are reported (such a key says the data was meant for us), even when the outer
@@ -42,12 +47,15 @@ from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from langchain_jsonrecover._align import Aligner
 from langchain_jsonrecover._decode import Decoded, decode
+from langchain_jsonrecover._schema_keys import Refusal, keys_refused
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
 
 _VALUE_WIDTH: Final = 60
 _TOOL_CALL_KEYS: Final = frozenset({"type", "function", "id", "index"})
+_NOT_HELD: Final = frozenset({"missing", "extra_forbidden"})
+"""Errors that do not show a field of the schema present in the value."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +85,12 @@ class Rejected:
     """A value that does not match the schema, and why."""
 
     errors: tuple[FieldError, ...]
+    holds_fields: bool = field(default=False, repr=False)
+    """A field of the schema is in the value, present but invalid: the value
+    was meant as the answer, so no envelope inside it is read instead."""
+    refused: bool = field(default=False, repr=False)
+    """The reading refused the value (``_schema_keys``): it holds the answer
+    in a form that must be asked again, so no later candidate stands in."""
 
 
 class Schema:
@@ -130,7 +144,9 @@ class Schema:
                 self.json_schema.get("title", "")
             )
         self.fields = frozenset(_top_level_keys(self.json_schema, target))
-        self._aligner = Aligner(self.json_schema, max_depth=min(max_depth, 64))
+        self._aligner = Aligner(
+            self.json_schema, max_depth=min(max_depth, 64), name=self.name
+        )
 
     def accept(self, value: Any) -> Accepted | Rejected:
         """Validate a decoded value, unwrapping one envelope if that is what fits.
@@ -152,17 +168,22 @@ class Schema:
             if not self._aligner.hides_a_field(value):
                 return outer
             # Valid only by leaving a field to its default while the reply
-            # holds it under a near key (at any depth): read that key, or
-            # report why not.
-            aligned, made = self._aligner.align(value)
+            # holds it under a near key (at any depth), or with a key the
+            # reading refuses: read that key, or report why not.
+            aligned, made, refused = self._aligner.read(value)
+            if refused:
+                return _refused(refused)
             result = self._validate(aligned)
             if isinstance(result, Accepted):
                 return Accepted(result.value, (*made, *result.repairs), aligned=True)
             return result
         inner_errors: Rejected | None = None
-        readings: list[tuple[tuple[str, ...], Any]] = [
-            ((repair,), inner) for repair, inner in self._envelopes(value)
-        ]
+        # An outer value holding a field of ours, present but invalid, is the
+        # answer: its errors stand, not an envelope's inner value.
+        held = isinstance(outer, Rejected) and outer.holds_fields
+        readings: list[tuple[tuple[str, ...], Any]] = (
+            [] if held else [((r,), inner) for r, inner in self._envelopes(value)]
+        )
         for repairs, inner in readings:
             result = self._validate(inner)
             if isinstance(result, Accepted) and self._fills(inner):
@@ -170,8 +191,12 @@ class Schema:
             if isinstance(result, Rejected) and self._meant_for_us(inner):
                 inner_errors = inner_errors or result
         # Known envelopes first, so that one is named as such when read.
+        refusals: tuple[Refusal, ...] = ()
         for repairs, inner in [*readings, ((), value)]:
-            aligned, made = self._aligner.align(inner, unwrap=not repairs)
+            aligned, made, refused = self._aligner.read(inner, unwrap=not repairs)
+            if refused:
+                refusals = refusals or refused
+                continue
             if not made:
                 continue
             result = self._validate(aligned)
@@ -181,6 +206,8 @@ class Schema:
                 )
             if isinstance(result, Rejected) and self._meant_for_us(aligned):
                 inner_errors = inner_errors or result
+        if refusals:
+            return _refused(refusals)
         return inner_errors or outer
 
     def _meant_for_us(self, value: Any) -> bool:
@@ -190,6 +217,9 @@ class Schema:
     def _validate(self, value: Any) -> Accepted | Rejected:
         repairs: tuple[str, ...] = ()
         if self.aliases and isinstance(value, dict):
+            refused = _alias_clash(value, self.aliases)
+            if refused is not None:
+                return _refused((refused,))
             renamed = _rename(value, self.aliases)
             if renamed is not value:
                 value, repairs = renamed, ("fields_renamed",)
@@ -197,11 +227,25 @@ class Schema:
             try:
                 return Accepted(self._adapter.validate_python(value), repairs)
             except ValidationError as exc:
-                return Rejected(tuple(_pydantic_errors(exc)))
+                held = isinstance(value, dict) and any(
+                    e["type"] not in _NOT_HELD
+                    and e["loc"]
+                    and e["loc"][0] in self.fields
+                    and e["loc"][0] in value
+                    for e in exc.errors(include_url=False)
+                )
+                return Rejected(tuple(_pydantic_errors(exc)), holds_fields=held)
         errors = sorted(self._validator.iter_errors(value), key=lambda e: list(e.path))
         if not errors:
             return Accepted(value, repairs)
-        return Rejected(tuple(_jsonschema_error(e) for e in errors))
+        held = isinstance(value, dict) and any(
+            e.validator != "required"
+            and e.absolute_path
+            and e.absolute_path[0] in self.fields
+            and e.absolute_path[0] in value
+            for e in errors
+        )
+        return Rejected(tuple(_jsonschema_error(e) for e in errors), holds_fields=held)
 
     def _knows(self, value: dict[str, Any]) -> bool:
         return any(key in self.fields or key in self.aliases for key in value)
@@ -269,6 +313,26 @@ class Schema:
         return result if isinstance(result, Decoded) else None
 
 
+def _refused(refusals: tuple[Refusal, ...]) -> Rejected:
+    """What the reading refused, as the errors to report."""
+    errors = tuple(FieldError(r.path, r.message, r.value) for r in refusals)
+    return Rejected(errors, holds_fields=True, refused=True)
+
+
+def _alias_clash(value: dict[str, Any], aliases: Mapping[str, str]) -> Refusal | None:
+    """Two keys that name one field (by ``aliases``), with different values."""
+    holders: dict[str, list[str]] = {}
+    for key in value:
+        target = aliases.get(key)
+        if target is not None and target != key:
+            holders.setdefault(target, [target] if target in value else []).append(key)
+    for target, keys in holders.items():
+        first = value[keys[0]]
+        if any(value[k] != first for k in keys[1:]):
+            return keys_refused(target, keys)
+    return None
+
+
 def _rename(value: dict[str, Any], aliases: Mapping[str, str]) -> dict[str, Any]:
     if not any(key in aliases for key in value):
         return value
@@ -315,6 +379,32 @@ def _jsonschema_error(error: Any) -> FieldError:
     return FieldError(
         format_path(tuple(error.absolute_path)), error.message, _short(error.instance)
     )
+
+
+def two_readings(
+    first: tuple[Any, int, bool], second: tuple[Any, int, bool]
+) -> FieldError:
+    """The error of two candidates that give two values: which is the answer?
+
+    Args:
+        first: The earlier candidate's value, offset in the reply, and whether
+            it was read through the schema or repaired (else: as it stands).
+        second: The same, for the later one.
+    """
+    said = [
+        f"{_short(_plain(value))} at offset {start}"
+        + (" (read through the schema or repaired)" if read else " (as it stands)")
+        for value, start, read in (first, second)
+    ]
+    message = (
+        f"two readings: {said[0]} and {said[1]}; "
+        "send only the answer, as it should stand"
+    )
+    return FieldError("", message, "")
+
+
+def _plain(value: Any) -> Any:
+    return value.model_dump(mode="json") if isinstance(value, BaseModel) else value
 
 
 def format_path(loc: tuple[Any, ...]) -> str:

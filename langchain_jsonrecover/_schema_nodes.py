@@ -211,6 +211,62 @@ class SchemaNodes:
         names = index.get(normalize_key(key), [])
         return names[0] if len(names) == 1 else None
 
+    def choose_branch(
+        self, value: dict[str, Any], node: Node, native: list[Node]
+    ) -> Node | None:
+        """The one branch of a union an object belongs to, or ``None``.
+
+        By its discriminator (declared, or a field every branch pins), else
+        the only branch whose fields hold all its keys, as written or once
+        matched (:meth:`match_key`).
+        """
+        return self._choose_by_tag(value, node, native) or self._choose_by_keys(
+            value, native
+        )
+
+    def _choose_by_tag(
+        self, value: dict[str, Any], node: Node, native: list[Node]
+    ) -> Node | None:
+        tags = self.tags_of(node, native)
+        if tags is None:
+            return None
+        name, branches = tags
+        tag = value.get(name)
+        if tag is None:
+            wanted_key = normalize_key(name)
+            found = [v for k, v in value.items() if normalize_key(k) == wanted_key]
+            tag = found[0] if len(found) == 1 else None
+        if not isinstance(tag, str):
+            return None
+        if tag in branches:
+            return branches[tag]
+        wanted = tag.strip().casefold()
+        chosen = {
+            id(b): b for t, b in branches.items() if t.strip().casefold() == wanted
+        }
+        return next(iter(chosen.values())) if len(chosen) == 1 else None
+
+    def _choose_by_keys(self, value: dict[str, Any], native: list[Node]) -> Node | None:
+        resolved = [self.resolve(b) for b in native]
+        for matcher in (self._holds_exactly, self._holds_after_matching):
+            fits = [b for b in resolved if matcher(value, b)]
+            if len(fits) == 1:
+                return fits[0]
+            if len(fits) > 1:
+                return None
+        return None
+
+    def _holds_exactly(self, value: dict[str, Any], branch: Node) -> bool:
+        properties = self.properties_of(branch)
+        return bool(properties) and all(key in properties for key in value)
+
+    def _holds_after_matching(self, value: dict[str, Any], branch: Node) -> bool:
+        properties = branch.get("properties")
+        return isinstance(properties, dict) and all(
+            key in properties or self.match_key(key, properties) is not None
+            for key in value
+        )
+
     def tags_of(self, node: Node, native: list[Node]) -> Tags | None:
         """The discriminator: given, or a field every branch pins to its own value."""
         if id(node) in self._tags:

@@ -1,0 +1,228 @@
+"""Which keys the schema-aligned reading may read, and which it must refuse.
+
+Pure functions and constants; no LangChain imports. ``_align`` asks here:
+
+- whether the key of a one-key wrapper names the payload (:data:`PAYLOAD_KEYS`,
+  or the schema's own title, which is also the tool's name): only such a
+  wrapper is unwrapped, for ``{"exclude": {…}}`` or ``{"errors": […]}`` say
+  the opposite of "here is the answer";
+- whether an unknown key is a field's name with a unit suffix
+  (:data:`UNIT_SUFFIXES`, ``timeout_ms`` for ``timeout``): the field's default
+  would hide a value the reply gave in another unit.
+
+What the reading refuses is a :class:`Refusal`: the value is then an error
+that says why, never a value read past it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+
+PAYLOAD_KEYS: Final = frozenset(
+    {
+        "arguments",
+        "parameters",
+        "params",
+        "input",
+        "data",
+        "result",
+        "output",
+        "response",
+        "answer",
+        "properties",
+    }
+)
+"""The one-key wrappers that name the payload (besides the schema's title).
+
+Matched after case and separators are set aside (``"Result"``, ``"DATA"``).
+Any other one-key wrapper around the answer is refused, naming its key.
+"""
+
+UNIT_SUFFIXES: Final = (
+    "_ms",
+    "_s",
+    "_sec",
+    "_seconds",
+    "_minutes",
+    "_hours",
+    "_days",
+    "_pct",
+    "_percent",
+    "_px",
+    "_kb",
+    "_mb",
+    "_usd",
+)
+"""Unit suffixes, in snake case; the camelCase form (``Ms``, ``Usd``) counts too."""
+
+_CAMEL_SUFFIXES: Final = tuple(suffix[1:].capitalize() for suffix in UNIT_SUFFIXES)
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A reading the schema does not admit: the value is an error, and why."""
+
+    path: str
+    """Where: a field's path, ``""`` for the value as a whole."""
+    message: str
+    """What to tell the model."""
+    value: str = ""
+    """The key or keys in question, as written."""
+
+
+def names_payload(key: str, titles: tuple[str, ...]) -> bool:
+    """Whether a wrapper's key names the payload: a listed key or a title.
+
+    Args:
+        key: The wrapper's one key.
+        titles: Normalized titles (the node's and the schema's) that also name it.
+
+    Example:
+        >>> names_payload("Result", ()), names_payload("exclude", ())
+        (True, False)
+        >>> names_payload("get_weather", ("getweather",))
+        True
+    """
+    normalized = normalize(key)
+    return normalized in _NORMALIZED_PAYLOAD_KEYS or normalized in titles
+
+
+def normalize(key: str) -> str:
+    """Case and ``-``/``_``/space set aside, as titles are compared."""
+    return key.strip().casefold().replace("_", "").replace("-", "").replace(" ", "")
+
+
+_NORMALIZED_PAYLOAD_KEYS: Final = frozenset(normalize(k) for k in PAYLOAD_KEYS)
+
+
+def unit_stem(key: str) -> str | None:
+    """The key without its unit suffix, or ``None`` when it has none.
+
+    Example:
+        >>> unit_stem("timeout_ms"), unit_stem("timeoutMs"), unit_stem("customer_id")
+        ('timeout', 'timeout', None)
+    """
+    for suffix in UNIT_SUFFIXES:
+        if len(key) > len(suffix) and key.endswith(suffix):
+            return key[: -len(suffix)]
+    for suffix in _CAMEL_SUFFIXES:
+        if (
+            len(key) > len(suffix)
+            and key.endswith(suffix)
+            and key[-len(suffix) - 1].islower()
+        ):
+            return key[: -len(suffix)]
+    return None
+
+
+def wrapper_refused(key: str, *, extra: bool = False) -> Refusal:
+    """The refusal of a one-key wrapper whose key does not name the payload.
+
+    With ``extra``, the schema takes other keys too, so that any key may be
+    data or a wrapper: two readings.
+    """
+    why = (
+        "a key the schema also takes as data"
+        if extra
+        else "a key that does not name the payload (it may say the opposite)"
+    )
+    message = (
+        f"the answer is wrapped in {key!r}, {why}: write the fields at the top level"
+    )
+    return Refusal("", message, key)
+
+
+def unit_refused(key: str, field: str) -> Refusal:
+    """The refusal of a unit-suffixed key where the field itself is missing."""
+    message = (
+        f"{key!r} is no field: did you mean {field!r}? Give its value under "
+        f"{field!r}, in the unit the field expects"
+    )
+    return Refusal(field, message, key)
+
+
+def keys_refused(field: str, keys: list[str]) -> Refusal:
+    """The refusal of two keys that both name one field, with different values."""
+    named = " and ".join(repr(k) for k in keys)
+    message = f"{named} both name the field {field!r}: give it once"
+    return Refusal(field, message, ", ".join(keys))
+
+
+def titles_of(
+    titles: tuple[str, ...], node: dict[str, Any], items: dict[str, Any] | None
+) -> tuple[str, ...]:
+    """The normalized titles that name a wrapper's payload at ``node``.
+
+    The schema's (``titles``), the node's own, and for an array that of its
+    items, singular or plural (``"trips"`` around a list of ``Trip``).
+    """
+    for named in (node, items):
+        title = named.get("title") if named is not None else None
+        if isinstance(title, str):
+            titles = (*titles, normalize(title))
+            if named is items:
+                titles = (*titles, normalize(title) + "s")
+    return titles
+
+
+def read_keys(
+    value: dict[str, Any],
+    properties: dict[str, Any],
+    match: Callable[[str, dict[str, Any]], str | None],
+    refused: list[Refusal] | None,
+) -> dict[str, str]:
+    """The keys to read as the field they name, and (into ``refused``) refusals.
+
+    A key that differs from a field only in spelling (``match``) names it;
+    where two keys name one field with different values (the field itself
+    among them), that is two readings: refused. A key that is a missing
+    field's name with a unit suffix (``timeout_ms``) is refused too. With
+    ``refused=None`` only the renames are worked out.
+
+    Example:
+        >>> def match(key, properties):
+        ...     return key.lower() if key.lower() in properties else None
+        >>> refused = []
+        >>> read_keys({"Age": 3, "timeout_ms": 9}, {"age": {}, "timeout": {}},
+        ...           match, refused)
+        {'Age': 'age'}
+        >>> refused[0].path
+        'timeout'
+    """
+    claims: dict[str, list[str]] = {}
+    stems: list[tuple[str, str]] = []
+    for key in value:
+        if key in properties:
+            continue
+        name = match(key, properties)
+        if name is not None:
+            claims.setdefault(name, []).append(key)
+        elif refused is not None:
+            stem = unit_stem(key)
+            field = None
+            if stem is not None:
+                field = stem if stem in properties else match(stem, properties)
+            if field is not None:
+                stems.append((key, field))
+    renamed: dict[str, str] = {}
+    for name, keys in claims.items():
+        holders = [name, *keys] if name in value else keys
+        first = value[holders[0]]
+        if any(value[k] != first for k in holders[1:]):
+            if refused is not None:
+                refused.append(keys_refused(name, holders))
+        elif name not in value:
+            renamed[keys[0]] = name
+    if refused is not None:
+        filled = set(renamed.values())
+        refused.extend(
+            unit_refused(key, field)
+            for key, field in stems
+            if field not in value and field not in filled
+        )
+    return renamed
