@@ -72,6 +72,9 @@ class Scan:
     """When closing, drop a number at the cut (a stream still arriving)."""
     trim_runaway_newlines: bool = False
     """When closing, trim a run of ``\\n`` escapes ending a depth-1 string."""
+    last: bool = False
+    """``prefer="last"``: within each group of candidates (json fences,
+    untagged fences, objects in prose, arrays in prose), the last comes first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,7 +239,12 @@ def _read_fences_then_prose(
     that starts where the guess did.
     """
     found_in_fences = False
-    for fence in [f for f in fences if f.is_json] + [f for f in fences if not f.tag]:
+    tagged = [f for f in fences if f.is_json]
+    untagged = [f for f in fences if not f.tag]
+    if scan.last:
+        tagged.reverse()
+        untagged.reverse()
+    for fence in tagged + untagged:
         place = _locate_fence_body(text, fence, base)
         if place is None:
             continue
@@ -347,9 +355,7 @@ def _read_prose(
     spans = _find_prose_spans(text, lo, fences, scan)
     raw_start = NON_SPACE.search(text, lo)
     raw = raw_start.start() if raw_start is not None else -1
-    ordered = sorted(
-        spans, key=lambda s: (s.start != raw, s.empty, not s.is_object, s.start)
-    )
+    ordered = _order_spans(text, spans, raw, last=scan.last)
     object_failed = False
     for span in ordered:
         step: Step = "raw" if span.start == raw else "prose"
@@ -363,6 +369,26 @@ def _read_prose(
         object_failed = object_failed or (
             span.is_object and candidate.failure is not None and not scan.scalars
         )
+
+
+def _order_spans(text: str, spans: list[Span], raw: int, *, last: bool) -> list[Span]:
+    """The prose spans in the order they are tried: objects before arrays.
+
+    The reply's own value (the span it starts with) comes first when it is an
+    object, or an array that nothing visible follows; an array that starts
+    the reply and that prose follows (``[2] The filing says {...}``) is a
+    citation like any other, tried after the objects. Within each group,
+    text order (``last``: reversed); empty brackets after the others.
+    """
+    sign = -1 if last else 1
+
+    def key(span: Span) -> tuple[bool, bool, bool, int]:
+        own = span.start == raw and (
+            (span.is_object and not last) or NON_SPACE.search(text, span.end) is None
+        )
+        return (not own, span.empty, not span.is_object, sign * span.start)
+
+    return sorted(spans, key=key)
 
 
 def _find_prose_spans(
