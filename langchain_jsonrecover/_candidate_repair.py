@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Final
 
 import orjson
 
+from langchain_jsonrecover._candidate_order import SEVERAL
 from langchain_jsonrecover._candidates import (
     INSIDE_STRUCTURE,
     NON_SPACE,
@@ -45,6 +46,8 @@ _CHECKED: Final = frozenset(
     }
 )
 _REPAIRABLE: Final = frozenset({"invalid_json", "truncated"})
+# A member's value, or several values together: no repair makes one answer.
+_NOT_REPAIRED: Final = frozenset({"nested_value", SEVERAL})
 
 
 class RepairPass:
@@ -117,7 +120,7 @@ class RepairPass:
             if (
                 failure is None
                 or failure.kind not in _REPAIRABLE
-                or failure.detail == "nested_value"
+                or failure.detail in _NOT_REPAIRED
             ):
                 continue
             if limit - candidate.start > budget:

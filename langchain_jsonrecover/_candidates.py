@@ -5,12 +5,11 @@ order they are tried:
 
 1. fenced blocks: ``json``-tagged ones, then untagged ones whose body is
    JSON-like; when any fence holds a candidate, prose is not searched;
-2. the trimmed reply when it starts with ``{`` or ``[`` (after a bare
-   ``json`` label line);
-3. JSON-like spans in prose: objects before arrays, each in text order;
+2. JSON-like spans in prose (``_candidate_order``): the reply's own object,
+   then objects before arrays, in text order (``prefer="last"``: reversed);
    arrays only when no object failed (a broken object is the reply's JSON,
    not a ``[1]`` beside it), unless a schema was given;
-4. the arguments of tool calls written as key/value markup.
+3. the arguments of tool calls written as key/value markup.
 
 Reasoning and markup are blanked by ``prepare_reply`` first; each candidate's
 text is handed to the decoder once (a block with text after its value is read
@@ -23,6 +22,17 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
+from langchain_jsonrecover._candidate_order import (
+    SEVERAL,
+    SEVERAL_REASON,
+    block_is_broken,
+    find_prose_spans,
+    fold_runs,
+    has_prose,
+    order_spans,
+    shift_fence,
+    values_after,
+)
 from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode
 from langchain_jsonrecover._fences import Fence, find_fences, outer_fence
 from langchain_jsonrecover._recover import (
@@ -31,7 +41,7 @@ from langchain_jsonrecover._recover import (
     ends_in_string,
     opens_nested,
 )
-from langchain_jsonrecover._spans import Span, find_spans, json_extent
+from langchain_jsonrecover._spans import Span, json_extent
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -208,7 +218,7 @@ def _read_text(masked: str, base: tuple[str, ...], scan: Scan) -> Iterator[Candi
             yield from _read_prose(masked, [], base, scan)
             return
         fences = [f for f in find_fences(masked[lead_end:]) if f.start >= 0]
-        fences = [_shift(f, lead_end) for f in fences]
+        fences = [shift_fence(f, lead_end) for f in fences]
         yield from _read_fences_then_prose(masked, fences, base, scan)
         return
     guess = outer_fence(masked)
@@ -271,17 +281,6 @@ def _reuse(known: tuple[Place, Candidate] | None, place: Place) -> Candidate | N
     return candidate if guessed == place else None
 
 
-def _shift(fence: Fence, offset: int) -> Fence:
-    return Fence(
-        fence.start + offset,
-        fence.end + offset,
-        fence.body_start + offset,
-        fence.body_end + offset,
-        fence.tag,
-        closed=fence.closed,
-    )
-
-
 def _locate_fence_body(text: str, fence: Fence, base: tuple[str, ...]) -> Place | None:
     """Where the candidate of a fenced block lies, if it holds one."""
     start, end = strip_space(text, fence.body_start, fence.body_end)
@@ -308,13 +307,20 @@ def _check_block(
 ) -> Candidate:
     """The decoded candidate of a block, failed if the block goes on after it."""
     after = NON_SPACE.search(text, candidate.end, place.end)
+    if candidate.failure is None and after is not None and after.group() in "{[":
+        # Several values in the block (JSON Lines): a failure, or their list.
+        rest = values_after(text, candidate.end, place.end, max_depth=scan.max_depth)
+        if rest is None:
+            return _several(place, None, scan)
+        kept = Place(place.start, rest[1], candidate.repairs, "fence", closed=True)
+        return _several(kept, [candidate.value, *rest[0]], scan)
     if (
         candidate.failure is None
         and after is not None
         and (
             not isinstance(candidate.value, dict | list)
             or after.group() == ":"
-            or _block_is_broken(text, place.start, place.end, scan)
+            or block_is_broken(text, place.start, place.end, max_depth=scan.max_depth)
         )
     ):
         # More of the block goes on as if the value had not ended: the value
@@ -324,16 +330,6 @@ def _check_block(
             place.start, place.end, "fence", place.repairs, failure=failure, whole=True
         )
     return candidate
-
-
-def _block_is_broken(text: str, start: int, end: int, scan: Scan) -> bool:
-    """Whether the structure of a block shows its first value is part of a broken one.
-
-    Read only when text follows the first value inside the block (rare).
-    """
-    budget = [2 * (end - start) + 1024]
-    spans = find_spans(text, start, end, max_depth=scan.max_depth, budget=budget)
-    return bool(spans) and spans[0].broken
 
 
 def _read_prose(
@@ -352,66 +348,50 @@ def _read_prose(
         scalar = _read_whole_scalar(text, lo, head, scan.max_depth)
         if scalar is not None:
             yield scalar
-    spans = _find_prose_spans(text, lo, fences, scan)
+    spans = find_prose_spans(text, lo, fences, max_depth=scan.max_depth)
     raw_start = NON_SPACE.search(text, lo)
     raw = raw_start.start() if raw_start is not None else -1
-    ordered = _order_spans(text, spans, raw, last=scan.last)
+    spans, runs = fold_runs(text, spans)
     object_failed = False
-    for span in ordered:
+    for span in order_spans(text, spans, raw, last=scan.last):
         step: Step = "raw" if span.start == raw else "prose"
         if object_failed and step == "prose" and not span.is_object:
             # A broken object is the reply's JSON, not a citation such as
             # ``[1]`` beside it: its error (or its repair) answers. With a
             # schema, the schema decides (it may want an array).
             return
-        candidate = _read_span(text, span, step, head if step == "raw" else base, scan)
+        repairs = head if step == "raw" else base
+        run = runs.get(span.start)
+        candidate = (
+            _read_run(text, run, step, repairs, scan)
+            if run is not None
+            else _read_span(text, span, step, repairs, scan)
+        )
         yield candidate
         object_failed = object_failed or (
             span.is_object and candidate.failure is not None and not scan.scalars
         )
 
 
-def _order_spans(text: str, spans: list[Span], raw: int, *, last: bool) -> list[Span]:
-    """The prose spans in the order they are tried: objects before arrays.
-
-    The reply's own value (the span it starts with) comes first when it is an
-    object, or an array that nothing visible follows; an array that starts
-    the reply and that prose follows (``[2] The filing says {...}``) is a
-    citation like any other, tried after the objects. Within each group,
-    text order (``last``: reversed); empty brackets after the others.
-    """
-    sign = -1 if last else 1
-
-    def key(span: Span) -> tuple[bool, bool, bool, int]:
-        own = span.start == raw and (
-            (span.is_object and not last) or NON_SPACE.search(text, span.end) is None
-        )
-        return (not own, span.empty, not span.is_object, sign * span.start)
-
-    return sorted(spans, key=key)
-
-
-def _find_prose_spans(
-    text: str, lo: int, fences: list[Fence], scan: Scan
-) -> list[Span]:
-    """The JSON-like spans from ``lo`` on, outside the fences."""
-    budget = [2 * len(text) + 1024]
-    spans: list[Span] = []
-    gap_start = lo
-    for fence in fences:
-        if fence.start > gap_start:
-            spans += find_spans(
-                text, gap_start, fence.start, max_depth=scan.max_depth, budget=budget
-            )
-        gap_start = max(gap_start, fence.end)
-    spans += find_spans(
-        text, gap_start, len(text), max_depth=scan.max_depth, budget=budget
+def _read_run(
+    text: str, run: list[Span], step: Step, repairs: tuple[str, ...], scan: Scan
+) -> Candidate:
+    """Several values glued together: a failure, or their list for a schema."""
+    read = [_read_span(text, span, step, repairs, scan) for span in run]
+    values = [c.value for c in read] if all(c.failure is None for c in read) else None
+    return _several(
+        Place(run[0].start, run[-1].end, repairs, step, closed=True), values, scan
     )
-    if any(not s.closed and s.end < len(text) for s in spans):
-        # A JSON span runs into a "fence": the backticks were inside its
-        # strings. Read the prose again as one piece.
-        spans = find_spans(text, lo, len(text), max_depth=scan.max_depth, budget=budget)
-    return spans
+
+
+def _several(place: Place, values: list[Any] | None, scan: Scan) -> Candidate:
+    """Several values (``None``: one broken): their list for a schema, else fail."""
+    start, end, step, repairs = place.start, place.end, place.step, place.repairs
+    if scan.scalars and values is not None:
+        listed = (*repairs, "values_listed")
+        return Candidate(start, end, step, listed, value=values)
+    failure = CandidateFailure("invalid_json", SEVERAL_REASON, start, detail=SEVERAL)
+    return Candidate(start, end, step, repairs, failure=failure, whole=True)
 
 
 def _read_span(
@@ -513,13 +493,6 @@ def _take_decoded(
     """A decoded value as a candidate: prose around it is trimmed (and said)."""
     end = start + result.end
     repairs = (*repairs, *result.repairs)
-    if step != "fence" and _has_prose(text, start, end, check_before=step != "raw"):
+    if step != "fence" and has_prose(text, start, end, check_before=step != "raw"):
         repairs = (*repairs, "prose_trimmed")
     return Candidate(start, end, step, repairs, value=result.value)
-
-
-def _has_prose(text: str, start: int, end: int, *, check_before: bool) -> bool:
-    """Whether visible text stands before ``start`` or after ``end``."""
-    if check_before and NON_SPACE.search(text, 0, start) is not None:
-        return True
-    return NON_SPACE.search(text, end) is not None

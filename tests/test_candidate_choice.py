@@ -11,8 +11,10 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from pydantic import BaseModel
 
 from langchain_jsonrecover import (
+    InvalidJsonError,
     JsonFenceOutputParser,
     JsonRecoveryError,
     TruncationRecoveringOutputParser,
@@ -86,6 +88,93 @@ CITATIONS = [
 @pytest.mark.parametrize("options", OPTIONS)
 @pytest.mark.parametrize(("text", "first", "last"), CITATIONS)
 def test_objects_come_before_arrays_in_every_order(
+    options: dict[str, Any], text: str, first: Any, last: Any
+) -> None:
+    expected = last if options.get("prefer") == "last" else first
+    for _, entry in _entries(**options):
+        _check(entry, text, expected)
+
+
+# ------------------------------------------------ 12: several values in one place
+
+SEVERAL = [
+    '{"a": 1}{"b": 2}',
+    '{"a": 1} {"b": 2}',
+    '{"a": 1}\n{"b": 2}\n',
+    '{"a": 1}, {"b": 2}',
+    'Here: {"a": 1}{"b": 2} ok',
+    "[1, 2][3]",
+    '```json\n{"a": 1}\n{"b": 2}\n```',
+    'Rows:\n```json\n{"a": 1}\n{"a": 2}\n{"a": 3}\n```\nDone.',
+    "```\n[1]\n[2]\n```",
+    '{"city": "Oslo"}{"city": "Rome"}',
+    "{'a': 1}\n{'b': 2}",
+    '{"a": 1}[{"b": 2}]',
+    '[{"a": 1}] {"b": 2}',
+    '{"a": 1}\n["x", "y"]',
+    '<think>{"draft": 0}</think>{"a": 1}\n{"b": 2}',
+]
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+@pytest.mark.parametrize("text", SEVERAL)
+def test_several_values_in_one_place_are_an_error(
+    options: dict[str, Any], text: str
+) -> None:
+    for _, entry in _entries(**options):
+        _check(entry, text, InvalidJsonError)
+
+
+def test_several_values_say_so() -> None:
+    with pytest.raises(InvalidJsonError, match="several JSON values"):
+        JsonFenceOutputParser().parse('{"a": 1}{"b": 2}')
+
+
+class Item(BaseModel):
+    a: int
+
+
+LISTED = [
+    ('{"a": 1}{"a": 2}', [Item(a=1), Item(a=2)]),
+    ('{"a": 1}, {"a": 2}', [Item(a=1), Item(a=2)]),
+    ('Rows: {"a": 1}\n{"a": 2}\nDone', [Item(a=1), Item(a=2)]),
+    ('```json\n{"a": 1}\n{"a": 2}\n{"a": 3}\n```', [Item(a=1), Item(a=2), Item(a=3)]),
+    ('```json\n{"a": 1}\n{"a": 2}\n``` and [7]', [Item(a=1), Item(a=2)]),
+]
+
+
+@pytest.mark.parametrize("repair", [False, True])
+@pytest.mark.parametrize(("text", "expected"), LISTED)
+def test_several_values_are_the_list_a_list_schema_wants(
+    text: str, expected: list[Item], repair: bool
+) -> None:
+    for parser in (
+        JsonFenceOutputParser(pydantic_object=list[Item], repair=repair),
+        TruncationRecoveringOutputParser(pydantic_object=list[Item], repair=repair),
+    ):
+        assert parser.parse(text) == expected
+        assert asyncio.run(parser.aparse(text)) == expected
+
+
+@pytest.mark.parametrize("text", [row[0] for row in LISTED])
+def test_several_values_are_no_object_for_an_object_schema(text: str) -> None:
+    with pytest.raises(JsonRecoveryError):
+        JsonFenceOutputParser(pydantic_object=Item).parse(text)
+
+
+VALUES_APART = [
+    ('{"a": 1} and then {"b": 2}', {"a": 1}, {"b": 2}),
+    ('```json\n{"a": 1}\n```\n```json\n{"b": 2}\n```', {"a": 1}, {"b": 2}),
+    ('```json\n{"a": 1}\n```\nNote: [1] is a citation', {"a": 1}, {"a": 1}),
+    ('```json\n{"a": 1}\nnote: done\n```', {"a": 1}, {"a": 1}),
+    ('{"a": 1} [4]', {"a": 1}, {"a": 1}),
+    ('[4]\n{"a": 1}', {"a": 1}, {"a": 1}),
+]
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+@pytest.mark.parametrize(("text", "first", "last"), VALUES_APART)
+def test_values_apart_stay_separate_candidates(
     options: dict[str, Any], text: str, first: Any, last: Any
 ) -> None:
     expected = last if options.get("prefer") == "last" else first
