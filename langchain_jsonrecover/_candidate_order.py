@@ -29,6 +29,7 @@ SEVERAL_REASON: Final = (
 )
 _GAP: Final = re.compile(r"[ \t\r\n]*+,?+[ \t\r\n]*+")
 _NON_SPACE: Final = re.compile(r"\S")
+_BRACKETS: Final = re.compile(r"[\s\[\]{}]*+")
 
 
 def order_spans(
@@ -178,6 +179,16 @@ def find_prose_spans(
         # strings. Read the prose again as one piece.
         spans = find_spans(text, lo, len(text), max_depth=max_depth, budget=budget)
     return spans
+
+
+def only_brackets(text: str, start: int, end: int) -> bool:
+    r"""Whether ``text[start:end]`` holds brackets and spaces only (a stray opener).
+
+    Example:
+        >>> only_brackets('{"a": 1}[\n', 8, 10), only_brackets('{"a": 1}{"b', 8, 11)
+        (True, False)
+    """
+    return _BRACKETS.fullmatch(text, start, end) is not None
 
 
 def block_is_broken(text: str, start: int, end: int, *, max_depth: int) -> bool:

@@ -29,6 +29,7 @@ from langchain_jsonrecover._candidate_order import (
     find_prose_spans,
     fold_runs,
     has_prose,
+    only_brackets,
     order_spans,
     shift_fence,
     values_after,
@@ -310,10 +311,11 @@ def _check_block(
     if candidate.failure is None and after is not None and after.group() in "{[":
         # Several values in the block (JSON Lines): a failure, or their list.
         rest = values_after(text, candidate.end, place.end, max_depth=scan.max_depth)
-        if rest is None:
+        if rest is not None:
+            kept = Place(place.start, rest[1], candidate.repairs, "fence", closed=True)
+            return _several(kept, [candidate.value, *rest[0]], scan)
+        if not only_brackets(text, after.start(), place.end):
             return _several(place, None, scan)
-        kept = Place(place.start, rest[1], candidate.repairs, "fence", closed=True)
-        return _several(kept, [candidate.value, *rest[0]], scan)
     if (
         candidate.failure is None
         and after is not None

@@ -180,3 +180,76 @@ def test_values_apart_stay_separate_candidates(
     expected = last if options.get("prefer") == "last" else first
     for _, entry in _entries(**options):
         _check(entry, text, expected)
+
+
+# ------------------------------------- 14: JSON-like candidates in other quotes
+
+NODES = {"nodes": ["a", "b"], "edges": [], "title": "x"}
+OTHER_QUOTES = [
+    # (text, strict answer, repaired answer); an error class where it raises.
+    ("{“nodes”: [“a”, “b”], “edges”: [], “title”: “x”}", InvalidJsonError, NODES),
+    ("{”nodes“: [“a”, “b”], “edges“: [], ”title”: “x”}", InvalidJsonError, None),
+    ("{“nodes”: [“a”, “b”], “edges“: [], ”title”: “x”}", InvalidJsonError, None),
+    (
+        "{\uff02nodes\uff02: [\uff02a\uff02], \uff02edges\uff02: [], \uff02t\uff02: \uff02x\uff02}",
+        InvalidJsonError,
+        None,
+    ),
+    (
+        "Graph: {“ids”: [1, 2], “name”: “g”} ok",
+        InvalidJsonError,
+        {"ids": [1, 2], "name": "g"},
+    ),
+    ("{“id“:7,“name“:“Ada“,“ids“:[1, 2]}", InvalidJsonError, None),
+    ("[“a”, [1, 2], “b”]", InvalidJsonError, ["a", [1, 2], "b"]),
+    ("{\u2018k\u2019: [1, 2]}", InvalidJsonError, None),
+]
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+@pytest.mark.parametrize(("text", "strict", "repaired"), OTHER_QUOTES)
+def test_a_value_inside_a_json_like_candidate_is_never_the_answer(
+    options: dict[str, Any], text: str, strict: Any, repaired: Any
+) -> None:
+    for _, entry in _entries(**options):
+        try:
+            value = entry(text)
+        except JsonRecoveryError:
+            continue
+        assert options.get("repair"), f"{text!r} gave {value!r} without repair"
+        assert repaired is not None, f"{text!r} gave {value!r}"
+        assert value == repaired
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("{“a“: 1}", {"a": 1}),
+        ("{“id“:7,“name“:“Ada“}", {"id": 7, "name": "Ada"}),
+        ("{“a“b“: 1}", None),
+        ('{“a"b“: 1}', None),
+        ("{“a“: “x“y, “b“: 1", None),
+        (
+            "Hi {“id“:4665,“name“:“data-11“,“x“:[1]} Thanks.",
+            {"id": 4665, "name": "data-11", "x": [1]},
+        ),
+        ("{'a\"b': 1}", {'a"b': 1}),
+    ],
+)
+def test_repair_never_makes_a_quote_part_of_a_key(text: str, expected: Any) -> None:
+    """The value (``None``: only an error), or an error; never a quote in a key."""
+    for parser in (
+        JsonFenceOutputParser(repair=True),
+        TruncationRecoveringOutputParser(repair=True),
+    ):
+        try:
+            value = parser.parse(text)
+        except JsonRecoveryError:
+            continue
+        assert value == expected
+
+
+def test_typographic_keys_are_repaired() -> None:
+    parser = JsonFenceOutputParser(repair=True)
+    assert parser.parse("{“a“: 1}") == {"a": 1}
+    assert parser.parse("{“id“:7,“name“:“Ada“}") == {"id": 7, "name": "Ada"}

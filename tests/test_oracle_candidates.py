@@ -160,11 +160,6 @@ FLOORS = {
     "RegexJsonOutputParser(```json fence, repair=True)": 0.05,
 }
 STILL_WRONG = {
-    "extract_json",
-    "JsonFenceOutputParser()",
-    'JsonFenceOutputParser(prefer="last")',
-    "JsonFenceOutputParser(repair=True)",
-    'JsonFenceOutputParser(prefer="last", repair=True)',
     "TruncationRecoveringOutputParser()",
     "TruncationRecoveringOutputParser(repair=True)",
 }
