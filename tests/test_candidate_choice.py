@@ -253,3 +253,58 @@ def test_typographic_keys_are_repaired() -> None:
     parser = JsonFenceOutputParser(repair=True)
     assert parser.parse("{“a“: 1}") == {"a": 1}
     assert parser.parse("{“id“:7,“name“:“Ada“}") == {"id": 7, "name": "Ada"}
+
+
+# ------------------------------------------- 15: tokens inside strings are data
+
+HARMONY = "<|start|>assistant<|channel|>final<|message|>"
+TOKENS_IN_STRINGS = [
+    (HARMONY + 'Here you go: {"stop": ["<|end|>"]}', {"stop": ["<|end|>"]}),
+    (HARMONY + 'Here you go: {"stop": ["<|end|>"]}<|return|>', {"stop": ["<|end|>"]}),
+    (
+        HARMONY + 'Sure! {"a": 1, "t": "<|return|>"}<|return|>',
+        {"a": 1, "t": "<|return|>"},
+    ),
+    (HARMONY + 'Ok: {"t": "<|start|>x"} bye<|end|>', {"t": "<|start|>x"}),
+    (HARMONY + '{"stop": ["<|end|>"]}', {"stop": ["<|end|>"]}),
+    (
+        "<|channel|>analysis<|message|>Draft {} [2]<|end|>"
+        + HARMONY
+        + 'Answer: {"stop": "<|end|>"}<|return|>',
+        {"stop": "<|end|>"},
+    ),
+    ('{"text": "line1\n<think> b", "n": 1}', {"text": "line1\n<think> b", "n": 1}),
+    ('{"t": "a\n</think>\nb", "n": 2}', {"t": "a\n</think>\nb", "n": 2}),
+    ('Sure: {"t": "x </think> y", "n": 3}', {"t": "x </think> y", "n": 3}),
+    (
+        '```json\n{"t": "one\n<reasoning>two", "n": 4}\n```',
+        {"t": "one\n<reasoning>two", "n": 4},
+    ),
+    ('<think>plan {"n": 0}</think>\n{"t": "a\n<think>b"}', {"t": "a\n<think>b"}),
+    ('{"t": "<|im_end|>", "s": "<|eot_id|>"}', {"t": "<|im_end|>", "s": "<|eot_id|>"}),
+]
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+@pytest.mark.parametrize(("text", "expected"), TOKENS_IN_STRINGS)
+def test_tokens_inside_strings_of_the_answer_are_data(
+    options: dict[str, Any], text: str, expected: Any
+) -> None:
+    for _, entry in _entries(**options):
+        _check(entry, text, expected)
+
+
+REASONING_STILL_HIDDEN = [
+    ('<think>\nmaybe {"a": 0}\n</think>\n{"a": 1}', {"a": 1}),
+    ('Prose "with a quote\n<think>\n{"a": 0}</think>{"a": 1}', {"a": 1}),
+    ('[1] "x\n<think>{"a": 0}</think>\n{"a": 2}', {"a": 2}),
+    ('{"a": 1}\n<think>{"a": 0}', {"a": 1}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), REASONING_STILL_HIDDEN)
+def test_reasoning_outside_json_strings_is_still_hidden(
+    text: str, expected: Any
+) -> None:
+    for _, entry in _entries():
+        _check(entry, text, expected)
