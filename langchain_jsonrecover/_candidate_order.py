@@ -1,4 +1,4 @@
-"""The spans of the prose, the order they are tried in, and values that stand together.
+"""Helpers of the candidate scan: prose spans, their order, values that stand together.
 
 Pure functions on ``str``; no LangChain imports.
 
@@ -21,6 +21,8 @@ from langchain_jsonrecover._spans import Span, find_spans
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from langchain_jsonrecover._candidates import Candidate, Place
+
 
 SEVERAL: Final = "several_values"
 SEVERAL_REASON: Final = (
@@ -29,7 +31,7 @@ SEVERAL_REASON: Final = (
 )
 _GAP: Final = re.compile(r"[ \t\r\n]*+,?+[ \t\r\n]*+")
 _NON_SPACE: Final = re.compile(r"\S")
-_BRACKETS: Final = re.compile(r"[\s\[\]{}]*+")
+_BRACKETS: Final = re.compile(r"[\s\[\]{},]*+")
 
 
 def order_spans(
@@ -181,8 +183,20 @@ def find_prose_spans(
     return spans
 
 
+def value_follows(text: str, end: int, hi: int) -> bool:
+    """Whether another value (``{`` or ``[``) follows ``end``, after spaces or a comma.
+
+    Example:
+        >>> value_follows('{"a": 1}, {"b": 2}', 8, 18), value_follows('{} note', 2, 7)
+        (True, False)
+    """
+    gap = _GAP.match(text, end, hi)
+    pos = gap.end() if gap is not None else end
+    return pos < hi and text[pos] in "{["
+
+
 def only_brackets(text: str, start: int, end: int) -> bool:
-    r"""Whether ``text[start:end]`` holds brackets and spaces only (a stray opener).
+    r"""Whether ``text[start:end]`` holds brackets, commas and spaces only (strays).
 
     Example:
         >>> only_brackets('{"a": 1}[\n', 8, 10), only_brackets('{"a": 1}{"b', 8, 11)
@@ -218,3 +232,21 @@ def has_prose(text: str, start: int, end: int, *, check_before: bool) -> bool:
     if check_before and _NON_SPACE.search(text, 0, start) is not None:
         return True
     return _NON_SPACE.search(text, end) is not None
+
+
+def reuse_guess(
+    known: tuple[Place, Candidate] | None, place: Place
+) -> Candidate | None:
+    """The guess's reading, when decoding ``place`` would give the same.
+
+    A value that ended inside the block is what any text starting where it
+    does and holding it reads to; anything else holds for the same place only.
+    """
+    if known is None:
+        return None
+    guessed, candidate = known
+    if (guessed.start, guessed.repairs) != (place.start, place.repairs):
+        return None
+    if candidate.failure is None and candidate.end <= place.end:
+        return candidate
+    return candidate if guessed == place else None

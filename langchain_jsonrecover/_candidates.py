@@ -31,7 +31,9 @@ from langchain_jsonrecover._candidate_order import (
     has_prose,
     only_brackets,
     order_spans,
+    reuse_guess,
     shift_fence,
+    value_follows,
     values_after,
 )
 from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode
@@ -249,7 +251,7 @@ def _read_fences_then_prose(
     ``known``: the outer guess's place and what it decoded to, for the block
     that starts where the guess did.
     """
-    found_in_fences = False
+    found_in_fences = tagged_failed = False
     tagged = [f for f in fences if f.is_json]
     untagged = [f for f in fences if not f.tag]
     if scan.last:
@@ -259,27 +261,17 @@ def _read_fences_then_prose(
         place = _locate_fence_body(text, fence, base)
         if place is None:
             continue
+        if tagged_failed and not fence.is_json and not scan.scalars:
+            return  # a broken json block answers, not an untagged one after it
         found_in_fences = True
-        decoded = _reuse(known, place) or decode_place(text, place, scan)
-        yield _check_block(text, place, decoded, scan)
+        decoded = reuse_guess(known, place) or decode_place(text, place, scan)
+        candidate = _check_block(text, place, decoded, scan)
+        yield candidate
+        tagged_failed = tagged_failed or (
+            fence.is_json and candidate.failure is not None
+        )
     if not found_in_fences:
         yield from _read_prose(text, fences, base, scan)
-
-
-def _reuse(known: tuple[Place, Candidate] | None, place: Place) -> Candidate | None:
-    """The guess's reading, when decoding ``place`` would give the same.
-
-    A value that ended inside the block is what any text starting where it
-    does and holding it reads to; anything else holds for the same place only.
-    """
-    if known is None:
-        return None
-    guessed, candidate = known
-    if (guessed.start, guessed.repairs) != (place.start, place.repairs):
-        return None
-    if candidate.failure is None and candidate.end <= place.end:
-        return candidate
-    return candidate if guessed == place else None
 
 
 def _locate_fence_body(text: str, fence: Fence, base: tuple[str, ...]) -> Place | None:
@@ -308,13 +300,13 @@ def _check_block(
 ) -> Candidate:
     """The decoded candidate of a block, failed if the block goes on after it."""
     after = NON_SPACE.search(text, candidate.end, place.end)
-    if candidate.failure is None and after is not None and after.group() in "{[":
+    if candidate.failure is None and value_follows(text, candidate.end, place.end):
         # Several values in the block (JSON Lines): a failure, or their list.
         rest = values_after(text, candidate.end, place.end, max_depth=scan.max_depth)
         if rest is not None:
             kept = Place(place.start, rest[1], candidate.repairs, "fence", closed=True)
             return _several(kept, [candidate.value, *rest[0]], scan)
-        if not only_brackets(text, after.start(), place.end):
+        if not only_brackets(text, candidate.end, place.end):
             return _several(place, None, scan)
     if (
         candidate.failure is None
@@ -357,7 +349,7 @@ def _read_prose(
     object_failed = False
     for span in order_spans(text, spans, raw, last=scan.last):
         step: Step = "raw" if span.start == raw else "prose"
-        if object_failed and step == "prose" and not span.is_object:
+        if object_failed and not span.is_object:
             # A broken object is the reply's JSON, not a citation such as
             # ``[1]`` beside it: its error (or its repair) answers. With a
             # schema, the schema decides (it may want an array).

@@ -40,7 +40,9 @@ _GAP_LIMIT: Final = 64
 _JSON_BODY: Final = re.compile(r"\s*+[\[{]")
 _OPENER: Final = re.compile(r"[\[{]")
 _JSON_BODY_RUN: Final = re.compile(
-    r'(?:[^"<]++|"(?:[^"\\]++|\\.)*+"?'
+    r'(?:[^"\u201c\u201d\uff02\u00ab\u00bb<]++|"(?:[^"\\]++|\\.)*+"?'
+    r"|[\u201c\u201d\uff02\u00ab\u00bb](?:[^\u201c\u201d\uff02\u00ab\u00bb\\]++|\\.)*+"
+    r"[\u201c\u201d\uff02\u00ab\u00bb]?"
     r"|<(?!\|(?:end|call|return|start|channel|message)\|>))*+",
     re.DOTALL,
 )
@@ -94,9 +96,10 @@ def harmony_messages(text: str) -> list[HarmonyMessage]:
         return []
     found: list[HarmonyMessage] = []
     pos = 0
+    strings = _JsonStrings(text)
     while (header := _HARMONY_HEADER.search(text, pos)) is not None:
-        if not _follows(text, found, header.start()) and not _opens_harmony(
-            text, header.start()
+        if not _follows(text, found, header.start()) and (
+            not _opens_harmony(text, header.start()) or strings.inside(header.start())
         ):
             pos = header.end()  # quoted, or inside a JSON string: text
             continue
@@ -349,11 +352,13 @@ class _JsonStrings:
     """Whether an offset is inside a string of JSON that opened before it.
 
     Read once left to right (offsets are asked in increasing order): quotes
-    count only inside brackets, so prose quotes do not; a reasoning tag that
+    (``"``, or typographic and fullwidth ones, any of which closes a string
+    one of them opened) count only inside brackets, so prose quotes do not; a
+    reasoning tag that
     starts a line of a JSON string (a raw newline in it) is data.
     """
 
-    __slots__ = ("_at", "_depth", "_in_string", "_text")
+    __slots__ = ("_at", "_closer", "_depth", "_in_string", "_text")
 
     def __init__(self, text: str) -> None:
         self._text = text
@@ -364,6 +369,7 @@ class _JsonStrings:
         self._at = at
         self._depth = 0
         self._in_string = False
+        self._closer = '"'
 
     def inside(self, index: int) -> bool:
         text = self._text
@@ -377,8 +383,10 @@ class _JsonStrings:
             char = token.group()
             pos = token.end()
             if self._in_string:
-                if char == '"':
-                    self._in_string = False
+                if char != "\\":
+                    self._in_string = char != self._closer and (
+                        self._closer == '"' or char not in _OTHER_QUOTES
+                    )
                 elif pos < index:
                     pos += 1  # the escaped character
             elif char in "[{":
@@ -387,12 +395,15 @@ class _JsonStrings:
                 self._depth = max(self._depth - 1, 0)
             elif self._depth:
                 self._in_string = True
+                self._closer = char
         self._at = max(pos, index)
         return self._in_string
 
 
-_IN_STRING: Final = re.compile(r'["\\]')
-_OUT_OF_STRING: Final = re.compile(r'[\[\]{}"]')
+# A string opened by a typographic or fullwidth quote closes at any of them.
+_OTHER_QUOTES: Final = "\u201c\u201d\uff02\u00ab\u00bb"
+_IN_STRING: Final = re.compile(r'["\\\u201c\u201d\uff02\u00ab\u00bb]')
+_OUT_OF_STRING: Final = re.compile(r'[\[\]{}"\u201c\u201d\uff02\u00ab\u00bb]')
 
 
 def _opens_line(text: str, index: int, visible_from: int) -> bool:

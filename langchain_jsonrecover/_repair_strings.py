@@ -8,6 +8,7 @@ literal (a regex, a path, LaTeX); raw control characters are escaped.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Final
 
 import orjson
@@ -45,6 +46,9 @@ _CONTROL_ESCAPES: Final = {
     "\b": "\\b",
     "\f": "\\f",
 }
+# After a typographic quote that closes a string ``“`` opened: a closer, or a
+# comma and the next typographic key or value.
+_TYPOGRAPHIC_NEXT: Final = re.compile(r"[ \t\r\n]*+(?:[}\]]|,[ \t\r\n]*+[“”])")
 # Beside a quote: a colon, or a comma and another quote (within a few spaces).
 _NEAR: Final = 16
 
@@ -251,7 +255,10 @@ class _StringScan:
             self.out.append('"')
             self.repairs["typographic_quotes_replaced"] = None
             return self.pos
-        if self.nested == 0 and (char == "”" or self.quote == "“") and self.closes():
+        if self.nested == 0 and (
+            (self.quote == "“" and _TYPOGRAPHIC_NEXT.match(self.text, self.pos))
+            or ((char == "”" or self.quote == "“") and self.closes())
+        ):
             self.out.append('"')
             self.repairs["typographic_quotes_replaced"] = None
             return self.pos
@@ -292,6 +299,8 @@ class _StringScan:
         """Read a ``"`` in a single- or typographic-quoted string."""
         self.pos += 1
         if self.quote == "“" and self.closes():
+            if self.guessed:
+                return WRONG  # typographic quotes taken as text before it
             self.out.append('"')
             return self.pos
         if self.where == _IN_KEY and self.quote == "“":

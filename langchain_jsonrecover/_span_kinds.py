@@ -28,10 +28,13 @@ _BROKEN_START: Final = re.compile(r'//|/\*|#[ #]|\\"|[,:]')
 # A first key that lost its opening quote: ``{name": …``.
 _HALF_QUOTED_KEY: Final = re.compile(r'[A-Za-z_$][\w$-]{0,64}"[ \t]*:')
 _ARRAY_WORD: Final = re.compile(r"(?:True|False|None|NaN|-?Infinity)\b|-?\.[0-9]")
-# Typographic and fullwidth quotes written for JSON's: the container is
+# Typographic, fullwidth, angle and corner quotes written for JSON's: the container is
 # JSON-like (for the repair pass, or an error), never prose whose inner
 # values could be taken alone (``{“nodes”: [“a”], “edges”: []}`` is not ``[]``).
-_OTHER_QUOTES: Final = frozenset("\u201c\u201d\u201e\u201f\uff02\u2018\u2019")
+_OTHER_QUOTES: Final = frozenset(
+    "\u201c\u201d\u201e\u201f\uff02\u2018\u2019\u00ab\u00bb\u2039\u203a"
+    "\u300c\u300d\u300e\u300f"
+)
 
 
 def classify(text: str, start: int, limit: int) -> tuple[int, bool]:

@@ -8,6 +8,7 @@ path). A row's ``expected`` is the value, or an error class.
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -200,7 +201,13 @@ OTHER_QUOTES = [
         InvalidJsonError,
         {"ids": [1, 2], "name": "g"},
     ),
-    ("{“id“:7,“name“:“Ada“,“ids“:[1, 2]}", InvalidJsonError, None),
+    (
+        "{“id“:7,“name“:“Ada“,“ids“:[1, 2]}",
+        InvalidJsonError,
+        {"id": 7, "name": "Ada", "ids": [1, 2]},
+    ),
+    ("{\n  «n5»: null,\n  «n9»: [5, 7]\n}", InvalidJsonError, None),
+    ("{「k」: [1, 2]}", InvalidJsonError, None),
     ("[“a”, [1, 2], “b”]", InvalidJsonError, ["a", [1, 2], "b"]),
     ("{\u2018k\u2019: [1, 2]}", InvalidJsonError, None),
 ]
@@ -308,3 +315,62 @@ def test_reasoning_outside_json_strings_is_still_hidden(
 ) -> None:
     for _, entry in _entries():
         _check(entry, text, expected)
+
+
+# --------------------------------- found by an adversarial fuzz of this layer
+
+FUZZ_FOUND = [
+    # A citation opening the reply is no answer once the glued objects fail.
+    ('[1] Based on [2]: {"a": 1}\n{"b": 2}', InvalidJsonError),
+    # Objects apart by a comma in a fence, and glued across a cut fence.
+    ('```\n{"a": 1}, {"b": 2}\n```', InvalidJsonError),
+    ('```json\n{"a": "x\n``` y", "b": 1} ,\n{"c": 2}\n```', InvalidJsonError),
+    # A json block cut by a ``` line in a string: never the [5] after it.
+    ('Here:\n```json\n{"a": "line\n``` rest", "b": 2}\n```\n[5]', None),
+    # A stray opener after the value in a fence is still a stray.
+    ('```json\n{"a": 1}[\n```', {"a": 1}),
+    # Tokens that start a line of a JSON string, or sit in a string written
+    # with typographic or angle quotes, are data.
+    ('```\n{"a": "line\n<|start|> rest", "b": "<|message|>\n y"}\n```', None),
+    ("{“a”: “line\n</tool_call> rest”}\n\nSources: [1]", None),
+    ('{"a": «</think>», "b": [1]}\n\n[2]', None),
+    ('Here:\n```json\n{"a": «</think>\\n y»}\n```\n[5]', None),
+]
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+@pytest.mark.parametrize(("text", "expected"), FUZZ_FOUND)
+def test_fuzz_findings(options: dict[str, Any], text: str, expected: Any) -> None:
+    """The value, or an error (``None``: any typed error, or a value without
+    blanked tokens or citations)."""
+    for _, entry in _entries(**options):
+        if expected is not None:
+            _check(entry, text, expected)
+            continue
+        try:
+            value = entry(text)
+        except JsonRecoveryError:
+            continue
+        assert isinstance(value, dict), value
+        assert all(str(v).strip() for v in value.values()), value
+
+
+HARMONY_TYPOGRAPHIC = [
+    (HARMONY + "{\n  “k”: “<|end|> x”\n}<|return|>", {"k": "<|end|> x"}),
+    (HARMONY + "Here: {“a”: [1], “b”: “line <|end|> rest”}<|return|>", None),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), HARMONY_TYPOGRAPHIC)
+def test_harmony_body_ends_after_typographic_strings(text: str, expected: Any) -> None:
+    for parser in (
+        JsonFenceOutputParser(repair=True),
+        TruncationRecoveringOutputParser(repair=True),
+    ):
+        try:
+            value = parser.parse(text)
+        except JsonRecoveryError:
+            continue
+        if expected is not None:
+            assert value == expected
+        assert "<|end|>" in json.dumps(value), value
