@@ -195,6 +195,12 @@ def value_follows(text: str, end: int, hi: int) -> bool:
     return pos < hi and text[pos] in "{["
 
 
+def closer_follows(text: str, end: int, hi: int) -> bool:
+    """Whether the next visible character before ``hi`` is a ``]`` or ``}``."""
+    found = _NON_SPACE.search(text, end, hi)
+    return found is not None and found.group() in "]}"
+
+
 def only_brackets(text: str, start: int, end: int) -> bool:
     r"""Whether ``text[start:end]`` holds brackets, commas and spaces only (strays).
 

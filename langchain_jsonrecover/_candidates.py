@@ -26,6 +26,7 @@ from langchain_jsonrecover._candidate_order import (
     SEVERAL,
     SEVERAL_REASON,
     block_is_broken,
+    closer_follows,
     find_prose_spans,
     fold_runs,
     has_prose,
@@ -301,12 +302,13 @@ def _check_block(
     """The decoded candidate of a block, failed if the block goes on after it."""
     after = NON_SPACE.search(text, candidate.end, place.end)
     if candidate.failure is None and value_follows(text, candidate.end, place.end):
-        # Several values in the block (JSON Lines): a failure, or their list.
+        # Several values in the block (JSON Lines): a failure, or their list;
+        # unless a closer follows them (a lost opener: one broken value).
         rest = values_after(text, candidate.end, place.end, max_depth=scan.max_depth)
-        if rest is not None:
+        if rest is not None and not closer_follows(text, rest[1], place.end):
             kept = Place(place.start, rest[1], candidate.repairs, "fence", closed=True)
             return _several(kept, [candidate.value, *rest[0]], scan)
-        if not only_brackets(text, candidate.end, place.end):
+        if rest is None and not only_brackets(text, candidate.end, place.end):
             return _several(place, None, scan)
     if (
         candidate.failure is None
