@@ -317,7 +317,7 @@ def _think_line_in_string(rng: random.Random) -> Made:
     tag = rng.choice(_THINK_LINES)
     _set_string(rng, ans, rng.choice((f"a\n{tag} b", f"first line\n{tag}\nlast")))
     # A raw newline in the string, as models write them: ``<think>`` starts a line.
-    payload = _render(rng, ans).replace("\\n", "\n")
+    payload = _render(rng, ans).replace(f"\\n{tag}", f"\n{tag}")
     style = rng.choice(("bare", "prose", "fence"))
     reply = {
         "bare": payload,
