@@ -12,6 +12,8 @@ import json
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from _models import ScriptedChatModel
+from _modes import run
 from pydantic import BaseModel
 
 from langchain_jsonrecover import (
@@ -22,6 +24,7 @@ from langchain_jsonrecover import (
     extract_json,
     recover_record,
 )
+from langchain_jsonrecover.structured import structured_output
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -374,3 +377,50 @@ def test_harmony_body_ends_after_typographic_strings(text: str, expected: Any) -
         if expected is not None:
             assert value == expected
         assert "<|end|>" in json.dumps(value), value
+
+
+# ------------------------------------ through structured_output (sync and async)
+
+
+class City(BaseModel):
+    city: str
+
+
+class Stop(BaseModel):
+    stop: list[str]
+
+
+@pytest.mark.parametrize(
+    ("first_reply", "schema", "expected", "calls"),
+    [
+        # Two readings: the retry loop asks again, and the second reply answers.
+        ('{"city": "Oslo"}{"city": "Rome"}', City, City(city="Paris"), 2),
+        (
+            '```json\n{"city": "Oslo"}\n{"city": "Rome"}\n```',
+            City,
+            City(city="Paris"),
+            2,
+        ),
+        ("{“city”: “Oslo”, “x”: [1]}", City, City(city="Paris"), 2),
+        # One reading: answered at once.
+        ('[2] The city is {"city": "Oslo"}', City, City(city="Oslo"), 1),
+        (
+            HARMONY + 'Here: {"stop": ["<|end|>"]}<|return|>',
+            Stop,
+            Stop(stop=["<|end|>"]),
+            1,
+        ),
+        ('{"stop": ["a\n<think> b"]}', Stop, Stop(stop=["a\n<think> b"]), 1),
+    ],
+)
+async def test_structured_output_asks_again_where_two_readings_stand(
+    first_reply: str,
+    schema: type[BaseModel],
+    expected: BaseModel,
+    calls: int,
+    mode: str,
+) -> None:
+    model = ScriptedChatModel(script=[first_reply, '{"city": "Paris"}'])
+    chain = structured_output(model, schema, strategy="json")
+    assert await run(chain, "Where?", mode) == expected
+    assert len(model.calls) == calls
