@@ -101,11 +101,7 @@ def _citation_beside_object(left: Span, right: Span) -> bool:
     """Whether one span is an object and the other an array of numbers (``[4]``)."""
     if left.is_object == right.is_object:
         return False
-    array = right if left.is_object else left
-    value = array.decoded.value if array.decoded is not None else None
-    return isinstance(value, list) and all(
-        isinstance(v, int | float) and not isinstance(v, bool) for v in value
-    )
+    return _is_citation(right if left.is_object else left)
 
 
 def fold_runs(text: str, spans: list[Span]) -> tuple[list[Span], dict[int, list[Span]]]:
@@ -127,9 +123,10 @@ def fold_runs(text: str, spans: list[Span]) -> tuple[list[Span], dict[int, list[
 
 
 def _merged(run: Sequence[Span]) -> Span:
-    """One span over a run of glued spans (an object if its first value is)."""
+    """One span over a run of glued spans (an object if any of its values is)."""
+    is_object = any(span.is_object for span in run)
     return Span(
-        run[0].start, run[-1].end, closed=True, is_object=run[0].is_object, empty=False
+        run[0].start, run[-1].end, closed=True, is_object=is_object, empty=False
     )
 
 
@@ -209,6 +206,31 @@ def only_brackets(text: str, start: int, end: int) -> bool:
         (True, False)
     """
     return _BRACKETS.fullmatch(text, start, end) is not None
+
+
+def value_in_rest(text: str, start: int, end: int, *, max_depth: int) -> bool:
+    r"""Whether a JSON-like value (not a citation) stands in ``text[start:end]``.
+
+    Read only when text follows a block's first value (rare): a block that
+    holds a second value after a note (``[1]\n\nSee: {...}``) holds several.
+
+    Example:
+        >>> value_in_rest('{"a": 1} and {"b": 2}', 8, 21, max_depth=9)
+        True
+        >>> value_in_rest('{"a": 1} see [3]', 8, 16, max_depth=9)
+        False
+    """
+    budget = [2 * (end - start) + 1024]
+    spans = find_spans(text, start, end, max_depth=max_depth, budget=budget)
+    return any(span.closed and not _is_citation(span) for span in spans)
+
+
+def _is_citation(span: Span) -> bool:
+    """An array of numbers only (``[4]``, ``[1, 2]``)."""
+    value = span.decoded.value if span.decoded is not None else None
+    return isinstance(value, list) and all(
+        isinstance(v, int | float) and not isinstance(v, bool) for v in value
+    )
 
 
 def block_is_broken(text: str, start: int, end: int, *, max_depth: int) -> bool:

@@ -35,6 +35,7 @@ from langchain_jsonrecover._candidate_order import (
     reuse_guess,
     shift_fence,
     value_follows,
+    value_in_rest,
     values_after,
 )
 from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode
@@ -301,7 +302,9 @@ def _check_block(
 ) -> Candidate:
     """The decoded candidate of a block, failed if the block goes on after it."""
     after = NON_SPACE.search(text, candidate.end, place.end)
-    if candidate.failure is None and value_follows(text, candidate.end, place.end):
+    if candidate.failure is not None or after is None:
+        return candidate
+    if value_follows(text, candidate.end, place.end):
         # Several values in the block (JSON Lines): a failure, or their list;
         # unless a closer follows them (a lost opener: one broken value).
         rest = values_after(text, candidate.end, place.end, max_depth=scan.max_depth)
@@ -311,13 +314,9 @@ def _check_block(
         if rest is None and not only_brackets(text, candidate.end, place.end):
             return _several(place, None, scan)
     if (
-        candidate.failure is None
-        and after is not None
-        and (
-            not isinstance(candidate.value, dict | list)
-            or after.group() == ":"
-            or block_is_broken(text, place.start, place.end, max_depth=scan.max_depth)
-        )
+        not isinstance(candidate.value, dict | list)
+        or after.group() == ":"
+        or block_is_broken(text, place.start, place.end, max_depth=scan.max_depth)
     ):
         # More of the block goes on as if the value had not ended: the value
         # is part of a broken one (a key read as a string, a stray closer).
@@ -325,6 +324,8 @@ def _check_block(
         return Candidate(
             place.start, place.end, "fence", place.repairs, failure=failure, whole=True
         )
+    if value_in_rest(text, candidate.end, place.end, max_depth=scan.max_depth):
+        return _several(place, None, scan)  # a value, a note, another value
     return candidate
 
 
@@ -365,7 +366,9 @@ def _read_prose(
         )
         yield candidate
         object_failed = object_failed or (
-            span.is_object and candidate.failure is not None and not scan.scalars
+            (span.is_object or run is not None)
+            and candidate.failure is not None
+            and not scan.scalars
         )
 
 

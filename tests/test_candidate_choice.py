@@ -338,6 +338,13 @@ FUZZ_FOUND = [
     ("{“a”: “line\n</tool_call> rest”}\n\nSources: [1]", None),
     ('{"a": «</think>», "b": [1]}\n\n[2]', None),
     ('Here:\n```json\n{"a": «</think>\\n y»}\n```\n[5]', None),
+    # An array glued to an object is several values, and no citation answers.
+    ('Answer (see [3]): [\n  {"z": 1}\n]{"a": 1}', InvalidJsonError),
+    ('Résumé — [[1, 2]], {\n  "a": [1, 1]\n} Thanks [4].', InvalidJsonError),
+    # A block with a value, a note, then another value holds several.
+    ('```json\n[[1, 2]] and {"a": 1}\n```\n[5]', InvalidJsonError),
+    ('```\n[1]\n\nSee: {"a": 2.5}\n```', InvalidJsonError),
+    ('```json\n{"a": 1}\nnote: see [3]\n```', {"a": 1}),
 ]
 
 
