@@ -8,7 +8,6 @@ literal (a regex, a path, LaTeX); raw control characters are escaped.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Final
 
 import orjson
@@ -46,9 +45,6 @@ _CONTROL_ESCAPES: Final = {
     "\b": "\\b",
     "\f": "\\f",
 }
-# After a typographic quote that closes a string ``“`` opened: a closer, or a
-# comma and the next typographic key or value.
-_TYPOGRAPHIC_NEXT: Final = re.compile(r"[ \t\r\n]*+(?:[}\]]|,[ \t\r\n]*+[“”])")
 # Beside a quote: a colon, or a comma and another quote (within a few spaces).
 _NEAR: Final = 16
 
@@ -256,7 +252,7 @@ class _StringScan:
             self.repairs["typographic_quotes_replaced"] = None
             return self.pos
         if self.nested == 0 and (
-            (self.quote == "“" and _TYPOGRAPHIC_NEXT.match(self.text, self.pos))
+            (self.quote == "“" and tok.TYPOGRAPHIC_NEXT.match(self.text, self.pos))
             or ((char == "”" or self.quote == "“") and self.closes())
         ):
             self.out.append('"')
