@@ -12,6 +12,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from langchain_jsonrecover._candidate_order import (
+    SEVERAL,
+    value_follows,
+    values_after,
+)
 from langchain_jsonrecover._candidates import (
     INSIDE_STRUCTURE,
     NON_SPACE,
@@ -49,6 +54,8 @@ _CHECKED: Final = frozenset(
     }
 )
 _REPAIRABLE: Final = frozenset({"invalid_json", "truncated"})
+# A member's value, or several values together: no repair makes one answer.
+_NOT_REPAIRED: Final = frozenset({"nested_value", SEVERAL})
 
 
 class RepairPass:
@@ -147,7 +154,7 @@ class RepairPass:
             if (
                 failure is None
                 or failure.kind not in _REPAIRABLE
-                or failure.detail == "nested_value"
+                or failure.detail in _NOT_REPAIRED
             ):
                 continue
             if limit - candidate.start > budget:
@@ -167,6 +174,7 @@ class RepairPass:
         if not fixed.truncated and (
             (candidate.whole and NON_SPACE.search(masked, end, candidate.end))
             or continues_structure(masked, end, len(masked))
+            or _another_value(masked, end, scan.max_depth)
         ):
             return None
         repairs = tuple(
@@ -254,6 +262,14 @@ class RepairPass:
                 fixed.text, max_depth=self.scan.max_depth, allow_trailing=False
             )
         return self._decoded[key]
+
+
+def _another_value(text: str, end: int, max_depth: int) -> bool:
+    """Whether a whole value follows ``end`` after spaces or a comma (glued)."""
+    if not value_follows(text, end, len(text)):
+        return False
+    rest = values_after(text, end, len(text), max_depth=max_depth)
+    return rest is not None and bool(rest[0])
 
 
 def _follows_value(text: str, end: int) -> bool:

@@ -5,12 +5,11 @@ order they are tried:
 
 1. fenced blocks: ``json``-tagged ones, then untagged ones whose body is
    JSON-like; when any fence holds a candidate, prose is not searched;
-2. the trimmed reply when it starts with ``{`` or ``[`` (after a bare
-   ``json`` label line);
-3. JSON-like spans in prose: objects before arrays, each in text order;
+2. JSON-like spans in prose (``_candidate_order``): the reply's own object,
+   then objects before arrays, in text order (``prefer="last"``: reversed);
    arrays only when no object failed (a broken object is the reply's JSON,
    not a ``[1]`` beside it), unless a schema was given;
-4. the arguments of tool calls written as key/value markup.
+3. the arguments of tool calls written as key/value markup.
 
 Reasoning and markup are blanked by ``prepare_reply`` first; each candidate's
 text is handed to the decoder once (a block with text after its value is read
@@ -23,6 +22,22 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
+from langchain_jsonrecover._candidate_order import (
+    SEVERAL,
+    SEVERAL_REASON,
+    block_is_broken,
+    closer_follows,
+    find_prose_spans,
+    fold_runs,
+    has_prose,
+    only_brackets,
+    order_spans,
+    reuse_guess,
+    shift_fence,
+    value_follows,
+    value_in_rest,
+    values_after,
+)
 from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode
 from langchain_jsonrecover._fences import Fence, find_fences, outer_fence
 from langchain_jsonrecover._recover import (
@@ -31,7 +46,7 @@ from langchain_jsonrecover._recover import (
     ends_in_string,
     opens_nested,
 )
-from langchain_jsonrecover._spans import Span, find_spans, json_extent
+from langchain_jsonrecover._spans import Span, json_extent
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -75,6 +90,9 @@ class Scan:
     after a closer is closed as a cut (else two readings: an error)."""
     trim_runaway_newlines: bool = False
     """When closing, trim a run of ``\\n`` escapes ending a depth-1 string."""
+    last: bool = False
+    """``prefer="last"``: within each group of candidates (json fences,
+    untagged fences, objects in prose, arrays in prose), the last comes first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +232,7 @@ def _read_text(masked: str, base: tuple[str, ...], scan: Scan) -> Iterator[Candi
             yield from _read_prose(masked, [], base, scan)
             return
         fences = [f for f in find_fences(masked[lead_end:]) if f.start >= 0]
-        fences = [_shift(f, lead_end) for f in fences]
+        fences = [shift_fence(f, lead_end) for f in fences]
         yield from _read_fences_then_prose(masked, fences, base, scan)
         return
     guess = outer_fence(masked)
@@ -244,43 +262,27 @@ def _read_fences_then_prose(
     ``known``: the outer guess's place and what it decoded to, for the block
     that starts where the guess did.
     """
-    found_in_fences = False
-    for fence in [f for f in fences if f.is_json] + [f for f in fences if not f.tag]:
+    found_in_fences = tagged_failed = False
+    tagged = [f for f in fences if f.is_json]
+    untagged = [f for f in fences if not f.tag]
+    if scan.last:
+        tagged.reverse()
+        untagged.reverse()
+    for fence in tagged + untagged:
         place = _locate_fence_body(text, fence, base)
         if place is None:
             continue
+        if tagged_failed and not fence.is_json and not scan.scalars:
+            return  # a broken json block answers, not an untagged one after it
         found_in_fences = True
-        decoded = _reuse(known, place) or decode_place(text, place, scan)
-        yield _check_block(text, place, decoded, scan)
+        decoded = reuse_guess(known, place) or decode_place(text, place, scan)
+        candidate = _check_block(text, place, decoded, scan)
+        yield candidate
+        tagged_failed = tagged_failed or (
+            fence.is_json and candidate.failure is not None
+        )
     if not found_in_fences:
         yield from _read_prose(text, fences, base, scan)
-
-
-def _reuse(known: tuple[Place, Candidate] | None, place: Place) -> Candidate | None:
-    """The guess's reading, when decoding ``place`` would give the same.
-
-    A value that ended inside the block is what any text starting where it
-    does and holding it reads to; anything else holds for the same place only.
-    """
-    if known is None:
-        return None
-    guessed, candidate = known
-    if (guessed.start, guessed.repairs) != (place.start, place.repairs):
-        return None
-    if candidate.failure is None and candidate.end <= place.end:
-        return candidate
-    return candidate if guessed == place else None
-
-
-def _shift(fence: Fence, offset: int) -> Fence:
-    return Fence(
-        fence.start + offset,
-        fence.end + offset,
-        fence.body_start + offset,
-        fence.body_end + offset,
-        fence.tag,
-        closed=fence.closed,
-    )
 
 
 def _locate_fence_body(text: str, fence: Fence, base: tuple[str, ...]) -> Place | None:
@@ -309,14 +311,21 @@ def _check_block(
 ) -> Candidate:
     """The decoded candidate of a block, failed if the block goes on after it."""
     after = NON_SPACE.search(text, candidate.end, place.end)
+    if candidate.failure is not None or after is None:
+        return candidate
+    if value_follows(text, candidate.end, place.end):
+        # Several values in the block (JSON Lines): a failure, or their list;
+        # unless a closer follows them (a lost opener: one broken value).
+        rest = values_after(text, candidate.end, place.end, max_depth=scan.max_depth)
+        if rest is not None and not closer_follows(text, rest[1], place.end):
+            kept = Place(place.start, rest[1], candidate.repairs, "fence", closed=True)
+            return _several(kept, [candidate.value, *rest[0]], scan)
+        if rest is None and not only_brackets(text, candidate.end, place.end):
+            return _several(place, None, scan)
     if (
-        candidate.failure is None
-        and after is not None
-        and (
-            not isinstance(candidate.value, dict | list)
-            or after.group() == ":"
-            or _block_is_broken(text, place.start, place.end, scan)
-        )
+        not isinstance(candidate.value, dict | list)
+        or after.group() == ":"
+        or block_is_broken(text, place.start, place.end, max_depth=scan.max_depth)
     ):
         # More of the block goes on as if the value had not ended: the value
         # is part of a broken one (a key read as a string, a stray closer).
@@ -324,17 +333,9 @@ def _check_block(
         return Candidate(
             place.start, place.end, "fence", place.repairs, failure=failure, whole=True
         )
+    if value_in_rest(text, candidate.end, place.end, max_depth=scan.max_depth):
+        return _several(place, None, scan)  # a value, a note, another value
     return candidate
-
-
-def _block_is_broken(text: str, start: int, end: int, scan: Scan) -> bool:
-    """Whether the structure of a block shows its first value is part of a broken one.
-
-    Read only when text follows the first value inside the block (rare).
-    """
-    budget = [2 * (end - start) + 1024]
-    spans = find_spans(text, start, end, max_depth=scan.max_depth, budget=budget)
-    return bool(spans) and spans[0].broken
 
 
 def _read_prose(
@@ -353,48 +354,52 @@ def _read_prose(
         scalar = _read_whole_scalar(text, lo, head, scan.max_depth)
         if scalar is not None:
             yield scalar
-    spans = _find_prose_spans(text, lo, fences, scan)
+    spans = find_prose_spans(text, lo, fences, max_depth=scan.max_depth)
     raw_start = NON_SPACE.search(text, lo)
     raw = raw_start.start() if raw_start is not None else -1
-    ordered = sorted(
-        spans, key=lambda s: (s.start != raw, s.empty, not s.is_object, s.start)
-    )
+    spans, runs = fold_runs(text, spans)
     object_failed = False
-    for span in ordered:
+    for span in order_spans(text, spans, raw, last=scan.last):
         step: Step = "raw" if span.start == raw else "prose"
-        if object_failed and step == "prose" and not span.is_object:
+        if object_failed and not span.is_object:
             # A broken object is the reply's JSON, not a citation such as
             # ``[1]`` beside it: its error (or its repair) answers. With a
             # schema, the schema decides (it may want an array).
             return
-        candidate = _read_span(text, span, step, head if step == "raw" else base, scan)
+        repairs = head if step == "raw" else base
+        run = runs.get(span.start)
+        candidate = (
+            _read_run(text, run, step, repairs, scan)
+            if run is not None
+            else _read_span(text, span, step, repairs, scan)
+        )
         yield candidate
         object_failed = object_failed or (
-            span.is_object and candidate.failure is not None and not scan.scalars
+            (span.is_object or run is not None)
+            and candidate.failure is not None
+            and not scan.scalars
         )
 
 
-def _find_prose_spans(
-    text: str, lo: int, fences: list[Fence], scan: Scan
-) -> list[Span]:
-    """The JSON-like spans from ``lo`` on, outside the fences."""
-    budget = [2 * len(text) + 1024]
-    spans: list[Span] = []
-    gap_start = lo
-    for fence in fences:
-        if fence.start > gap_start:
-            spans += find_spans(
-                text, gap_start, fence.start, max_depth=scan.max_depth, budget=budget
-            )
-        gap_start = max(gap_start, fence.end)
-    spans += find_spans(
-        text, gap_start, len(text), max_depth=scan.max_depth, budget=budget
+def _read_run(
+    text: str, run: list[Span], step: Step, repairs: tuple[str, ...], scan: Scan
+) -> Candidate:
+    """Several values glued together: a failure, or their list for a schema."""
+    read = [_read_span(text, span, step, repairs, scan) for span in run]
+    values = [c.value for c in read] if all(c.failure is None for c in read) else None
+    return _several(
+        Place(run[0].start, run[-1].end, repairs, step, closed=True), values, scan
     )
-    if any(not s.closed and s.end < len(text) for s in spans):
-        # A JSON span runs into a "fence": the backticks were inside its
-        # strings. Read the prose again as one piece.
-        spans = find_spans(text, lo, len(text), max_depth=scan.max_depth, budget=budget)
-    return spans
+
+
+def _several(place: Place, values: list[Any] | None, scan: Scan) -> Candidate:
+    """Several values (``None``: one broken): their list for a schema, else fail."""
+    start, end, step, repairs = place.start, place.end, place.step, place.repairs
+    if scan.scalars and values is not None:
+        listed = (*repairs, "values_listed")
+        return Candidate(start, end, step, listed, value=values)
+    failure = CandidateFailure("invalid_json", SEVERAL_REASON, start, detail=SEVERAL)
+    return Candidate(start, end, step, repairs, failure=failure, whole=True)
 
 
 def _read_span(
@@ -502,13 +507,6 @@ def _take_decoded(
     """A decoded value as a candidate: prose around it is trimmed (and said)."""
     end = start + result.end
     repairs = (*repairs, *result.repairs)
-    if step != "fence" and _has_prose(text, start, end, check_before=step != "raw"):
+    if step != "fence" and has_prose(text, start, end, check_before=step != "raw"):
         repairs = (*repairs, "prose_trimmed")
     return Candidate(start, end, step, repairs, value=result.value)
-
-
-def _has_prose(text: str, start: int, end: int, *, check_before: bool) -> bool:
-    """Whether visible text stands before ``start`` or after ``end``."""
-    if check_before and NON_SPACE.search(text, 0, start) is not None:
-        return True
-    return NON_SPACE.search(text, end) is not None

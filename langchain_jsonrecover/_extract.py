@@ -132,7 +132,8 @@ def extract(
         max_depth: Deeper nesting is a failure.
         schema: When given, the first candidate that validates wins, and a
             reply that is wholly one JSON scalar is a candidate too.
-        prefer: ``"last"`` tries the candidates from the end of the reply.
+        prefer: ``"last"`` tries each group of candidates from the end of the
+            reply (objects still before arrays).
         close_truncated: Close a candidate the reply ends inside (see
             ``_recover``) instead of failing.
         trim_runaway_newlines: With ``close_truncated``, a string at depth 1
@@ -161,6 +162,7 @@ def extract(
         close_truncated=close_truncated,
         trim_runaway_newlines=trim_runaway_newlines,
         cut_off=cut_off,
+        last=prefer == "last",
     )
     strict_first = prefer == "first"
     fast = _read_clean_reply(text, scan)
@@ -169,13 +171,9 @@ def extract(
         if found is not None:  # always, for one candidate
             return found
     prepared = prepare_reply(text)
-    candidates: Iterable[Candidate]
-    if fast is not None:
-        candidates = (fast,)
-    else:
-        candidates = iter_candidates(prepared, scan)
-        if prefer == "last":
-            candidates = sorted(candidates, key=lambda c: c.start, reverse=True)
+    candidates: Iterable[Candidate] = (
+        (fast,) if fast is not None else iter_candidates(prepared, scan)
+    )
     if not repair:
         found = choose(candidates, schema, strict_first=strict_first)
         return found or _report_no_json(prepared)
@@ -277,13 +275,12 @@ def extract_partial(
         close_truncated=True,
         final_only=True,
         trim_runaway_newlines=trim_runaway_newlines,
+        last=prefer == "last",
     )
     fast = _read_clean_reply(text, scan)
     candidates: Iterable[Candidate] = (
         (fast,) if fast is not None else iter_candidates(prepare_reply(text), scan)
     )
-    if prefer == "last":
-        candidates = sorted(candidates, key=lambda c: c.start, reverse=True)
     found = choose(candidates, None)
     return found.value if isinstance(found, Extraction) else None
 

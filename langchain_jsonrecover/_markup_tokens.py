@@ -128,11 +128,18 @@ TOKEN_KIND: Final = re.compile(_alternation())
 _TOKEN: Final = _by_first_char()
 ANGLE_TOKEN: Final = re.compile(f"<{_ANGLE_TAILS}")
 _STRING: Final = r'"(?:[^"\\]++|\\.)*+(?P<closed>")?'
+# A string written with typographic or fullwidth quotes (either form closes
+# it): its tokens are data too.
+_OTHER_STRING: Final = (
+    r"[\u201c\u201d\uff02\u00ab\u00bb](?:[^\u201c\u201d\uff02\u00ab\u00bb\\]++|\\.)*+"
+    r"[\u201c\u201d\uff02\u00ab\u00bb]?"
+)
 # Inside brackets, from the current offset: a run of strings and other text,
 # skipped in C, then the next bracket or token (or nothing, at the end).
 # Anchored and possessive: it always matches, and never backtracks.
 JSON_RUN: Final = re.compile(
-    f'(?:[^"<\\[\\]{{}}]++|{_STRING}|<(?!{_ANGLE_TAILS}))*+'
+    r'(?:[^"\u201c\u201d\uff02\u00ab\u00bb<\[\]{}]++|'
+    f"{_STRING}|{_OTHER_STRING}|<(?!{_ANGLE_TAILS}))*+"
     f"(?P<stop>{_TOKEN}|[\\[\\]{{}}])?+",
     re.DOTALL,
 )

@@ -38,8 +38,11 @@ _GAP_LIMIT: Final = 64
 # A JSON body (a tool call's arguments, a JSON answer) ends at a terminator
 # outside its strings: a token quoted inside the JSON is data.
 _JSON_BODY: Final = re.compile(r"\s*+[\[{]")
+_OPENER: Final = re.compile(r"[\[{]")
 _JSON_BODY_RUN: Final = re.compile(
-    r'(?:[^"<]++|"(?:[^"\\]++|\\.)*+"?'
+    r'(?:[^"\u201c\u201d\uff02\u00ab\u00bb<]++|"(?:[^"\\]++|\\.)*+"?'
+    r"|[\u201c\u201d\uff02\u00ab\u00bb](?:[^\u201c\u201d\uff02\u00ab\u00bb\\]++|\\.)*+"
+    r"[\u201c\u201d\uff02\u00ab\u00bb]?"
     r"|<(?!\|(?:end|call|return|start|channel|message)\|>))*+",
     re.DOTALL,
 )
@@ -93,9 +96,10 @@ def harmony_messages(text: str) -> list[HarmonyMessage]:
         return []
     found: list[HarmonyMessage] = []
     pos = 0
+    strings = _JsonStrings(text)
     while (header := _HARMONY_HEADER.search(text, pos)) is not None:
-        if not _follows(text, found, header.start()) and not _opens_harmony(
-            text, header.start()
+        if not _follows(text, found, header.start()) and (
+            not _opens_harmony(text, header.start()) or strings.inside(header.start())
         ):
             pos = header.end()  # quoted, or inside a JSON string: text
             continue
@@ -105,11 +109,7 @@ def harmony_messages(text: str) -> list[HarmonyMessage]:
         head = " ".join(g or "" for g in header.group("role", "channel", "constrain"))
         recipient = _RECIPIENT.search(head)
         body_start = header.end()
-        if _JSON_BODY.match(text, body_start, body_start + _GAP_LIMIT) is not None:
-            run = _JSON_BODY_RUN.match(text, body_start)
-            stop = _HARMONY_END.match(text, run.end() if run else body_start)
-        else:
-            stop = _HARMONY_END.search(text, body_start)
+        stop = _body_end(text, body_start)
         if stop is None:
             body_end = end = len(text)
         else:
@@ -127,6 +127,29 @@ def harmony_messages(text: str) -> list[HarmonyMessage]:
         )
         pos = max(end, header.end())
     return found
+
+
+def _body_end(text: str, body_start: int) -> re.Match[str] | None:
+    """The terminator of a harmony body: the first outside its JSON's strings.
+
+    A body that is JSON, or prose then JSON (``Here: {"stop": ["<|end|>"]}``),
+    ends at the first terminator after the JSON's strings: a token quoted in
+    the JSON is data. With no terminator right after the JSON, the first one
+    counts.
+    """
+    if _JSON_BODY.match(text, body_start, body_start + _GAP_LIMIT) is not None:
+        run = _JSON_BODY_RUN.match(text, body_start)
+        return _HARMONY_END.match(text, run.end() if run else body_start)
+    stop = _HARMONY_END.search(text, body_start)
+    limit = stop.start() if stop is not None else len(text)
+    opener = _OPENER.search(text, body_start, limit)
+    if opener is None:
+        return stop
+    run = _JSON_BODY_RUN.match(text, opener.start())
+    end = run.end() if run else opener.start()
+    if end >= len(text):
+        return None  # the reply ends in the body, as a JSON-first body may
+    return _HARMONY_END.match(text, end) or stop
 
 
 def _follows(text: str, found: list[HarmonyMessage], index: int) -> bool:
@@ -195,11 +218,14 @@ def think_spans(text: str) -> list[tuple[int, int]]:
     visible_from = 0
     quoted_close = -1  # the last quoted closing tag of the open block
     quotes = _QuoteParity(text)
+    strings = _JsonStrings(text)
     for match in _TAG.finditer(text):
         closing = match.group(1) == "/"
         name = match.group(2).lower()
-        if open_at < 0 and _quoted(text, match.start(), match.end()):
-            continue  # a tag in quotes, outside reasoning, is text
+        if open_at < 0 and (
+            _quoted(text, match.start(), match.end()) or strings.inside(match.start())
+        ):
+            continue  # a tag in quotes, or in a JSON string, outside reasoning
         if (
             open_at < 0
             and not closing
@@ -216,12 +242,14 @@ def think_spans(text: str) -> list[tuple[int, int]]:
                 # before it was reasoning (the opening tag was in the prompt).
                 hidden.append((0, match.end()))
                 visible_from = match.end()
+                strings.reset(visible_from)
         elif closing and name == open_name:
             if quotes.inside(match.start()) or text.startswith(_QUOTES, match.end()):
                 quoted_close = match.end()
                 continue
             hidden.append((open_at, match.end()))
             visible_from = match.end()
+            strings.reset(visible_from)
             open_at = -1
     if open_at >= 0:
         # Only quoted closing tags: the last of them is the best reading.
@@ -318,6 +346,64 @@ class _QuoteParity:
         self._doubles += text.count('"', self._at, index)
         self._at = index
         return self._doubles % 2 == 1
+
+
+class _JsonStrings:
+    """Whether an offset is inside a string of JSON that opened before it.
+
+    Read once left to right (offsets are asked in increasing order): quotes
+    (``"``, or typographic and fullwidth ones, any of which closes a string
+    one of them opened) count only inside brackets, so prose quotes do not; a
+    reasoning tag that
+    starts a line of a JSON string (a raw newline in it) is data.
+    """
+
+    __slots__ = ("_at", "_closer", "_depth", "_in_string", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self.reset(0)
+
+    def reset(self, at: int) -> None:
+        """Read from ``at`` on, outside any JSON (after a hidden block)."""
+        self._at = at
+        self._depth = 0
+        self._in_string = False
+        self._closer = '"'
+
+    def inside(self, index: int) -> bool:
+        text = self._text
+        pos = self._at
+        while pos < index:
+            token = (_IN_STRING if self._in_string else _OUT_OF_STRING).search(
+                text, pos, index
+            )
+            if token is None:
+                break
+            char = token.group()
+            pos = token.end()
+            if self._in_string:
+                if char != "\\":
+                    self._in_string = char != self._closer and (
+                        self._closer == '"' or char not in _OTHER_QUOTES
+                    )
+                elif pos < index:
+                    pos += 1  # the escaped character
+            elif char in "[{":
+                self._depth += 1
+            elif char in "]}":
+                self._depth = max(self._depth - 1, 0)
+            elif self._depth:
+                self._in_string = True
+                self._closer = char
+        self._at = max(pos, index)
+        return self._in_string
+
+
+# A string opened by a typographic or fullwidth quote closes at any of them.
+_OTHER_QUOTES: Final = "\u201c\u201d\uff02\u00ab\u00bb"
+_IN_STRING: Final = re.compile(r'["\\\u201c\u201d\uff02\u00ab\u00bb]')
+_OUT_OF_STRING: Final = re.compile(r'[\[\]{}"\u201c\u201d\uff02\u00ab\u00bb]')
 
 
 def _opens_line(text: str, index: int, visible_from: int) -> bool:

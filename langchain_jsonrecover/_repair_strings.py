@@ -236,15 +236,31 @@ class _StringScan:
         return self.ahead.closes(self.pos, self.where, self.parent, self.other_open)
 
     def read_typographic(self, char: str) -> int | None:
-        """Read a ``“`` or ``”`` in a string not opened by ``'``."""
+        """Read a ``“`` or ``”`` in a string not opened by ``'``.
+
+        In a key, either form closes it before a colon; in a key ``“`` opened,
+        one that does not is refused: a quote is never made part of a key (in
+        a key ``"`` opened it is text, ``"the “best” one"``). In a value opened by
+        ``“``, either form closes it where the quote rule says it ends (a
+        model that writes ``“`` at both ends).
+        """
         self.pos += 1
-        if char == "”" and self.nested == 0 and self.closes():
+        if self.where == _IN_KEY and (self.quote == "“" or self.closes()):
+            if not self.closes():
+                return WRONG
             self.out.append('"')
             self.repairs["typographic_quotes_replaced"] = None
             return self.pos
-        # A ``”`` taken as text may have been the closer: a cut after it
-        # cannot be told from a wrong guess.
-        self.guessed = self.guessed or char == "”"
+        if self.nested == 0 and (
+            (self.quote == "“" and tok.TYPOGRAPHIC_NEXT.match(self.text, self.pos))
+            or ((char == "”" or self.quote == "“") and self.closes())
+        ):
+            self.out.append('"')
+            self.repairs["typographic_quotes_replaced"] = None
+            return self.pos
+        # A ``”`` taken as text (either form, in a string ``“`` opened) may
+        # have been the closer: a cut after it cannot be told from a guess.
+        self.guessed = self.guessed or char == "”" or self.quote == "“"
         if self.quote == '"':
             self.nested = 1
         else:
@@ -283,8 +299,12 @@ class _StringScan:
         """Read a ``"`` in a single- or typographic-quoted string."""
         self.pos += 1
         if self.quote == "“" and self.closes():
+            if self.guessed:
+                return WRONG  # typographic quotes taken as text before it
             self.out.append('"')
             return self.pos
+        if self.where == _IN_KEY and self.quote == "“":
+            return WRONG  # a quote is never made part of a key
         self.out.append('\\"')
         return None
 

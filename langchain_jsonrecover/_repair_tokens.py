@@ -128,6 +128,9 @@ def take_items(text: str, pos: int) -> int:
 # --- what may follow a token ------------------------------------------------------
 
 SPACE: Final = re.compile(r"[ \t\r\n]*+")
+# After a typographic quote that closes a string ``“`` opened: a closer, or a
+# comma and the next typographic key or value.
+TYPOGRAPHIC_NEXT: Final = re.compile(r"[ \t\r\n]*+(?:[}\]]|,[ \t\r\n]*+[“”])")
 """JSON's own white space."""
 LOOK_GAP: Final = re.compile(r"(?:[ \t\r\n]++|\\[nrt])*+")
 r"""Spaces and literal ``\n``/``\r``/``\t`` pairs: the gap the quote rule skips."""

@@ -28,12 +28,20 @@ _BROKEN_START: Final = re.compile(r'//|/\*|#[ #]|\\"|[,:]')
 # A first key that lost its opening quote: ``{name": …``.
 _HALF_QUOTED_KEY: Final = re.compile(r'[A-Za-z_$][\w$-]{0,64}"[ \t]*:')
 _ARRAY_WORD: Final = re.compile(r"(?:True|False|None|NaN|-?Infinity)\b|-?\.[0-9]")
+# Typographic, fullwidth, angle and corner quotes written for JSON's: the container is
+# JSON-like (for the repair pass, or an error), never prose whose inner
+# values could be taken alone (``{“nodes”: [“a”], “edges”: []}`` is not ``[]``).
+_OTHER_QUOTES: Final = frozenset(
+    "\u201c\u201d\u201e\u201f\uff02\u2018\u2019\u00ab\u00bb\u2039\u203a"
+    "\u300c\u300d\u300e\u300f"
+)
 
 
 def classify(text: str, start: int, limit: int) -> tuple[int, bool]:
     r"""Classify the bracket at ``start`` by what follows it.
 
-    A container that opens with a comment, escaped JSON (``{\"``), or, for
+    A container that opens with a comment, escaped JSON (``{\"``), a
+    typographic or fullwidth quote (``{“``, or U+FF02), or, for
     an array, a Python literal, ``NaN``/``Infinity`` or a bare decimal is
     JSON-like too: broken JSON, for the repair pass or for an error, never
     prose whose inner values could be taken alone.
@@ -54,7 +62,7 @@ def classify(text: str, start: int, limit: int) -> tuple[int, bool]:
     space = _SPACE.match(text, start + 1, limit)
     j = space.end() if space else start + 1
     nxt = text[j] if j < limit else ""
-    if _BROKEN_START.match(text, j, min(limit, j + 2)):
+    if _BROKEN_START.match(text, j, min(limit, j + 2)) or nxt in _OTHER_QUOTES:
         return JSON, False
     if text[start] == "{":
         if nxt in {'"', ""}:

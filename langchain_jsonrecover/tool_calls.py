@@ -22,6 +22,7 @@ from langchain_core.messages.tool import tool_call as make_tool_call
 from pydantic import BaseModel
 
 from langchain_jsonrecover._call_text import CALL_HINT, take_out, whole_body
+from langchain_jsonrecover._candidate_order import SEVERAL_REASON
 from langchain_jsonrecover._envelopes import read_call_envelope
 from langchain_jsonrecover._markup import read_tool_markup
 from langchain_jsonrecover._reasoning import blank, merge_spans
@@ -405,6 +406,9 @@ def _read_arguments(
     except JsonRecoveryError as error:
         if isinstance(error, InvalidJsonError) and error.truncated:
             return _make_cut_off_error(arguments, name)
+        if isinstance(error, InvalidJsonError) and SEVERAL_REASON in str(error):
+            text = several_values_error(name)  # two calls glued: say so of the call
+            return InvalidJsonError(text, llm_output=arguments, observation=text)
         return error
     if not _is_whole(arguments, found):
         text = several_values_error(name)

@@ -104,7 +104,8 @@ FOUND: list[tuple[str, str, Any]] = [
     # The trimmed reply.
     ("bare_json_label_line", 'json\n{"a": 1}', {"a": 1}),
     ("trailing_prose_cut", '{"a": 1} Here is why.', {"a": 1}),
-    ("array_at_start_wins_over_later_object", '[1, 2] and {"a": 1}', [1, 2]),
+    ("object_wins_over_array_at_start", '[1, 2] and {"a": 1}', {"a": 1}),
+    ("array_at_start_alone", "[1, 2]\n", [1, 2]),
     # Prose.
     ("object_in_prose", 'The answer is {"a": 1}, I think.', {"a": 1}),
     ("object_wins_over_earlier_array", 'see [1]. Answer: {"a": 1}', {"a": 1}),

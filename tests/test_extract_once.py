@@ -107,7 +107,7 @@ TWO_BLOCKS = 'Sure!\n```json\n{"a": 1}\n```\nand\n```json\n{"b": 2}\n```'
         pytest.param(
             "Here: {'a': 1,} and {'b': 2}",
             {"repair": True, "prefer": "last"},
-            (1, 0, 3),
+            (1, 0, 2),
             id="repair_from_the_end",
         ),
         pytest.param(

@@ -241,12 +241,12 @@ def test_repaired_reply_with_prose_after_it() -> None:
 def test_repaired_whole_reply_skips_the_span_scan(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import langchain_jsonrecover._candidates as candidates_module  # noqa: PLC0415
+    import langchain_jsonrecover._candidate_order as order_module  # noqa: PLC0415
 
     def no_scan(*_: Any, **__: Any) -> Any:
         raise AssertionError
 
-    monkeypatch.setattr(candidates_module, "find_spans", no_scan)
+    monkeypatch.setattr(order_module, "find_spans", no_scan)
     reply = "{" + ", ".join(f"'k{i}': [{i}, True,]" for i in range(2000)) + "}"
     assert JsonFenceOutputParser(repair=True).parse(reply)["k1999"] == [1999, True]
 

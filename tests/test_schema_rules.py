@@ -325,7 +325,9 @@ READINGS: list[tuple[str, Any, str, Any]] = [
         "a_second_read_value_unlike_the_strict_one",
         Review,
         (
-            '{"sentiment": "positive", "summary": "a"} '
+            # Prose between the first two: glued, they would be several
+            # values in one place (an error of its own).
+            '{"sentiment": "positive", "summary": "a"} or '
             '{"Sentiment": "positive", "summary": "a"} '
             '(format: {"sentiment": "Negative", "summary": "b"})'
         ),

@@ -79,9 +79,12 @@ def test_a_broken_outer_value_never_yields_an_inner_one(text: str, inner: Any) -
 
 
 SEPARATE = [
-    ("objects_in_prose", 'Two: {"a": 1}, {"b": 2}', {"a": 1}),
-    ("arrays", "[1, 2], [3, 4]", [1, 2]),
     ("in_parentheses", '(see {"a": 1}) and [1]', {"a": 1}),
+    ("apart_by_prose", 'One: {"a": 1}; or else {"b": 2}', {"a": 1}),
+    # Apart only by a comma they are several values in one place (issue 21):
+    # an error, not the first of them.
+    ("objects_in_prose", 'Two: {"a": 1}, {"b": 2}', InvalidJsonError),
+    ("arrays", "[1, 2], [3, 4]", InvalidJsonError),
 ]
 
 
@@ -92,7 +95,11 @@ def test_values_apart_in_prose_stay_separate_candidates(
     text: str, expected: Any
 ) -> None:
     for parser in ALL_PARSERS:
-        assert parser.parse(text) == expected
+        if expected is InvalidJsonError:
+            with pytest.raises(InvalidJsonError, match="several JSON values"):
+                parser.parse(text)
+        else:
+            assert parser.parse(text) == expected
 
 
 # 2-5. What repair refuses because two readings are plausible.
