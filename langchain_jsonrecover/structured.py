@@ -35,6 +35,7 @@ from langchain_jsonrecover.retry_runnable import ChainRun, LoopRunnable
 from langchain_jsonrecover.retry_steps import (
     Attempt,
     Move,
+    OnTruncation,
     State,
     first_ask,
     next_move,
@@ -176,6 +177,7 @@ def structured_output(
     max_retries: int = 2,
     system_prompt: str | None = None,
     parser: _JsonRecoveringParser[Any] | None = None,
+    on_truncation: OnTruncation = "reask",
     **kwargs: Any,
 ) -> Runnable[LanguageModelInput, dict[str, Any]]: ...
 @overload
@@ -188,6 +190,7 @@ def structured_output(
     max_retries: int = 2,
     system_prompt: str | None = None,
     parser: _JsonRecoveringParser[Any] | None = None,
+    on_truncation: OnTruncation = "reask",
     **kwargs: Any,
 ) -> Runnable[LanguageModelInput, T]: ...
 @overload
@@ -200,6 +203,7 @@ def structured_output(
     max_retries: int = 2,
     system_prompt: str | None = None,
     parser: _JsonRecoveringParser[Any] | None = None,
+    on_truncation: OnTruncation = "reask",
     **kwargs: Any,
 ) -> Runnable[LanguageModelInput, RetryResult[dict[str, Any]]]: ...
 @overload
@@ -212,6 +216,7 @@ def structured_output(
     max_retries: int = 2,
     system_prompt: str | None = None,
     parser: _JsonRecoveringParser[Any] | None = None,
+    on_truncation: OnTruncation = "reask",
     **kwargs: Any,
 ) -> Runnable[LanguageModelInput, RetryResult[T]]: ...
 def structured_output(
@@ -223,6 +228,7 @@ def structured_output(
     max_retries: int = 2,
     system_prompt: str | None = None,
     parser: _JsonRecoveringParser[Any] | None = None,
+    on_truncation: OnTruncation = "reask",
     **kwargs: Any,
 ) -> Runnable[LanguageModelInput, Any]:
     r"""``model.with_structured_output(schema)``, also for models without tools.
@@ -268,6 +274,9 @@ def structured_output(
         system_prompt: Put before the format instructions.
         parser: One of our parsers (an instance), whose options are kept;
             default ``JsonFenceOutputParser()``.
+        on_truncation: The JSON strategy's answer to a cut-off reply:
+            ``"reask"`` for a shorter answer, or ``"continue"`` (see
+            :class:`JsonRetryChain`).
         **kwargs: For ``with_structured_output``.
 
     Returns:
@@ -300,7 +309,11 @@ def structured_output(
     # The native strategy never parses: a JSON-schema dict must not need jsonschema.
     chosen = attach_schema(parser, None if strategy == "native" else schema)
     chain = JsonRetryChain(
-        model=model, parser=chosen, max_retries=max_retries, include_raw=include_raw
+        model=model,
+        parser=chosen,
+        max_retries=max_retries,
+        include_raw=include_raw,
+        on_truncation=on_truncation,
     )
     native: Runnable[LanguageModelInput, Any] | None = None
     if strategy != "json":
