@@ -21,7 +21,7 @@ from pydantic import ConfigDict, SkipValidation
 
 from langchain_jsonrecover._retry_prompts import prepend_system_prompt
 from langchain_jsonrecover._sync_or_async import Call, Steps
-from langchain_jsonrecover.parser_base import _JsonRecoveringParser
+from langchain_jsonrecover.parser_base import _JsonRecoveringParser, raise_if_refused
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.retry import (
     JsonRetryChain,
@@ -156,7 +156,12 @@ class StructuredOutputChain(LoopRunnable[Any]):
 
 
 def _unpack(result: Any) -> tuple[AIMessage, Any, Exception | None]:
-    """The native ``include_raw`` result; a refusal raises."""
+    """The native ``include_raw`` result; a refusal raises.
+
+    A refusal is the parser's ``ModelRefusalError``, or one in the raw reply
+    that the native parser did not see (langchain-openai's
+    ``additional_kwargs["refusal"]``, a refusal block): never re-asked.
+    """
     if not isinstance(result, Mapping) or "raw" not in result:
         msg = "with_structured_output(include_raw=True) returned no 'raw' reply"
         raise TypeError(msg)
@@ -164,6 +169,7 @@ def _unpack(result: Any) -> tuple[AIMessage, Any, Exception | None]:
     if isinstance(error, ModelRefusalError):
         raise error
     raw = as_reply(result["raw"])
+    raise_if_refused(raw)
     return raw, result.get("parsed"), error if isinstance(error, Exception) else None
 
 
