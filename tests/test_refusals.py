@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import orjson
 import pytest
 from _models import ScriptedChatModel, ToolCallingChatModel
 from _modes import run
@@ -27,9 +28,11 @@ from langchain_jsonrecover import (
     JsonRetryChain,
     RegexJsonOutputParser,
     TruncationRecoveringOutputParser,
+    recover_record,
     recover_tool_calls,
     structured_output,
 )
+from langchain_jsonrecover.records import recover_line
 
 if TYPE_CHECKING:
     from langchain_jsonrecover.retry_steps import OnTruncation
@@ -167,3 +170,42 @@ def test_recover_tool_calls_makes_no_call_from_a_refusal(shape: str) -> None:
     assert recovered.tool_calls == []
     assert recovered.content == message.content
     assert recovered == message
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        {"content": "", "additional_kwargs": {"refusal": NO}},
+        {"role": "assistant", "content": None, "refusal": NO},
+        {"role": "assistant", "content": "", "refusal": NO},
+        {"content": [{"type": "refusal", "refusal": NO}]},
+        REFUSALS["openai_no_provider"],
+        str(REFUSALS["openai_no_provider"]),
+        str({"role": "assistant", "content": None, "refusal": NO}),
+        REFUSALS["openai_no_provider"].model_dump_json(),
+    ],
+)
+def test_records_give_a_refusal_row(record: Any) -> None:
+    for parser in [None, JsonFenceOutputParser(repair=True)]:
+        row = recover_record(record, parser)
+        assert row["ok"] is False
+        assert row["error"]["kind"] == "ModelRefusalError", row
+
+
+def test_a_batch_line_gives_a_refusal_row() -> None:
+    line = orjson.dumps(
+        {"id": 1, "reply": {"role": "assistant", "content": None, "refusal": NO}}
+    )
+    row = recover_line(line, field="reply", line=1)
+    assert row["error"]["kind"] == "ModelRefusalError"
+
+
+def test_a_frame_gives_a_refusal_row() -> None:
+    pd = pytest.importorskip("pandas")
+    from langchain_jsonrecover import recover_frame  # noqa: PLC0415
+
+    frame = pd.DataFrame(
+        {"content": [{"role": "assistant", "content": None, "refusal": NO}, GOOD]}
+    )
+    out = recover_frame(frame)
+    assert out["error_kind"].tolist() == ["ModelRefusalError", None]
