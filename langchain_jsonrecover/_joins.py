@@ -6,7 +6,8 @@ token ``10`` again in ``103, 104]``, the phrase it was writing, the last key),
 put a sentence first, or start the whole answer over. No text says which, so
 :func:`join_readings` lists every text the two can make: the exact join, the
 join without each overlap (each prefix of the continuation that the reply
-ends with), the same after a lead-in sentence from a closed list, and
+ends with), the same after a lead-in sentence from a closed list (``Sure,
+here is the rest:``, ``Continuing:`` …, in any case), and
 :func:`restart_at` says whether the continuation may be the answer again
 from its start. The retry loop parses each reading and keeps a value only
 where every reading that parses agrees (``retry_parsing``).
@@ -30,12 +31,15 @@ MAX_READINGS: Final = 8
 _HEAD: Final = 32
 """How many characters (whitespace aside) of the reply's JSON a restart repeats."""
 
-# A sentence a model puts before the rest (capitalised: a string that goes
-# on mid-sentence does not start so); bounded, so the match is linear.
+# A sentence a model puts before the rest, in any case (a string that goes
+# on with such words is then read both ways, and the model asked again);
+# bounded, so the match is linear.
 _LEAD_IN: Final = re.compile(
-    r"[ \t]*(?:Sure|OK|Okay|Certainly|Of course|Apologies|My apologies|Sorry"
-    r"|Continuing|Here is|Here's|Here are|The rest|As requested|Resuming)"
-    r"\b[^\n]{0,80}?(?:[:.!][ \t]*\n*|\n+)"
+    r"[ \t]*(?:sure|ok|okay|certainly|of course|apologies|my apologies|sorry"
+    r"|continuing|continued|here is|here's|here are|here you go|the rest"
+    r"|as requested|resuming|below is|rest of)"
+    r"\b[^\n]{0,80}?(?:[:.!][ \t]*\n*|\n+)",
+    re.IGNORECASE,
 )
 
 
@@ -99,7 +103,7 @@ def lead_in(piece: str) -> int:
         >>> piece = "Sure, here is the rest:\n103, 104]"
         >>> piece[lead_in(piece):]
         '103, 104]'
-        >>> lead_in("sure, I said so"), lead_in("103, 104]")
+        >>> lead_in("surely 5]"), lead_in("103, 104]")
         (0, 0)
     """
     found = _LEAD_IN.match(piece)

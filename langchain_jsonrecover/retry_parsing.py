@@ -28,6 +28,7 @@ from langchain_jsonrecover._joins import (
     restart_at,
 )
 from langchain_jsonrecover._retry_prompts import (
+    CONTINUE_REQUEST,
     WHOLE_REQUEST,
     clean_parser_message,
     cut_foreign_feedback,
@@ -39,7 +40,9 @@ from langchain_jsonrecover.parser_base import (
     OFF_LOOP_CHARS,
     _JsonRecoveringParser,
     raise_if_refused,
+    stopped_at_token_limit,
 )
+from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.retry_steps import Outcome, Rejected, State
 from langchain_jsonrecover.retry_turns import read_call, read_reply_text
 from langchain_jsonrecover.streaming import message_text
@@ -102,16 +105,24 @@ def parse_reply(
 
 
 def parse_continued(
-    parser: BaseOutputParser[Any], state: State, reply: AIMessage
+    parser: BaseOutputParser[Any],
+    state: State,
+    reply: AIMessage,
+    *,
+    continue_cuts: bool = False,
 ) -> Generator[Call, Any, Outcome]:
     """Parse a reply; a continuation is read in every way it can join.
 
     A model asked to continue a cut-off reply may do it exactly, repeat what
     the reply ended with, put a sentence first, or start over: each reading
     (``_joins``) is parsed, and a value is kept only where every reading that
-    gives one gives the same (with our parsers, a value must lie across the
-    join, or be the restart's from its start). Readings that disagree ask for
-    the whole answer again; readings still cut off are all continued.
+    gives one gives the same, and lies across the join or is the restart's
+    from its start (where our parser, or for another parser our plain one,
+    finds it). Readings that disagree ask for
+    the whole answer again; readings still cut off are all continued. With
+    ``continue_cuts`` (``on_truncation="continue"``), a reply that stopped
+    at the token limit gives no value at all, even where a parser closes it
+    or finds a complete value inside it: its text is continued.
 
     Example:
         >>> from langchain_core.messages import AIMessage
@@ -131,44 +142,96 @@ def parse_continued(
     Raises:
         ModelRefusalError: The model refused.
     """
+    metadata = dict(reply.response_metadata)
+    at_limit = continue_cuts and stopped_at_token_limit(metadata)
     if state.partial is None:
-        return (yield from parse_reply(parser, reply))
+        outcome = yield from parse_reply(parser, reply)
+        if continue_cuts and isinstance(outcome, Continue):
+            text = read_reply_text(reply)
+            if at_limit or (yield Call(_is_open, _ais_open, (text,))):
+                return _open(text, ())
+        return outcome
     raise_if_refused(reply)
     piece = read_reply_text(reply)
-    bases = (state.partial, *state.alternatives)
-    readings = join_readings(bases, piece)
+    readings = join_readings((state.partial, *state.alternatives), piece)
     restart = restart_at(state.partial, piece)
     if restart is not None:
         readings.append(Reading(piece, -1))
-    metadata = dict(reply.response_metadata)
     exact: Outcome | None = None
     values: dict[str, Continue[Any]] = {}
-    still_cut: list[str] = []
+    still_open: list[str] = []
     for reading in readings:
         message = AIMessage(reading.text, response_metadata=metadata)
         outcome = yield from parse_reply(parser, message)
-        if exact is None:
-            exact = outcome
+        exact = outcome if exact is None else exact
         if isinstance(outcome, Rejected):
             if _is_cut(outcome.error):
-                still_cut.append(reading.text)
+                still_open.append(reading.text)
             continue
-        if isinstance(parser, _JsonRecoveringParser):
-            span = yield Call(_span_of, _aspan_of, (parser, message))
-            if not _lies_across(span, reading, restart):
-                continue
+        # Another parser's value needs JSON our plain parser reads there too.
+        judge = parser if isinstance(parser, _JsonRecoveringParser) else _PLAIN
+        span = yield Call(_span_of, _aspan_of, (judge, message))
+        across = _lies_across(span, reading, restart)
+        if at_limit or not across:
+            still_open.append(reading.text)  # a value beside the join, or cut
+            continue
+        if continue_cuts and (yield Call(_is_open, _ais_open, (reading.text,))):
+            still_open.append(reading.text)  # closed by the parser: not written
+            continue
         values.setdefault(_value_key(outcome.value), outcome)
-    if len(values) > 1 or len(still_cut) > MAX_READINGS:
-        return _ambiguous(state.partial, piece, len(values) or len(still_cut))
+    if len(values) > 1 or len(still_open) > MAX_READINGS:
+        return _ambiguous(state.partial, piece, len(values) or len(still_open))
     if values:
         return next(iter(values.values()))
-    if isinstance(exact, Rejected) and still_cut:
-        return dataclasses.replace(exact, readings=tuple(still_cut))
-    return exact if exact is not None else Rejected(_ambiguous_error(piece, 0), "")
+    if still_open:
+        if isinstance(exact, Rejected) and _is_cut(exact.error):
+            return dataclasses.replace(exact, readings=tuple(still_open))
+        return _open(readings[0].text, tuple(still_open))
+    if isinstance(exact, Rejected):
+        return exact
+    return _open(readings[0].text, ())
+
+
+def _is_open(text: str) -> bool:
+    """Whether the JSON is still open where the text ends.
+
+    Our plain parser's ``truncated``: a value another parser read from such
+    a text was closed by it, not written by the model.
+    """
+    try:
+        _PLAIN.extract(text)
+    except InvalidJsonError as error:
+        return error.truncated
+    except JsonRecoveryError:
+        return False
+    return False
+
+
+async def _ais_open(text: str) -> bool:
+    """Async twin of :func:`_is_open` (a text over 1 MB is read off the loop)."""
+    if len(text) > OFF_LOOP_CHARS:
+        return bool(await run_in_executor(None, _is_open, text))
+    return _is_open(text)
+
+
+def _open(text: str, readings: tuple[str, ...]) -> Rejected:
+    """A reply to continue: cut at the token limit, whatever a parser read."""
+    message = (
+        "The reply was cut off at the token limit: it is continued, not read "
+        "(a value in it is not the whole answer)."
+    )
+    error = InvalidJsonError(
+        message, llm_output=text, observation=CONTINUE_REQUEST, truncated=True
+    )
+    return Rejected(error, CONTINUE_REQUEST, readings=readings)
 
 
 def _is_cut(error: Exception) -> bool:
     return isinstance(error, InvalidJsonError) and error.truncated
+
+
+_PLAIN: Any = JsonFenceOutputParser()
+"""Says whether a text's JSON is still open (its own errors only)."""
 
 
 def _span_of(

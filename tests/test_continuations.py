@@ -10,17 +10,26 @@ parser, with ``repair=True``, and ``structured_output``, sync and async.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from _models import ScriptedChatModel
 from _modes import run
 from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.output_parsers import JsonOutputParser
 
-from langchain_jsonrecover import JsonFenceOutputParser, JsonRetryChain
+from langchain_jsonrecover import (
+    JsonFenceOutputParser,
+    JsonRetryChain,
+    RetryExhaustedError,
+    TruncationRecoveringOutputParser,
+)
 from langchain_jsonrecover._joins import join_readings, lead_in, overlaps, restart_at
 from langchain_jsonrecover._retry_prompts import CONTINUE_REQUEST, WHOLE_REQUEST
 from langchain_jsonrecover.structured import structured_output
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 LENGTH = {"finish_reason": "length"}
 WHOLE = '{"whole": true}'
@@ -172,7 +181,8 @@ def test_overlaps_are_every_prefix_the_text_ends_with(
         ("Sure, here is the rest:\n1]", "1]"),
         ("Continuing from where I stopped: 1]", "1]"),
         ("Apologies for the cut. 1]", "1]"),
-        ("sure. 1]", "sure. 1]"),
+        ("here's more: 1]", "1]"),
+        ("Of course, the rest:\n1]", "1]"),
         ("1]", "1]"),
         ("Surely 1]", "Surely 1]"),
     ],
@@ -201,3 +211,46 @@ def test_readings_are_listed_once_with_the_exact_join_first() -> None:
     texts = [r.text for r in join_readings(["[0, 0, "], "0, 0]")]
     assert texts == ["[0, 0, 0, 0]", "[0, 0, 0]"]
     assert [r.text for r in join_readings(["[1, ", "[1, "], "2]")] == ["[1, 2]"]
+
+
+# --- found by fuzzing (issue 21, family 22) -----------------------------------
+
+CLOSING_PARSERS: dict[str, Callable[[], Any]] = {
+    "truncation": lambda: TruncationRecoveringOutputParser(repair=True),
+    "core": JsonOutputParser,
+    "fence_repair": lambda: JsonFenceOutputParser(repair=True),
+}
+
+# (cut reply, continuation, the value): with on_truncation="continue" a reply
+# cut at the token limit is continued whatever a parser could read from it
+# (a closed value, an inner complete one), and a join still open is not closed.
+FUZZ_CASES: list[tuple[str, str, Any]] = [
+    ("```json\n[1, []", ", []]\n```", ASKED),  # the inner [] is no answer
+    ('{"aa": {"a": 1}, "b": [1, 2', ", 3]}", {"aa": {"a": 1}, "b": [1, 2, 3]}),
+    ('{"v": "', "here's more: 0\"}", ASKED),  # a lead-in in any case
+    ('{"a": [1, 2', ', 3], "b": {"c": ', RetryExhaustedError),  # never closed
+]
+
+
+@pytest.mark.parametrize("parser", list(CLOSING_PARSERS))
+@pytest.mark.parametrize(("cut", "piece", "expected"), FUZZ_CASES)
+async def test_a_cut_reply_is_continued_not_closed(
+    mode: str, parser: str, cut: str, piece: str, expected: Any
+) -> None:
+    model = ScriptedChatModel(
+        script=[AIMessage(cut, response_metadata=LENGTH), piece, WHOLE]
+    )
+    chain = JsonRetryChain(
+        model=model, parser=CLOSING_PARSERS[parser](), on_truncation="continue"
+    )
+    if expected is RetryExhaustedError:
+        with pytest.raises(RetryExhaustedError):
+            await run(chain, "Answer in JSON.", mode)
+        return
+    value = await run(chain, "Answer in JSON.", mode)
+    if expected is ASKED:
+        assert value == {"whole": True}
+        assert len(model.calls) == 3
+    else:
+        assert value == expected
+        assert len(model.calls) == 2
