@@ -66,6 +66,10 @@ _FIELDS: Final = (
     "status",
     "chunk_position",
 )
+_ENVELOPE_HEAD: Final = re.compile(
+    r"""\{\s*(?:(['"])(?:role|additional_kwargs|response_metadata)\1"""
+    r"""|'(?:content|type)'|"content"\s*:\s*"(?:\{|\[|```))"""
+)
 _FIELD_NAME: Final = re.compile("(" + "|".join(_FIELDS) + ")=")
 _REPR_HEAD: Final = re.compile(r"[A-Z][A-Za-z]{0,40}Message(?:Chunk)?\(")
 
@@ -132,10 +136,15 @@ def read_logged_message(text: str) -> dict[str, Any] | None:
         '[1]'
         >>> read_logged_message('Sure: {"a": 1}') is None
         True
+        >>> read_logged_message("{'content': '[1, 2")
+        Traceback (most recent call last):
+        ...
+        langchain_jsonrecover._logged.LoggedMessageError: a chat message ...
 
     Raises:
         LoggedMessageError: The text is a message's ``str()`` or ``repr()``
-            whose content cannot be read.
+            whose content cannot be read, or begins as a written-out message
+            (:func:`looks_like_envelope`) and does not decode.
     """
     body = text.strip()
     if body.startswith("{"):
@@ -143,9 +152,30 @@ def read_logged_message(text: str) -> dict[str, Any] | None:
     if body.startswith("content="):
         return _read_fields(body, " ")
     head = _REPR_HEAD.match(body)
-    if head is not None and body.endswith(")"):
-        return _read_fields(body[head.end() : -1], ", ")
+    if head is not None and body.startswith("content=", head.end()):
+        inner = body[head.end() :]
+        return _read_fields(inner.removesuffix(")"), ", ")  # a cut log: no ")"
     return None
+
+
+def looks_like_envelope(body: str) -> bool:
+    """Whether a text that starts with ``{`` begins as a written-out message.
+
+    Its first key is ``role``, ``additional_kwargs`` or ``response_metadata``;
+    or ``content`` or ``type`` in Python quotes (a dict's repr); or
+    ``content`` whose string holds JSON or a fence; or the text has a key
+    only LangChain messages have.
+
+    Example:
+        >>> looks_like_envelope("{'content': '[1, 2")
+        True
+        >>> looks_like_envelope('{"content": "an article", "tags": []}')
+        False
+    """
+    if _ENVELOPE_HEAD.match(body[:200]):
+        return True
+    head = body[:4096]
+    return any(f'"{key}":' in head or f"'{key}':" in head for key in ENVELOPE_KEYS)
 
 
 def _read_dict_text(body: str) -> dict[str, Any] | None:
@@ -153,9 +183,13 @@ def _read_dict_text(body: str) -> dict[str, Any] | None:
     try:
         value = orjson.loads(body)
     except orjson.JSONDecodeError:
-        if "'content'" not in body and "'role'" not in body:
-            return None
-        value = _literal(body)
+        value = _literal(body) if "'" in body[:200] else None
+        if value is None and looks_like_envelope(body):
+            msg = (
+                "a chat message written out as text that does not decode "
+                "(cut short, or neither JSON nor a Python literal)"
+            )
+            raise LoggedMessageError(msg) from None
     if not isinstance(value, Mapping):
         return None
     fields = unwrap_message(value)

@@ -342,7 +342,14 @@ def _read_message(fields: Mapping[str, Any], where: str) -> AIMessage:
         )
         raise _NoReplyError(msg)
     content = fields.get("content")
-    extra = dict(fields.get("additional_kwargs") or {})
+    extra_fields = fields.get("additional_kwargs") or {}
+    if not isinstance(extra_fields, Mapping):
+        msg = (
+            f"the message {where} has {_describe_kind(extra_fields)} as "
+            "additional_kwargs, not an object"
+        )
+        raise _NoReplyError(msg)
+    extra = dict(extra_fields)
     refusal = fields.get("refusal")  # OpenAI's message: beside the content
     if isinstance(refusal, str) and refusal.strip():
         extra.setdefault("refusal", refusal)

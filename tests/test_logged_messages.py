@@ -55,6 +55,15 @@ CASES: list[tuple[Any, Any]] = [
     (str({"role": "assistant", "content": "no json here"}), "NoJsonFoundError"),
     ("content=not_a_literal additional_kwargs={}", BAD),
     ("AIMessage(content=broken, additional_kwargs={})", BAD),
+    # found by fuzzing: a log line cut short is no reply, never the envelope
+    ("AIMessage(content='{\"id\": 1}', additional_kwargs=", {"id": 1}),
+    ('AIMessage(content=\'{"id": 1', BAD),
+    ("content='{\"id\": 1}' additional_kwargs='x'", BAD),
+    ('{"content": "{', BAD),
+    ('{\'content\': \'{"id": 1, "items": [1, 2', BAD),
+    ('{"content": "{\\"id\\": 1, \\"items\\": [1, 2', BAD),
+    ('{"content": "{\\"id\\": 1}", "response_metadata": {"finish', BAD),
+    ("{'role': 'assistant', 'content': 'x", BAD),
     # values that only look like envelopes stay values
     (
         '{"content": "an article", "type": "blog"}',
