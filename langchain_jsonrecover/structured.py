@@ -30,7 +30,7 @@ from langchain_jsonrecover.retry import (
     check_parser,
     configure_attempt,
 )
-from langchain_jsonrecover.retry_parsing import parse_reply
+from langchain_jsonrecover.retry_parsing import parse_continued
 from langchain_jsonrecover.retry_runnable import ChainRun, LoopRunnable
 from langchain_jsonrecover.retry_steps import (
     Attempt,
@@ -113,7 +113,12 @@ class StructuredOutputChain(LoopRunnable[Any]):
             raw, parsed, error = _unpack(result)
             if not self.fallback or (error is None and parsed is not None):
                 return self._build_native_result(raw, parsed, error)
-            outcome = yield from parse_reply(chain.parser, raw)
+            outcome = yield from parse_continued(
+                chain.parser,
+                State(),
+                raw,
+                continue_cuts=plan.on_truncation == "continue",
+            )
             move = next_move(plan, State(), raw, outcome)
         return (yield from chain.drive_steps(plan, move, run))
 

@@ -17,6 +17,7 @@ from _models import ScriptedChatModel
 from _modes import run
 from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.output_parsers import JsonOutputParser
+from pydantic import BaseModel
 
 from langchain_jsonrecover import (
     JsonFenceOutputParser,
@@ -32,6 +33,14 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 LENGTH = {"finish_reason": "length"}
+
+
+class Numbers(BaseModel):
+    """Some numbers."""
+
+    a: list[int]
+
+
 WHOLE = '{"whole": true}'
 """What the scripted model sends when asked for the whole answer."""
 
@@ -254,3 +263,20 @@ async def test_a_cut_reply_is_continued_not_closed(
     else:
         assert value == expected
         assert len(model.calls) == 2
+
+
+async def test_structured_output_continues_a_cut_native_reply(mode: str) -> None:
+    # The native call's reply is cut: with on_truncation="continue" even a
+    # truncation parser's closed value is not taken; the reply is continued.
+    from _models import ToolCallingChatModel  # noqa: PLC0415
+
+    cut = AIMessage('{"a": [1, 2', response_metadata=LENGTH)
+    model = ToolCallingChatModel(script=[cut, ", 3]}"])
+    runnable = structured_output(
+        model,
+        Numbers,
+        parser=TruncationRecoveringOutputParser(),
+        on_truncation="continue",
+    )
+    assert await run(runnable, "Answer in JSON.", mode) == Numbers(a=[1, 2, 3])
+    assert len(model.calls) == 2
