@@ -28,6 +28,13 @@ CONTINUE_REQUEST: Final = (
 )
 """Sent after a cut-off reply when ``on_truncation="continue"``."""
 
+WHOLE_REQUEST: Final = (
+    "Your continuation could join your cut-off reply in more than one way "
+    "(it repeats text the reply ended with, or adds other text). Send the "
+    "whole answer again, complete, from its first character, in one reply."
+)
+"""Sent when the readings of a continuation disagree: ask for all of it."""
+
 SHORTER_REQUEST: Final = (
     "Your reply was cut off at the token limit before it was complete. "
     "Respond again with a shorter answer that fits."

@@ -13,6 +13,7 @@ from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from langchain_core.exceptions import ModelRefusalError
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
+from langchain_core.messages.content import RefusalContentBlock
 from langchain_core.output_parsers import BaseTransformOutputParser
 from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables.config import run_in_executor
@@ -54,15 +55,50 @@ OFF_LOOP_CHARS = 1_000_000
 event loop keeps serving other tasks (a 10 MB hostile reply takes seconds)."""
 
 
+def is_refusal(message: BaseMessage) -> bool:
+    """Whether the reply is a refusal, not an answer (see :func:`raise_if_refused`).
+
+    Example:
+        >>> from langchain_core.messages import AIMessage
+        >>> is_refusal(AIMessage("", additional_kwargs={"refusal": "I can't."}))
+        True
+        >>> is_refusal(AIMessage("{}", additional_kwargs={"refusal": None}))
+        False
+    """
+    try:
+        raise_if_refused(message)
+    except ModelRefusalError:
+        return True
+    return False
+
+
 def raise_if_refused(message: BaseMessage) -> None:
     """Raise ``ModelRefusalError`` when the reply is a refusal, not an answer.
 
+    A refusal is a ``refusal`` content block (Anthropic, OpenAI's Responses
+    API, a message whose provider LangChain knows), or the text that
+    langchain-openai puts in ``additional_kwargs["refusal"]`` (a message
+    without ``model_provider`` in its metadata, as older versions and logs
+    have it, shows no block for it). ``None`` or an empty text there is no
+    refusal.
+
     Raises:
-        ModelRefusalError: The message holds a ``refusal`` content block.
+        ModelRefusalError: The message holds a refusal.
+
+    Example:
+        >>> from langchain_core.messages import AIMessage
+        >>> raise_if_refused(AIMessage("", additional_kwargs={"refusal": "No."}))
+        Traceback (most recent call last):
+        ...
+        langchain_core.exceptions.ModelRefusalError: Model refused ...: No.
     """
     for block in message.content_blocks:
         if block["type"] == "refusal":
             raise ModelRefusalError.from_refusal(block, raw_message=message)
+    refusal = message.additional_kwargs.get("refusal")
+    if isinstance(refusal, str) and refusal.strip():
+        block = RefusalContentBlock(type="refusal", refusal=refusal)
+        raise ModelRefusalError.from_refusal(block, raw_message=message)
 
 
 def stopped_at_token_limit(metadata: Mapping[str, Any]) -> bool:

@@ -10,10 +10,13 @@ parsers they take pickle, so they cross process and machine boundaries.
 A *record* is what one log line decodes to: the reply itself as a JSON
 string, or an object holding it. Where it is held is a dotted path
 (``field="outputs.reply"``, ``"choices.0.message"``: digits index lists).
-What lies there is a reply: a string, or a message dict (``{"content": …,
-"response_metadata": …}``, as ``AIMessage.model_dump()`` writes it) whose
+What lies there is a reply: a string, or a message (a dict such as
+``{"content": …, "response_metadata": …}``, as ``AIMessage.model_dump()``
+writes it, an OpenAI message, ``messages_to_dict``'s and ``dumpd``'s forms,
+a message object, or any of them written out as text: ``_logged``) whose
 ``content`` is the text and whose metadata says whether the model stopped
-at its token limit (``cut_off``).
+at its token limit (``cut_off``). A message is never read as the reply's
+text (issue 21): its envelope is not the value.
 
 A row is ``{"line", "ok", "value", "error", "repairs", "cut_off"}``:
 ``value`` is the JSON data recovered (a schema's instance dumped to JSON
@@ -33,8 +36,13 @@ import orjson
 import pydantic
 import pydantic_core
 from langchain_core.exceptions import ModelRefusalError
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, BaseMessage
 
+from langchain_jsonrecover._logged import (
+    LoggedMessageError,
+    read_logged_message,
+    unwrap_message,
+)
 from langchain_jsonrecover.errors import JsonRecoveryError
 from langchain_jsonrecover.parser_base import stopped_at_token_limit
 from langchain_jsonrecover.parsers import (
@@ -286,10 +294,20 @@ def _find_reply(record: Any, field: str | None) -> str | AIMessage:
             target = _step_into(target, part, walked)
             walked.append(part)
     where = f"at {field!r}" if field is not None else "in the record"
-    if isinstance(target, str):
+    if isinstance(target, AIMessage):
         return target
+    if isinstance(target, BaseMessage):
+        return _read_message(target.model_dump(), where)
+    if isinstance(target, str):
+        try:
+            logged = read_logged_message(target)
+        except LoggedMessageError as exc:
+            raise _NoReplyError(f"{exc} {where}") from None
+        if logged is None:
+            return target
+        return _read_message(logged, f"{where} (a message written as text)")
     if isinstance(target, Mapping):
-        return _read_message(target, where)
+        return _read_message(unwrap_message(target), where)
     msg = (
         f"{_describe_kind(target)} {where}, not a reply (a string, or a message dict "
         "with 'content')"
@@ -316,14 +334,27 @@ def _step_into(target: Any, part: str, walked: list[str]) -> Any:
 
 
 def _read_message(fields: Mapping[str, Any], where: str) -> AIMessage:
-    if "content" not in fields:
+    if "content" not in fields and "refusal" not in fields:
         keys = ", ".join(repr(k) for k in list(fields)[:8])
         msg = (
             f"an object {where} with no 'content' (keys: {keys or 'none'}); "
             "give the path to the reply"
         )
         raise _NoReplyError(msg)
-    content = fields["content"]
+    content = fields.get("content")
+    extra_fields = fields.get("additional_kwargs") or {}
+    if not isinstance(extra_fields, Mapping):
+        msg = (
+            f"the message {where} has {_describe_kind(extra_fields)} as "
+            "additional_kwargs, not an object"
+        )
+        raise _NoReplyError(msg)
+    extra = dict(extra_fields)
+    refusal = fields.get("refusal")  # OpenAI's message: beside the content
+    if isinstance(refusal, str) and refusal.strip():
+        extra.setdefault("refusal", refusal)
+        if content is None:
+            content = ""
     if not isinstance(content, str | list):
         msg = (
             f"the message {where} has {_describe_kind(content)} as content, "
@@ -333,7 +364,7 @@ def _read_message(fields: Mapping[str, Any], where: str) -> AIMessage:
     try:
         return AIMessage(
             content=content,
-            additional_kwargs=fields.get("additional_kwargs") or {},
+            additional_kwargs=extra,
             response_metadata=fields.get("response_metadata") or {},
         )
     except pydantic.ValidationError as exc:

@@ -226,7 +226,12 @@ class JsonRetryChain(LoopRunnable[T]):
     - A cut-off reply (the model stopped at its token limit, or the JSON is
       still open where the reply ends): ``on_truncation="reask"`` asks for a
       shorter answer; ``"continue"`` asks the model to continue exactly where
-      it stopped (always as a new turn) and parses the joined text. Each
+      it stopped (always as a new turn) and parses the joined text: every
+      way the continuation can join (exact, without an overlap it repeats,
+      after a lead-in, the answer started over), a value only where those
+      that give one agree, else a request for the whole answer
+      (``retry_parsing.parse_continued``). A reply at the token limit, or
+      whose JSON is still open, is continued, never closed. Each
       continuation counts against ``max_retries``.
     - ``max_retries`` counts re-asks: at most ``1 + max_retries`` model calls.
     - A refusal (``ModelRefusalError``) and errors of the model call itself
@@ -382,7 +387,12 @@ class JsonRetryChain(LoopRunnable[T]):
             request = (list(move.messages), child)
             output = yield Call(model.invoke, model.ainvoke, request, run.kwargs)
             reply = as_reply(output)
-            outcome = yield from parse_continued(self.parser, move.state, reply)
+            outcome = yield from parse_continued(
+                self.parser,
+                move.state,
+                reply,
+                continue_cuts=plan.on_truncation == "continue",
+            )
             move = next_move(plan, move.state, reply, outcome)
         return self.finish(move)
 

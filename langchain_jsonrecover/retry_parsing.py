@@ -11,21 +11,41 @@ and the async loop share it (the parser's ``process``/``aprocess``,
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from typing import TYPE_CHECKING, Any
 
+import pydantic_core
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration
+from langchain_core.runnables.config import run_in_executor
 
+from langchain_jsonrecover._joins import (
+    MAX_READINGS,
+    Reading,
+    join_readings,
+    restart_at,
+)
 from langchain_jsonrecover._retry_prompts import (
+    CONTINUE_REQUEST,
+    WHOLE_REQUEST,
     clean_parser_message,
     cut_foreign_feedback,
 )
 from langchain_jsonrecover._sync_or_async import Call
+from langchain_jsonrecover.errors import InvalidJsonError, JsonRecoveryError
 from langchain_jsonrecover.outcomes import Continue
-from langchain_jsonrecover.parser_base import _JsonRecoveringParser, raise_if_refused
-from langchain_jsonrecover.retry_steps import Outcome, Rejected, State, join_partial
-from langchain_jsonrecover.retry_turns import read_call
+from langchain_jsonrecover.parser_base import (
+    OFF_LOOP_CHARS,
+    _JsonRecoveringParser,
+    raise_if_refused,
+    stopped_at_token_limit,
+)
+from langchain_jsonrecover.parsers import JsonFenceOutputParser
+from langchain_jsonrecover.retry_steps import Outcome, Rejected, State
+from langchain_jsonrecover.retry_turns import read_call, read_reply_text
+from langchain_jsonrecover.streaming import message_text
 
 if TYPE_CHECKING:
     from collections.abc import Generator
@@ -85,13 +105,24 @@ def parse_reply(
 
 
 def parse_continued(
-    parser: BaseOutputParser[Any], state: State, reply: AIMessage
+    parser: BaseOutputParser[Any],
+    state: State,
+    reply: AIMessage,
+    *,
+    continue_cuts: bool = False,
 ) -> Generator[Call, Any, Outcome]:
-    """Parse a reply; a continuation is read joined, or else on its own.
+    """Parse a reply; a continuation is read in every way it can join.
 
-    A model asked to continue a cut-off reply may start over: when the
-    joined text does not parse and the continuation parses on its own, the
-    continuation wins.
+    A model asked to continue a cut-off reply may do it exactly, repeat what
+    the reply ended with, put a sentence first, or start over: each reading
+    (``_joins``) is parsed, and a value is kept only where every reading that
+    gives one gives the same, and lies across the join or is the restart's
+    from its start (where our parser, or for another parser our plain one,
+    finds it). Readings that disagree ask for
+    the whole answer again; readings still cut off are all continued. With
+    ``continue_cuts`` (``on_truncation="continue"``), a reply that stopped
+    at the token limit gives no value at all, even where a parser closes it
+    or finds a complete value inside it: its text is continued.
 
     Example:
         >>> from langchain_core.messages import AIMessage
@@ -104,12 +135,160 @@ def parse_continued(
         >>> again = AIMessage('{"a": [1, 2, 3]}')
         >>> run_steps(parse_continued(parser, state, again)).value
         {'a': [1, 2, 3]}
+        >>> cut = State(partial="[101, 102, 10")
+        >>> run_steps(parse_continued(parser, cut, AIMessage("103]"))).whole
+        True
+
+    Raises:
+        ModelRefusalError: The model refused.
     """
-    outcome = yield from parse_reply(parser, join_partial(state, reply))
-    if state.partial is None or isinstance(outcome, Continue):
+    metadata = dict(reply.response_metadata)
+    at_limit = continue_cuts and stopped_at_token_limit(metadata)
+    if state.partial is None:
+        outcome = yield from parse_reply(parser, reply)
+        if continue_cuts and isinstance(outcome, Continue):
+            text = read_reply_text(reply)
+            if at_limit or (yield Call(_is_open, _ais_open, (text,))):
+                return _open(text, ())
         return outcome
-    alone = yield from parse_reply(parser, reply)
-    return alone if isinstance(alone, Continue) else outcome
+    raise_if_refused(reply)
+    piece = read_reply_text(reply)
+    readings = join_readings((state.partial, *state.alternatives), piece)
+    restart = restart_at(state.partial, piece)
+    if restart is not None:
+        readings.append(Reading(piece, -1))
+    exact: Outcome | None = None
+    values: dict[str, Continue[Any]] = {}
+    still_open: list[str] = []
+    for reading in readings:
+        message = AIMessage(reading.text, response_metadata=metadata)
+        outcome = yield from parse_reply(parser, message)
+        exact = outcome if exact is None else exact
+        if isinstance(outcome, Rejected):
+            if _is_cut(outcome.error):
+                still_open.append(reading.text)
+            continue
+        # Another parser's value needs JSON our plain parser reads there too.
+        judge = parser if isinstance(parser, _JsonRecoveringParser) else _PLAIN
+        span = yield Call(_span_of, _aspan_of, (judge, message))
+        across = _lies_across(span, reading, restart)
+        if at_limit or not across:
+            still_open.append(reading.text)  # a value beside the join, or cut
+            continue
+        if continue_cuts and (yield Call(_is_open, _ais_open, (reading.text,))):
+            still_open.append(reading.text)  # closed by the parser: not written
+            continue
+        values.setdefault(_value_key(outcome.value), outcome)
+    if len(values) > 1 or len(still_open) > MAX_READINGS:
+        return _ambiguous(state.partial, piece, len(values) or len(still_open))
+    if values:
+        return next(iter(values.values()))
+    if still_open:
+        if isinstance(exact, Rejected) and _is_cut(exact.error):
+            return dataclasses.replace(exact, readings=tuple(still_open))
+        return _open(readings[0].text, tuple(still_open))
+    if isinstance(exact, Rejected):
+        return exact
+    return _open(readings[0].text, ())
+
+
+def _is_open(text: str) -> bool:
+    """Whether the JSON is still open where the text ends.
+
+    Our plain parser's ``truncated``: a value another parser read from such
+    a text was closed by it, not written by the model.
+    """
+    try:
+        _PLAIN.extract(text)
+    except InvalidJsonError as error:
+        return error.truncated
+    except JsonRecoveryError:
+        return False
+    return False
+
+
+async def _ais_open(text: str) -> bool:
+    """Async twin of :func:`_is_open` (a text over 1 MB is read off the loop)."""
+    if len(text) > OFF_LOOP_CHARS:
+        return bool(await run_in_executor(None, _is_open, text))
+    return _is_open(text)
+
+
+def _open(text: str, readings: tuple[str, ...]) -> Rejected:
+    """A reply to continue: cut at the token limit, whatever a parser read."""
+    message = (
+        "The reply was cut off at the token limit: it is continued, not read "
+        "(a value in it is not the whole answer)."
+    )
+    error = InvalidJsonError(
+        message, llm_output=text, observation=CONTINUE_REQUEST, truncated=True
+    )
+    return Rejected(error, CONTINUE_REQUEST, readings=readings)
+
+
+def _is_cut(error: Exception) -> bool:
+    return isinstance(error, InvalidJsonError) and error.truncated
+
+
+_PLAIN: Any = JsonFenceOutputParser()
+"""Says whether a text's JSON is still open (its own errors only)."""
+
+
+def _span_of(
+    parser: _JsonRecoveringParser[Any], message: AIMessage
+) -> tuple[int, int] | None:
+    """Where our parser's value lies in the message's text (``None``: no value)."""
+    try:
+        return parser.extract(message).span
+    except JsonRecoveryError:
+        return None
+
+
+async def _aspan_of(
+    parser: _JsonRecoveringParser[Any], message: AIMessage
+) -> tuple[int, int] | None:
+    """Async twin of :func:`_span_of` (a text over 1 MB is read off the loop)."""
+    if len(message_text(message)) > OFF_LOOP_CHARS:
+        return await run_in_executor(None, _span_of, parser, message)
+    return _span_of(parser, message)
+
+
+def _lies_across(
+    span: tuple[int, int] | None, reading: Reading, restart: int | None
+) -> bool:
+    """Whether a value lies across the join (a restart's: at the restart).
+
+    A value wholly on one side is another candidate the text holds (an
+    object inside the restarted answer, an example in the cut reply), not a
+    reading of the join.
+    """
+    if span is None:
+        return False
+    start, end = span
+    if reading.join < 0:
+        return start == restart
+    return start < reading.join < end
+
+
+def _value_key(value: Any) -> str:
+    """Equal for two values iff they are the same JSON data (``1`` is not ``1.0``)."""
+    data = pydantic_core.to_jsonable_python(value, fallback=repr)
+    return json.dumps(data, sort_keys=True, ensure_ascii=True, default=repr)
+
+
+def _ambiguous_error(piece: str, count: int) -> InvalidJsonError:
+    ways = f"{count} ways that disagree" if count else "no way that parses"
+    message = (
+        f"The continuation joins the cut-off reply in {ways}: it repeats text "
+        "the reply ended with, or adds other text, and no reading is sure."
+    )
+    return InvalidJsonError(message, llm_output=piece, observation=WHOLE_REQUEST)
+
+
+def _ambiguous(partial: str, piece: str, count: int) -> Rejected:
+    error = _ambiguous_error(piece, count)
+    error.llm_output = partial + piece
+    return Rejected(error, WHOLE_REQUEST, whole=True)
 
 
 def _pick_readable(

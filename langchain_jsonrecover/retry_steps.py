@@ -99,7 +99,10 @@ class State:
     """Each failed reply's identity, in call order (for the loop guard): a
     digest of its text (the joined text, when continuing) and tool calls."""
     partial: str | None = None
-    """The text so far of a cut-off reply being continued."""
+    """The text so far of a cut-off reply being continued (the exact join)."""
+    alternatives: tuple[str, ...] = ()
+    """Other readings of the text so far: the joins without an overlap that
+    an earlier continuation repeated (each is continued too)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +115,12 @@ class Rejected:
     """What to tell the model."""
     tool_call_id: str | None = None
     """The id of the tool call whose arguments failed, when one did."""
+    readings: tuple[str, ...] = ()
+    """Each reading of a continued reply that is still cut off, the exact
+    join first: what the next continuation extends."""
+    whole: bool = False
+    """Ask for the whole answer again, not for a continuation: the readings
+    of a continuation disagree."""
 
 
 Outcome = Continue[Any] | Rejected
@@ -204,13 +213,17 @@ def next_move(plan: Plan, state: State, reply: AIMessage, outcome: Outcome) -> M
     if call > plan.max_retries:
         return GiveUp(reply, text, error, feedback, attempts)
     keys = (*state.keys, key)
+    if outcome.whole:
+        return _ask_whole(plan, state, call, outcome, State(attempts, keys))
     cut_off = stopped_at_token_limit(reply.response_metadata) or (
         isinstance(error, InvalidJsonError) and error.truncated
     )
     if cut_off and plan.on_truncation == "continue":
         messages = (*plan.base, AIMessage(text), HumanMessage(CONTINUE_REQUEST))
         event = _make_event(call, "truncated", CONTINUE_REQUEST)
-        return Ask(messages, State(attempts, keys, partial=text), event)
+        others = tuple(t for t in outcome.readings if t != text)
+        next_state = State(attempts, keys, partial=text, alternatives=others)
+        return Ask(messages, next_state, event)
     if cut_off and not isinstance(error, JsonRecoveryError):
         feedback = ask_shorter(feedback)
     if plan.strategy == "system":
@@ -229,19 +242,21 @@ def next_move(plan: Plan, state: State, reply: AIMessage, outcome: Outcome) -> M
     return Ask(messages, State(attempts, keys), event)
 
 
-def join_partial(state: State, reply: AIMessage) -> AIMessage:
-    """What the parser reads: the reply, or the joined text when continuing.
+def _ask_whole(
+    plan: Plan, state: State, call: int, outcome: Rejected, fresh: State
+) -> Ask:
+    """Ask for the whole answer again: the continuation joins in two ways.
 
-    Example:
-        >>> from langchain_core.messages import AIMessage
-        >>> join_partial(State(partial='{"a": '), AIMessage("1}")).content
-        '{"a": 1}'
+    The cut reply goes back as it was (not a join of it), then the request.
     """
-    if state.partial is None:
-        return reply
-    return AIMessage(
-        _join_reply(state, reply), response_metadata=dict(reply.response_metadata)
-    )
+    shown = state.partial if state.partial is not None else ""
+    feedback = outcome.feedback
+    if plan.strategy == "system":
+        messages = append_to_system(plan.base, write_system_feedback(feedback, shown))
+    else:
+        messages = (*plan.base, AIMessage(shown), HumanMessage(feedback))
+    event = _make_event(call, classify(outcome.error), feedback)
+    return Ask(messages, fresh, event)
 
 
 def sum_usage(attempts: Sequence[Attempt]) -> UsageMetadata | None:

@@ -244,6 +244,7 @@ def as_reply(output: Any) -> AIMessage:
     if isinstance(output, BaseMessage):
         return AIMessage(
             content=output.content,
+            additional_kwargs=dict(output.additional_kwargs),
             response_metadata=dict(output.response_metadata),
             id=output.id,
         )

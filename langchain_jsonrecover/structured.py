@@ -30,11 +30,12 @@ from langchain_jsonrecover.retry import (
     check_parser,
     configure_attempt,
 )
-from langchain_jsonrecover.retry_parsing import parse_reply
+from langchain_jsonrecover.retry_parsing import parse_continued
 from langchain_jsonrecover.retry_runnable import ChainRun, LoopRunnable
 from langchain_jsonrecover.retry_steps import (
     Attempt,
     Move,
+    OnTruncation,
     Outcome,
     Rejected,
     State,
@@ -118,7 +119,9 @@ class StructuredOutputChain(LoopRunnable[Any]):
             raw, parsed, error = _unpack(result)
             if not self.fallback or (error is None and parsed is not None):
                 return self._build_native_result(raw, parsed, error)
-            outcome = yield from _parse_native_reply(chain.parser, raw)
+            outcome = yield from _parse_native_reply(
+                chain.parser, raw, continue_cuts=plan.on_truncation == "continue"
+            )
             move = next_move(plan, State(), raw, outcome)
         return (yield from chain.drive_steps(plan, move, run))
 
@@ -161,14 +164,15 @@ class StructuredOutputChain(LoopRunnable[Any]):
 
 
 def _parse_native_reply(
-    parser: BaseOutputParser[Any], raw: AIMessage
+    parser: BaseOutputParser[Any], raw: AIMessage, *, continue_cuts: bool
 ) -> Generator[Call, Any, Outcome]:
     """Parse the native call's reply, its tool calls read as ``recover`` reads them.
 
     The schema is the one tool: a call it makes in markup or as the whole
     content counts, arguments must be one JSON object, an envelope with a
     member beyond a call's keys is not unwrapped; a call left invalid is
-    the feedback. A refusal raises.
+    the feedback. A refusal raises. With ``continue_cuts``, a reply cut at
+    the token limit is continued, never closed (``parse_continued``).
     """
     raise_if_refused(raw)
     if isinstance(parser, _JsonRecoveringParser):
@@ -184,11 +188,18 @@ def _parse_native_reply(
                 feedback = str(error.observation or error)
                 return Rejected(error, feedback, call_id if call_id in known else None)
             raw = recovered.message
-    return (yield from parse_reply(parser, raw))
+    return (
+        yield from parse_continued(parser, State(), raw, continue_cuts=continue_cuts)
+    )
 
 
 def _unpack(result: Any) -> tuple[AIMessage, Any, Exception | None]:
-    """The native ``include_raw`` result; a refusal raises."""
+    """The native ``include_raw`` result; a refusal raises.
+
+    A refusal is the parser's ``ModelRefusalError``, or one in the raw reply
+    that the native parser did not see (langchain-openai's
+    ``additional_kwargs["refusal"]``, a refusal block): never re-asked.
+    """
     if not isinstance(result, Mapping) or "raw" not in result:
         msg = "with_structured_output(include_raw=True) returned no 'raw' reply"
         raise TypeError(msg)
@@ -196,6 +207,7 @@ def _unpack(result: Any) -> tuple[AIMessage, Any, Exception | None]:
     if isinstance(error, ModelRefusalError):
         raise error
     raw = as_reply(result["raw"])
+    raise_if_refused(raw)
     return raw, result.get("parsed"), error if isinstance(error, Exception) else None
 
 
@@ -209,6 +221,7 @@ def structured_output(
     max_retries: int = 2,
     system_prompt: str | None = None,
     parser: _JsonRecoveringParser[Any] | None = None,
+    on_truncation: OnTruncation = "reask",
     **kwargs: Any,
 ) -> Runnable[LanguageModelInput, dict[str, Any]]: ...
 @overload
@@ -221,6 +234,7 @@ def structured_output(
     max_retries: int = 2,
     system_prompt: str | None = None,
     parser: _JsonRecoveringParser[Any] | None = None,
+    on_truncation: OnTruncation = "reask",
     **kwargs: Any,
 ) -> Runnable[LanguageModelInput, T]: ...
 @overload
@@ -233,6 +247,7 @@ def structured_output(
     max_retries: int = 2,
     system_prompt: str | None = None,
     parser: _JsonRecoveringParser[Any] | None = None,
+    on_truncation: OnTruncation = "reask",
     **kwargs: Any,
 ) -> Runnable[LanguageModelInput, RetryResult[dict[str, Any]]]: ...
 @overload
@@ -245,6 +260,7 @@ def structured_output(
     max_retries: int = 2,
     system_prompt: str | None = None,
     parser: _JsonRecoveringParser[Any] | None = None,
+    on_truncation: OnTruncation = "reask",
     **kwargs: Any,
 ) -> Runnable[LanguageModelInput, RetryResult[T]]: ...
 def structured_output(
@@ -256,6 +272,7 @@ def structured_output(
     max_retries: int = 2,
     system_prompt: str | None = None,
     parser: _JsonRecoveringParser[Any] | None = None,
+    on_truncation: OnTruncation = "reask",
     **kwargs: Any,
 ) -> Runnable[LanguageModelInput, Any]:
     r"""``model.with_structured_output(schema)``, also for models without tools.
@@ -303,6 +320,9 @@ def structured_output(
         system_prompt: Put before the format instructions.
         parser: One of our parsers (an instance), whose options are kept;
             default ``JsonFenceOutputParser()``.
+        on_truncation: The JSON strategy's answer to a cut-off reply:
+            ``"reask"`` for a shorter answer, or ``"continue"`` (see
+            :class:`JsonRetryChain`).
         **kwargs: For ``with_structured_output``.
 
     Returns:
@@ -335,7 +355,11 @@ def structured_output(
     # The native strategy never parses: a JSON-schema dict must not need jsonschema.
     chosen = attach_schema(parser, None if strategy == "native" else schema)
     chain = JsonRetryChain(
-        model=model, parser=chosen, max_retries=max_retries, include_raw=include_raw
+        model=model,
+        parser=chosen,
+        max_retries=max_retries,
+        include_raw=include_raw,
+        on_truncation=on_truncation,
     )
     native: Runnable[LanguageModelInput, Any] | None = None
     if strategy != "json":

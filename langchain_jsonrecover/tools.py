@@ -29,7 +29,7 @@ from langchain_core.tools import BaseTool, StructuredTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from langchain_jsonrecover.events import RECOVERY_EVENT, aemit_event, emit_event
-from langchain_jsonrecover.parser_base import stopped_at_token_limit
+from langchain_jsonrecover.parser_base import is_refusal, stopped_at_token_limit
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.tool_calls import (
     CallLedger,
@@ -166,6 +166,8 @@ def recover(
         >>> result.message.tool_calls[0]["args"], result.failures
         ({'q': 'Ada', 'all': True}, [])
     """
+    if is_refusal(message):
+        return Recovered(message.model_copy())  # a refusal makes no call
     cut = stopped_at_token_limit(message.response_metadata)
     ledger = CallLedger(valid=list(message.tool_calls))
     if cut and ledger.valid:
@@ -230,7 +232,9 @@ def recover_tool_calls(
     call of the text invalid. Never
     executed: cut-off arguments (or the last call of a reply that stopped at
     the token limit) and arguments read only by a ``*_guessed`` repair; they
-    stay invalid with an error that says why. The input is never mutated.
+    stay invalid with an error that says why. A refusal (a refusal block,
+    or langchain-openai's ``additional_kwargs["refusal"]``) comes back as it
+    is: nothing in it becomes a call. The input is never mutated.
 
     Use it in LCEL after the model: ``model.bind_tools(tools) |
     recover_tool_calls``.

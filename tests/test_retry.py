@@ -29,6 +29,7 @@ from pydantic import BaseModel
 from langchain_jsonrecover._retry_prompts import (
     CONTINUE_REQUEST,
     SHORTER_REQUEST,
+    WHOLE_REQUEST,
 )
 from langchain_jsonrecover._retry_prompts import (
     write_system_feedback as system_feedback,
@@ -683,14 +684,14 @@ def test_a_reply_that_is_only_a_tool_call_is_parsed() -> None:
 # --- issue 15: the loop guard, run tags, one shared reply ----------------------
 
 
-async def test_continuation_sending_the_same_piece_twice_is_progress(
+async def test_continuation_sending_distinct_pieces_is_progress(
     mode: str,
 ) -> None:
     pieces: list[Script] = [
-        AIMessage('{"scores": [0, 0, ', response_metadata=LENGTH),
-        AIMessage("0, 0, ", response_metadata=LENGTH),
-        AIMessage("0, 0, ", response_metadata=LENGTH),
-        AIMessage("0]}"),
+        AIMessage('{"scores": [1, 2,', response_metadata=LENGTH),
+        AIMessage(" 3, 4,", response_metadata=LENGTH),
+        AIMessage(" 5, 6,", response_metadata=LENGTH),
+        AIMessage(" 7]}"),
     ]
     model = ScriptedChatModel(script=pieces)
     chain = JsonRetryChain(
@@ -699,8 +700,36 @@ async def test_continuation_sending_the_same_piece_twice_is_progress(
         on_truncation="continue",
         max_retries=5,
     )
-    assert await run(chain, [QUESTION], mode) == {"scores": [0] * 7}
+    assert await run(chain, [QUESTION], mode) == {"scores": [1, 2, 3, 4, 5, 6, 7]}
     assert len(model.calls) == 4
+
+
+async def test_continuation_sending_the_same_piece_twice_asks_for_all(
+    mode: str,
+) -> None:
+    # "0, 0, " after "[0, 0, " may be the next items or a repeat of the last
+    # (issue 21, family 22): each reading is continued, and when they give
+    # different values the model is asked for the whole answer.
+    cut = '{"scores": [0, 0, '
+    pieces: list[Script] = [
+        AIMessage(cut, response_metadata=LENGTH),
+        AIMessage("0, 0, ", response_metadata=LENGTH),
+        AIMessage("0]}"),
+        '{"scores": [0, 0, 0]}',
+    ]
+    model = ScriptedChatModel(script=pieces)
+    chain = JsonRetryChain(
+        model=model,
+        parser=JsonFenceOutputParser(),
+        on_truncation="continue",
+        max_retries=5,
+    )
+    assert await run(chain, [QUESTION], mode) == {"scores": [0, 0, 0]}
+    assert model.calls[3] == [
+        QUESTION,
+        AIMessage('{"scores": [0, 0, 0, 0, '),
+        HumanMessage(WHOLE_REQUEST),
+    ]
 
 
 async def test_continuation_that_adds_nothing_is_stuck(mode: str) -> None:
