@@ -93,7 +93,8 @@ def repair(text: str, *, entities: bool = False) -> Repaired | None:
       (``{"a": 1 "b": 2}``) or item (``[1 2]``, ``[{"a": 1}\n{"b": 2}]``);
       an item must be apart from the value before it: ``[01]`` is refused;
     - ``invalid_escape_fixed``: ``\_``, ``\'``, ``\ `` in a string lose the
-      backslash and keep the character;
+      backslash and keep the character; a ``\'`` beside another ``'``
+      (``r'\'x'``: code that means its backslash) is refused;
     - ``control_characters_escaped``: a raw newline or tab in a string (the
       strict decoder's tolerance, needed here for strict output);
     - ``json_unescaped``: the value arrived string-escaped, ``{\"a\": 1}``,

@@ -324,6 +324,10 @@ class _StringScan:
             escape = found.end() if found else pos
             self.out.append(text[pos:escape] if escape > pos else "\\\\")
             self.pos = escape if escape > pos else pos + 1
+        elif nxt == "'" and "'" in (text[pos - 1 : pos], text[pos + 2 : pos + 3]):
+            # ``r'\'x'``, ``'\''``: code whose backslash is meant, beside a
+            # quote of its own; an escaped apostrophe (``isn\'t``) has none.
+            return WRONG
         elif not ((nxt.isascii() and nxt.isalnum()) or nxt in _LITERAL_TRIGGERS):
             # Keep the character, drop the backslash.
             self.repairs["invalid_escape_fixed"] = None

@@ -93,6 +93,17 @@ BACKSLASHES = [
     ),
     pytest.param(r'{"h": "<a href=\\"x\\">"}', ERROR, ERROR, id="doubled_escape"),
     pytest.param(r'{"h": "say \\"hi\\" now"}', ERROR, ERROR, id="doubled_escape_words"),
+    pytest.param(r'{"v": "isn\'t"}', {"v": "isn't"}, {"v": "isn't"}, id="apostrophe"),
+    pytest.param(
+        r'{"v": "say \'hi\' now"}',
+        {"v": "say 'hi' now"},
+        {"v": "say 'hi' now"},
+        id="quoted_word",
+    ),
+    # real-164: Python source whose backslash is meant, or an escaped quote?
+    pytest.param(
+        r"""{"c": "Q = r'\'[^\"]*\''"}""", ERROR, ERROR, id="code_backslash_quote"
+    ),
 ]
 
 
