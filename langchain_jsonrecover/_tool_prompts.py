@@ -238,3 +238,31 @@ def withheld_with_others_error(name: str) -> str:
         f"The call to {name!r} was not executed because another call of the "
         "same reply could not be used; send all the calls again."
     )
+
+
+def duplicate_key_error(name: str, key: str) -> str:
+    """Why a call that writes one key twice in an object is refused.
+
+    Example:
+        >>> print(duplicate_key_error("delete_file", "path"))
+        The call to 'delete_file' writes the key 'path' twice in one object, ...
+    """
+    return (
+        f"The call to {name!r} writes the key {key!r} twice in one object, with "
+        "two readings; the call was not executed. Write each key once and send "
+        "the call again."
+    )
+
+
+def wrapper_key_error(name: str, key: str) -> str:
+    """Why arguments wrapped under a key that names no payload are refused.
+
+    Example:
+        >>> print(wrapper_key_error("delete_file", "exclude"))
+        The arguments of the call to 'delete_file' are wrapped in 'exclude', ...
+    """
+    return (
+        f"The arguments of the call to {name!r} are wrapped in {key!r}, which "
+        "is not one of the tool's arguments; the call was not executed. Send the "
+        "arguments themselves as the JSON object."
+    )

@@ -21,12 +21,18 @@ from langchain_core.messages.tool import invalid_tool_call as make_invalid_call
 from langchain_core.messages.tool import tool_call as make_tool_call
 from pydantic import BaseModel
 
-from langchain_jsonrecover._call_text import CALL_HINT, take_out, whole_body
-from langchain_jsonrecover._envelopes import read_call_envelope
+from langchain_jsonrecover._call_text import (
+    CALL_HINT,
+    duplicate_key,
+    take_out,
+    whole_body,
+)
+from langchain_jsonrecover._envelopes import CALL_NAME_KEYS, read_call_envelope
 from langchain_jsonrecover._markup import read_tool_markup
 from langchain_jsonrecover._reasoning import blank, merge_spans
 from langchain_jsonrecover._tool_prompts import (
     cut_off_error,
+    duplicate_key_error,
     extra_members_error,
     guessed_error,
     not_an_object_error,
@@ -34,6 +40,7 @@ from langchain_jsonrecover._tool_prompts import (
     unknown_tool_error,
     unread_calls_error,
     withheld_with_others_error,
+    wrapper_key_error,
 )
 from langchain_jsonrecover.errors import (
     InvalidJsonError,
@@ -176,6 +183,8 @@ class _Written:
     extra: tuple[str, ...] = ()
     guessed: tuple[str, ...] = ()
     found_by: tuple[str, ...] = ()
+    duplicate: str | None = None
+    """A key the call's JSON writes twice in one object (two readings)."""
 
 
 def read_text_calls(
@@ -220,7 +229,15 @@ def read_text_calls(
         return message.content
     markup = read_tool_markup(text)
     written = [
-        _Written(c.name, c.arguments, c.start, "markup", c.closed, c.extra)
+        _Written(
+            c.name,
+            c.arguments,
+            c.start,
+            "markup",
+            c.closed,
+            c.extra,
+            duplicate=duplicate_key(text[c.start : c.end]),
+        )
         for c in markup.calls
     ]
     spans = list(markup.spans)
@@ -260,6 +277,7 @@ def _read_whole_content(
     if not items or any(e is None or e.name not in specs for e in envelopes):
         return None
     guessed = tuple(r for r in found.repairs if r.endswith("_guessed"))
+    duplicate = duplicate_key(rest[begin:stop])
     calls = [
         _Written(
             e.name,
@@ -271,6 +289,7 @@ def _read_whole_content(
             extra=e.extra,
             guessed=guessed,
             found_by=found.repairs,
+            duplicate=duplicate,
         )
         for index, e in enumerate(envelopes)
         if e is not None
@@ -336,6 +355,8 @@ def _read_written(
         return _make_error(unknown_tool_error(call.name, sorted(specs)))
     if call.extra:
         return _invalid(extra_members_error(call.name, call.extra))
+    if call.duplicate is not None:
+        return _invalid(duplicate_key_error(call.name, call.duplicate))
     if call.guessed:
         return _invalid(guessed_error(call.name, call.guessed))
     return _read_arguments(
@@ -409,6 +430,9 @@ def _read_arguments(
     if not _is_whole(arguments, found):
         text = several_values_error(name)
         return InvalidJsonError(text, llm_output=arguments, observation=text)
+    if (key := duplicate_key(arguments)) is not None:
+        text = duplicate_key_error(name, key)
+        return InvalidJsonError(text, llm_output=arguments, observation=text)
     guessed = [r for r in found.repairs if r.endswith("_guessed")]
     if guessed:
         text = guessed_error(name, guessed)
@@ -418,7 +442,7 @@ def _read_arguments(
         text = not_an_object_error(name)
         return InvalidJsonError(text, llm_output=arguments, observation=text)
     if spec is not None:
-        checked = _validate(value, found, spec)
+        checked = _validate(value, found, spec, name)
         if isinstance(checked, JsonRecoveryError):
             return checked
         value, found = checked
@@ -446,12 +470,16 @@ def _is_whole(arguments: str, found: Extraction) -> bool:
 
 
 def _validate(
-    value: dict[str, Any], found: Extraction, spec: ToolSpec
+    value: dict[str, Any], found: Extraction, spec: ToolSpec, name: str
 ) -> tuple[dict[str, Any], Extraction] | JsonRecoveryError:
     """Check decoded arguments against the tool's schema.
 
     The arguments stay as decoded (the tool validates and coerces them),
-    unless an envelope was unwrapped: the tool then gets the inside.
+    unless an envelope was unwrapped: the tool then gets the inside. Only a
+    wrapper whose key names the payload (:data:`PAYLOAD_KEYS`, or the tool's
+    own name) is unwrapped, once, at the top: ``{"exclude": {"path": "/x"}}``
+    or ``{"previous": {…}}`` say something the inside does not. An inner
+    envelope naming another tool is not this call's arguments either.
     """
     try:
         validated = spec.validator.extract(json.dumps(value, ensure_ascii=False))
@@ -459,11 +487,60 @@ def _validate(
         return error
     if not validated.repairs:
         return value, found
+    wrapper = _foreign_wrapper(value, validated.repairs, name)
+    if wrapper is not None:
+        text = wrapper_key_error(name, wrapper)
+        return InvalidJsonError(text, observation=text)
     inner = validated.value
     if isinstance(inner, BaseModel):
         inner = inner.model_dump(mode="json", by_alias=True, exclude_unset=True)
     found = dataclasses.replace(found, repairs=(*found.repairs, *validated.repairs))
     return inner, found
+
+
+PAYLOAD_KEYS: frozenset[str] = frozenset(
+    {
+        "arguments",
+        "parameters",
+        "params",
+        "input",
+        "data",
+        "result",
+        "output",
+        "response",
+        "answer",
+        "properties",
+    }
+)
+"""The one-key wrappers of a call's arguments that may be unwrapped (issue 21's
+list), beside the tool's own name."""
+
+
+def _foreign_wrapper(
+    value: dict[str, Any], repairs: Sequence[str], name: str
+) -> str | None:
+    """The wrapper key the schema reading unwrapped though it names no payload.
+
+    ``None`` when the arguments were not unwrapped, or only once, at the top,
+    from a key of :data:`PAYLOAD_KEYS` or the tool's name; for an envelope
+    unwrapped inside, its tool's name must be the call's.
+    """
+    unwraps = sum(r == "wrapper_unwrapped" for r in repairs)
+    keys = list(value)
+    top = keys[0] if len(keys) == 1 else None
+    allowed = top is not None and (
+        top.casefold() in PAYLOAD_KEYS or top.casefold() == name.casefold()
+    )
+    if unwraps > int(allowed):
+        return top if top is not None and not allowed else "…"
+    if any(r.startswith(("unwrapped_", "tool_envelope")) for r in repairs):
+        inner = value.get("function", value)
+        named = (
+            [inner.get(k) for k in CALL_NAME_KEYS] if isinstance(inner, dict) else []
+        )
+        if any(isinstance(n, str) and n != name for n in named):
+            return next(n for n in named if isinstance(n, str) and n != name)
+    return None
 
 
 def _make_cut_off_error(arguments: str, name: str) -> InvalidJsonError:

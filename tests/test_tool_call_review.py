@@ -1,0 +1,162 @@
+"""Wrong calls found in review of issue 21's tool-call rules, one table per cause.
+
+- A key written twice in one object of a call (``name``, ``arguments`` or
+  an argument) has two readings: the call is withheld, in every form.
+- The arguments' schema reading unwraps only a wrapper that names the
+  payload: ``{"previous": {"path": "/x"}}`` is not ``path="/x"``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage
+from langchain_core.tools import tool
+
+from langchain_jsonrecover._call_text import duplicate_key
+from langchain_jsonrecover.tools import recover_tool_calls
+
+
+@tool
+def delete_file(path: str, recursive: bool = False) -> str:
+    """Delete a file."""
+    return path
+
+
+@tool
+def get_weather(city: str) -> str:
+    """The weather in a city."""
+    return city
+
+
+@tool
+def send_email(to: str) -> str:
+    """Send an email."""
+    return to
+
+
+TOOLS = [delete_file, get_weather, send_email]
+
+
+def _calls(message: AIMessage) -> list[tuple[str, dict[str, Any]]]:
+    return [(c["name"], c["args"]) for c in message.tool_calls]
+
+
+def _invalid(name: str, arguments: str) -> AIMessage:
+    bad = {"name": name, "args": arguments, "id": "c1", "error": None}
+    return AIMessage("", invalid_tool_calls=[bad])
+
+
+TWICE = [
+    '{"name": "get_weather", "name": "delete_file", "arguments": {"path": "/"}}',
+    (
+        '<tool_call>{"name": "get_weather", "name": "delete_file", '
+        '"arguments": {"path": "/"}}</tool_call>'
+    ),
+    (
+        '{"name": "get_weather", "arguments": {"city": "Oslo"}, '
+        '"arguments": {"city": "Rome"}}'
+    ),
+    (
+        '<tool_call>{"name": "get_weather", "arguments": {"city": "Oslo"}, '
+        '"arguments": {"city": "Rome"}}</tool_call>'
+    ),
+    (
+        '<tool_call>{"name": "delete_file", "arguments": {"path": "/tmp/x", '
+        '"path": "/"}}</tool_call>'
+    ),
+    '```json\n{"name": "delete_file", "arguments": {"path": "/tmp/x", "path": "/"}}\n```',
+    '[TOOL_CALLS]delete_file[ARGS]{"path": "/tmp/x", "path": "/"}',
+    (
+        "<tool_call>\n<function=delete_file>\n<parameter=path>\n/tmp/x\n</parameter>\n"
+        "<parameter=path>\n/\n</parameter>\n</function>\n</tool_call>"
+    ),
+]
+
+
+@pytest.mark.parametrize("text", TWICE)
+@pytest.mark.parametrize("repair", [True, False])
+def test_a_key_written_twice_withholds_the_call(text: str, repair: bool) -> None:
+    fixed = recover_tool_calls(AIMessage(text), TOOLS, repair=repair)
+    assert fixed.tool_calls == []
+    assert len(fixed.invalid_tool_calls) == 1
+    assert "twice" in str(fixed.invalid_tool_calls[0]["error"])
+
+
+@pytest.mark.parametrize("tools", [TOOLS, None], ids=["tools", "no_tools"])
+def test_an_invalid_call_with_a_key_twice_stays_invalid(tools: Any) -> None:
+    fixed = recover_tool_calls(
+        _invalid("delete_file", '{"path": "/tmp", "path": "/",}'), tools
+    )
+    assert fixed.tool_calls == []
+    assert "'path' twice" in str(fixed.invalid_tool_calls[0]["error"])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"path": "/tmp/x", "path": "/"}', "path"),
+        ('{"a": {"b": 1}, "b": 2}', None),
+        ('[{"a": 1}, {"a": 2}]', None),
+        ('{"a": "x:", "b": "a"}', None),
+        ('{"a": [{"a": 1}], "a": 2}', "a"),
+        ('{"k": "\\"k\\": 1", "k2": 1}', None),
+        ('{"t\\u0061g": 1, "tag": 2}', None),  # spelt otherwise: left to the decoder
+    ],
+)
+def test_duplicate_key(text: str, expected: str | None) -> None:
+    assert duplicate_key(text) == expected
+
+
+WRAPPED = [
+    (
+        '<tool_call>{"name": "delete_file", "arguments": {"exclude": {"path": "/home"}}}'
+        "</tool_call>"
+    ),
+    (
+        '<tool_call>{"name": "delete_file", "arguments": {"previous": {"path": "/x"}}}'
+        "</tool_call>"
+    ),
+    '{"name": "send_email", "arguments": {"draft": {"to": "all@corp.example"}}}',
+    '[TOOL_CALLS]send_email[ARGS]{"name": "delete_file", "arguments": {"to": "x"}}',
+    (
+        '[TOOL_CALLS]send_email[ARGS]{"type": "function", "function": '
+        '{"name": "delete_file", "arguments": {"to": "x"}}}'
+    ),
+]
+
+
+@pytest.mark.parametrize("text", WRAPPED)
+def test_a_wrapper_that_names_no_payload_withholds_the_call(text: str) -> None:
+    fixed = recover_tool_calls(AIMessage(text), TOOLS)
+    assert fixed.tool_calls == []
+    assert "wrapped in" in str(fixed.invalid_tool_calls[0]["error"])
+
+
+def test_an_invalid_call_wrapped_in_another_key_stays_invalid() -> None:
+    fixed = recover_tool_calls(
+        _invalid("delete_file", '{"exclude": {"path": "/"},}'), TOOLS
+    )
+    assert fixed.tool_calls == []
+    assert "'exclude'" in str(fixed.invalid_tool_calls[0]["error"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        (
+            '<tool_call>{"name": "delete_file", "arguments": {"arguments": {"path": "/x"}}}'
+            "</tool_call>"
+        ),
+        (
+            '<tool_call>{"name": "delete_file", "arguments": {"delete_file": '
+            '{"path": "/x"}}}</tool_call>'
+        ),
+        '[TOOL_CALLS]delete_file[ARGS]{"name": "delete_file", "arguments": {"path": "/x"}}',
+    ],
+    ids=["arguments", "own_name", "own_envelope"],
+)
+def test_a_payload_wrapper_is_unwrapped(text: str) -> None:
+    fixed = recover_tool_calls(AIMessage(text), TOOLS)
+    assert _calls(fixed) == [("delete_file", {"path": "/x"})]
