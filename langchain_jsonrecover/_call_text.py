@@ -22,6 +22,12 @@ _FENCE_OPEN: Final = re.compile(r"```[\w+\-.]{0,20}[ \t]*+\r?\n")
 _EMPTY_FENCE: Final = re.compile(r"```[\w+\-.]{0,20}\s*+```")
 CALL_HINT: Final = re.compile(r'"(?:arguments|parameters)"\s*+:')
 """A member that only a call envelope holds: a call may be written there."""
+KEY_VALUE_HINT: Final = re.compile(
+    r'<parameter(?:=|\s++name=")|</parameter>|</?arg_(?:key|value)>'
+)
+"""A piece of a key/value call form (Qwen3-Coder, ``<invoke>``, GLM) left in
+the text once the calls are read: a call the readers ended early (a value
+holding ``</function>``), whose arguments would then be cut or lost."""
 _JSON_PIECE: Final = re.compile(r'"((?:[^"\\]++|\\.)*+)"\s*+(:)?|[\[\]{}]')
 
 

@@ -266,3 +266,17 @@ def wrapper_key_error(name: str, key: str) -> str:
         "is not one of the tool's arguments; the call was not executed. Send the "
         "arguments themselves as the JSON object."
     )
+
+
+def text_beside_calls_error(name: str) -> str:
+    """Why a provider's call waits when the text writes other calls beside it.
+
+    Example:
+        >>> text_beside_calls_error("search")
+        "The call to 'search' was not executed: the reply's text also writes ...
+    """
+    return (
+        f"The call to {name!r} was not executed: the reply's text also writes "
+        "tool calls in tool-call markup that are not the reply's calls. Send "
+        "every call again, each as a tool call."
+    )

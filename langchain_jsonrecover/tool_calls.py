@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from langchain_jsonrecover._call_text import (
     CALL_HINT,
+    KEY_VALUE_HINT,
     duplicate_key,
     take_out,
     whole_body,
@@ -37,6 +38,7 @@ from langchain_jsonrecover._tool_prompts import (
     guessed_error,
     not_an_object_error,
     several_values_error,
+    text_beside_calls_error,
     unknown_tool_error,
     unread_calls_error,
     withheld_with_others_error,
@@ -58,7 +60,13 @@ if TYPE_CHECKING:
     from langchain_jsonrecover._extract import Extraction
     from langchain_jsonrecover.tools import ToolSpec
 
-__all__ = ["CallLedger", "read_invalid_call", "read_text_calls", "withhold_cut_call"]
+__all__ = [
+    "CallLedger",
+    "check_text_beside_calls",
+    "read_invalid_call",
+    "read_text_calls",
+    "withhold_cut_call",
+]
 
 Arguments = tuple[dict[str, Any], tuple[str, ...], dict[str, Any]]
 """Arguments read: the value, the repairs made, the recovery payload."""
@@ -171,6 +179,63 @@ def read_invalid_call(
     )
 
 
+def check_text_beside_calls(
+    ledger: CallLedger, message: AIMessage, invalid: Sequence[InvalidToolCall]
+) -> Any:
+    """The content of a reply whose provider set its calls apart, checked.
+
+    Calls the text writes in tool-call markup beside the provider's calls
+    are either the same calls echoed (same names and arguments, in order:
+    their markup leaves the content), or calls the provider did not read:
+    then no call is made, for running some of them would drop the others.
+
+    Returns:
+        The message's content, without the echoed markup when it is a ``str``.
+    """
+    text = str(message.text)
+    if "<" not in text and "[TOOL_CALLS]" not in text:
+        return message.content
+    markup = read_tool_markup(text)
+    if not markup.calls:
+        return message.content
+    provider: list[tuple[str, Any]] = [
+        (c["name"], c["args"]) for c in message.tool_calls
+    ]
+    provider += [(c.get("name") or "", c.get("args") or "") for c in invalid]
+    written = [(c.name, c.arguments) for c in markup.calls]
+    if len(written) == len(provider) and all(
+        w_name == p_name and _same_arguments(w_args, p_args)
+        for (w_name, w_args), (p_name, p_args) in zip(written, provider, strict=True)
+    ):
+        if isinstance(message.content, str):
+            return take_out(message.content, list(markup.spans))
+        return message.content
+    held = list(ledger.valid)
+    ledger.valid.clear()
+    ledger.recovered.clear()
+    ledger.events.clear()
+    for call in held:
+        arguments = json.dumps(call["args"], ensure_ascii=False, default=str)
+        error = _invalid(text_beside_calls_error(call["name"]))
+        ledger.withhold(call["name"], arguments, call.get("id"), error)
+    return message.content
+
+
+def _same_arguments(written: str, sent: Any) -> bool:
+    """Whether arguments written in markup are those the provider sent."""
+    if isinstance(sent, str):
+        if written.strip() == sent.strip():
+            return True
+        try:
+            sent = json.loads(sent)
+        except ValueError:
+            return False
+    try:
+        return bool(json.loads(written) == sent)
+    except ValueError:
+        return False
+
+
 @dataclass(frozen=True, slots=True)
 class _Written:
     """A call written in the text (in markup, or as the whole content)."""
@@ -251,7 +316,9 @@ def read_text_calls(
     if not written:
         return message.content
     written.sort(key=lambda w: w.start)
-    doubt = CALL_HINT.search(rest) is not None
+    doubt = CALL_HINT.search(rest) is not None or (
+        KEY_VALUE_HINT.search(rest) is not None
+    )
     _read_all(ledger, written, specs, repair=repair, cut=cut, doubt=doubt)
     if isinstance(message.content, str):
         return take_out(message.content, spans)
