@@ -194,7 +194,7 @@ def prepare_reply(text: str) -> Prepared:
         >>> prepare_reply('{"tip": "end with <|im_end|>"}<|im_end|>').text
         '{"tip": "end with <|im_end|>"}          '
     """
-    if "<" not in text and "[TOOL_CALLS]" not in text:
+    if "<" not in text and "[TOOL_CALLS]" not in text and "THINK]" not in text:
         return Prepared(text, (), only_reasoning=False)
     read = _read(text)
     if not read.reasoning and not read.markup and not read.special:
@@ -230,7 +230,7 @@ class _Read:
 
 def _read(text: str) -> _Read:
     """Hide reasoning, then find calls, markup and special tokens."""
-    if "<" not in text and "[TOOL_CALLS]" not in text:
+    if "<" not in text and "[TOOL_CALLS]" not in text and "THINK]" not in text:
         return _Read(text, reasoning=False)
     thinking = think_spans(text)
     unthought = blank(text, thinking)

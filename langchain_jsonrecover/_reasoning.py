@@ -13,10 +13,13 @@ from dataclasses import dataclass
 from typing import Final
 
 # One alternation of literal tag names: the regex engine walks the text once;
-# the lookahead lets any other tag (``<b>``, ``</p>``) fail at once.
+# the lookahead lets any other tag (``<b>``, ``</p>``) fail at once. Mistral's
+# reasoning models (Magistral) write ``[THINK]…[/THINK]``, upper case only.
 _TAG: Final = re.compile(
-    r"<(?=/?[tr])(/?)(think|thinking|reasoning)\s*>", re.IGNORECASE
+    r"<(?=/?[tr])(/?)(think|thinking|reasoning)\s*>|(?-i:\[(/?)(THINK)\])",
+    re.IGNORECASE,
 )
+_BRACKET_TAG: Final = "THINK]"
 _QUOTES: Final = ('"', "'", "`")
 
 # Harmony (gpt-oss): ``<|start|>{role}<|channel|>{channel} [to=…]
@@ -186,8 +189,10 @@ def think_spans(text: str) -> list[tuple[int, int]]:
     Example:
         >>> think_spans('<think>say "</think>" then</think>{}')
         [(0, 34)]
+        >>> think_spans('[THINK]Maybe [TOOL_CALLS]rm[ARGS]{}[/THINK]No.')
+        [(0, 43)]
     """
-    if "<" not in text:
+    if "<" not in text and _BRACKET_TAG not in text:
         return []
     hidden: list[tuple[int, int]] = []
     open_at = -1
@@ -196,8 +201,8 @@ def think_spans(text: str) -> list[tuple[int, int]]:
     quoted_close = -1  # the last quoted closing tag of the open block
     quotes = _QuoteParity(text)
     for match in _TAG.finditer(text):
-        closing = match.group(1) == "/"
-        name = match.group(2).lower()
+        closing = (match.group(1) or match.group(3)) == "/"
+        name = (match.group(2) or match.group(4)).lower()
         if open_at < 0 and _quoted(text, match.start(), match.end()):
             continue  # a tag in quotes, outside reasoning, is text
         if (
@@ -279,7 +284,7 @@ def mask_reasoning(text: str) -> tuple[str, bool]:
         >>> mask_reasoning("<think>hm</think>{}")
         ('                 {}', True)
     """
-    if "<" not in text:
+    if "<" not in text and _BRACKET_TAG not in text:
         return text, False
     spans = think_spans(text)
     masked = blank(text, spans)

@@ -236,3 +236,36 @@ def test_the_providers_calls_echoed_in_the_text_leave_it(message: AIMessage) -> 
     fixed = recover_tool_calls(message, TOOLS)
     assert _calls(fixed) == [("get_weather", {"city": "Oslo"})]
     assert fixed.content == ""
+
+
+# --- Magistral's [THINK] reasoning --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            (
+                '[THINK]I could run [TOOL_CALLS]delete_file[ARGS]{"path": "/"} but must '
+                "not.[/THINK]I will not delete anything."
+            ),
+            [],
+        ),
+        (
+            f"[THINK]Maybe {DELETE}[/THINK]\nNo.",
+            [],
+        ),
+        (
+            '[THINK]Oslo.[/THINK][TOOL_CALLS]get_weather[ARGS]{"city": "Oslo"}',
+            [("get_weather", {"city": "Oslo"})],
+        ),
+        (f"[THINK]Oslo.[/THINK]\n{WEATHER}", [("get_weather", {"city": "Oslo"})]),
+    ],
+    ids=["markup_in_reasoning", "envelope_in_reasoning", "after", "bare_after"],
+)
+def test_a_call_inside_think_brackets_is_reasoning(
+    text: str, expected: list[tuple[str, dict[str, Any]]]
+) -> None:
+    fixed = recover_tool_calls(AIMessage(text), TOOLS)
+    assert _calls(fixed) == expected
+    assert fixed.invalid_tool_calls == []
