@@ -200,9 +200,10 @@ def think_spans(text: str) -> list[tuple[int, int]]:
     visible_from = 0
     quoted_close = -1  # the last quoted closing tag of the open block
     quotes = _QuoteParity(text)
+    strings = _StringParity(text)
     for match in _TAG.finditer(text):
         closing = (match.group(1) or match.group(3)) == "/"
-        name = (match.group(2) or match.group(4)).lower()
+        name = match.group(2).lower() if match.group(2) else match.group(4)
         if open_at < 0 and _quoted(text, match.start(), match.end()):
             continue  # a tag in quotes, outside reasoning, is text
         if (
@@ -216,9 +217,10 @@ def think_spans(text: str) -> list[tuple[int, int]]:
                 open_at, open_name = match.start(), name
                 quoted_close = -1
                 quotes.reset(match.end())
-            elif not hidden:
+            elif not hidden and not strings.inside(match.start()):
                 # A lone closing tag opening the reply's tags: what came
                 # before it was reasoning (the opening tag was in the prompt).
+                # Inside a JSON string (``{"tz": "a</think>"}``) it is data.
                 hidden.append((0, match.end()))
                 visible_from = match.end()
         elif closing and name == open_name:
@@ -323,6 +325,33 @@ class _QuoteParity:
         self._doubles += text.count('"', self._at, index)
         self._at = index
         return self._doubles % 2 == 1
+
+
+_STRING_STEP: Final = re.compile(r'\\.|["\n]')
+
+
+class _StringParity:
+    """Whether an offset is inside a ``"``-string on its line (escapes read).
+
+    Offsets are asked in increasing order; the text is read once, by regex.
+    """
+
+    __slots__ = ("_at", "_inside", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._at = 0
+        self._inside = False
+
+    def inside(self, index: int) -> bool:
+        for step in _STRING_STEP.finditer(self._text, self._at, index):
+            char = step.group()
+            if char == "\n":
+                self._inside = False
+            elif char == '"':
+                self._inside = not self._inside
+        self._at = max(self._at, index)
+        return self._inside
 
 
 def _opens_line(text: str, index: int, visible_from: int) -> bool:

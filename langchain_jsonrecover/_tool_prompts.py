@@ -280,3 +280,17 @@ def text_beside_calls_error(name: str) -> str:
         "tool calls in tool-call markup that are not the reply's calls. Send "
         "every call again, each as a tool call."
     )
+
+
+def reasoning_inside_error(name: str) -> str:
+    """Why a call with reasoning tags inside its markup is refused.
+
+    Example:
+        >>> reasoning_inside_error("write_file")
+        "The call to 'write_file' holds reasoning tags (<think>, [THINK]) ...
+    """
+    return (
+        f"The call to {name!r} holds reasoning tags (<think>, [THINK]) inside "
+        "its arguments, which cannot be told from reasoning; the call was not "
+        "executed. Send it again with those tags escaped or written otherwise."
+    )

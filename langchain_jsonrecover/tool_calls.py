@@ -30,13 +30,14 @@ from langchain_jsonrecover._call_text import (
 )
 from langchain_jsonrecover._envelopes import CALL_NAME_KEYS, read_call_envelope
 from langchain_jsonrecover._markup import read_tool_markup
-from langchain_jsonrecover._reasoning import blank, merge_spans
+from langchain_jsonrecover._reasoning import blank, merge_spans, think_spans
 from langchain_jsonrecover._tool_prompts import (
     cut_off_error,
     duplicate_key_error,
     extra_members_error,
     guessed_error,
     not_an_object_error,
+    reasoning_inside_error,
     several_values_error,
     text_beside_calls_error,
     unknown_tool_error,
@@ -248,8 +249,9 @@ class _Written:
     extra: tuple[str, ...] = ()
     guessed: tuple[str, ...] = ()
     found_by: tuple[str, ...] = ()
-    duplicate: str | None = None
-    """A key the call's JSON writes twice in one object (two readings)."""
+    refused: str | None = None
+    """Why the call cannot be used although its arguments may read: a key
+    its JSON writes twice in one object, or reasoning tags inside it."""
 
 
 def read_text_calls(
@@ -293,6 +295,7 @@ def read_text_calls(
     if "{" not in text and "<" not in text and "[TOOL_CALLS]" not in text:
         return message.content
     markup = read_tool_markup(text)
+    thinking = think_spans(text) if markup.calls else []
     written = [
         _Written(
             c.name,
@@ -301,7 +304,7 @@ def read_text_calls(
             "markup",
             c.closed,
             c.extra,
-            duplicate=duplicate_key(text[c.start : c.end]),
+            refused=_refusal(text, c.name, c.start, c.end, thinking),
         )
         for c in markup.calls
     ]
@@ -325,6 +328,20 @@ def read_text_calls(
     return message.content
 
 
+def _refusal(
+    text: str, name: str, start: int, end: int, thinking: Sequence[tuple[int, int]]
+) -> str | None:
+    r"""Why a call in markup cannot be used as read, if it cannot.
+
+    Reasoning tags inside the call (``<parameter=path>\n<think></think>x``)
+    were blanked out of its arguments: reading them would change a value.
+    """
+    if any(s < end and e > start for s, e in thinking):
+        return reasoning_inside_error(name)
+    key = duplicate_key(text[start:end])
+    return None if key is None else duplicate_key_error(name, key)
+
+
 def _read_whole_content(
     rest: str, specs: Mapping[str, ToolSpec], *, repair: bool
 ) -> tuple[list[_Written], tuple[int, int]] | None:
@@ -344,7 +361,7 @@ def _read_whole_content(
     if not items or any(e is None or e.name not in specs for e in envelopes):
         return None
     guessed = tuple(r for r in found.repairs if r.endswith("_guessed"))
-    duplicate = duplicate_key(rest[begin:stop])
+    key = duplicate_key(rest[begin:stop])
     calls = [
         _Written(
             e.name,
@@ -356,7 +373,7 @@ def _read_whole_content(
             extra=e.extra,
             guessed=guessed,
             found_by=found.repairs,
-            duplicate=duplicate,
+            refused=None if key is None else duplicate_key_error(e.name, key),
         )
         for index, e in enumerate(envelopes)
         if e is not None
@@ -422,8 +439,8 @@ def _read_written(
         return _make_error(unknown_tool_error(call.name, sorted(specs)))
     if call.extra:
         return _invalid(extra_members_error(call.name, call.extra))
-    if call.duplicate is not None:
-        return _invalid(duplicate_key_error(call.name, call.duplicate))
+    if call.refused is not None:
+        return _invalid(call.refused)
     if call.guessed:
         return _invalid(guessed_error(call.name, call.guessed))
     return _read_arguments(

@@ -269,3 +269,126 @@ def test_a_call_inside_think_brackets_is_reasoning(
     fixed = recover_tool_calls(AIMessage(text), TOOLS)
     assert _calls(fixed) == expected
     assert fixed.invalid_tool_calls == []
+
+
+# --- reasoning tags and markup inside a call's arguments ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            (
+                '<tool_call>{"name": "get_weather", "arguments": {"city": "a</think>"}}'
+                f"</tool_call><tool_call>{WEATHER}</tool_call>"
+            ),
+            [("get_weather", {"city": "a</think>"}), ("get_weather", {"city": "Oslo"})],
+        ),
+        (
+            (
+                '[TOOL_CALLS]get_weather[ARGS]{"city": " ]/</think>.."}'
+                '[TOOL_CALLS]get_weather[ARGS]{"city": "Oslo"}'
+            ),
+            [
+                ("get_weather", {"city": " ]/</think>.."}),
+                ("get_weather", {"city": "Oslo"}),
+            ],
+        ),
+        (
+            (
+                '<|python_tag|>{"name": "delete_file", "parameters": {"path": "/srv"}}; '
+                '{"name": "get_weather", "parameters": {"city": "a[/THINK]b"}}'
+            ),
+            [
+                ("delete_file", {"path": "/srv"}),
+                ("get_weather", {"city": "a[/THINK]b"}),
+            ],
+        ),
+        (
+            (
+                '<think>Hmm "</think>\n<tool_call>{"name": "get_weather", "arguments": '
+                '{"city": "c[/THINK]"}}</tool_call>'
+            ),
+            [("get_weather", {"city": "c[/THINK]"})],
+        ),
+    ],
+    ids=["lone_closer_in_string", "mistral", "python_tag", "other_closer"],
+)
+def test_a_reasoning_closer_inside_a_json_string_is_data(
+    text: str, expected: list[tuple[str, dict[str, Any]]]
+) -> None:
+    fixed = recover_tool_calls(AIMessage(text), TOOLS)
+    assert _calls(fixed) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        (
+            (
+                "<tool_call>\n<function=delete_file>\n<parameter=path>\n<think></think>x\n"
+                "</parameter>\n</function>\n</tool_call>"
+            ),
+            "reasoning tags",
+        ),
+        (
+            (
+                "<tool_call>\n<function=send_email>\n<parameter=to>\na@b<parameter=path>/\n"
+                "</parameter>\n</function>\n</tool_call>"
+            ),
+            "inside another's value",
+        ),
+        (
+            (
+                '<invoke name="send_email"><parameter name="to">a<parameter name="x">b'
+                "</parameter></invoke>"
+            ),
+            "inside another's value",
+        ),
+    ],
+    ids=["think_in_value", "qwen_parameter_in_value", "invoke_parameter_in_value"],
+)
+def test_markup_inside_a_key_value_value_withholds_the_call(
+    text: str, error: str
+) -> None:
+    fixed = recover_tool_calls(AIMessage(text), TOOLS)
+    assert fixed.tool_calls == []
+    assert error in str(fixed.invalid_tool_calls[0]["error"])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            '<invoke name="send_email"><parameter name="to">"x"</parameter></invoke>',
+            '"x"',
+        ),
+        (
+            (
+                '<tool_call>send_email\n<arg_key>to</arg_key><arg_value>"a@b"</arg_value>'
+                "</tool_call>"
+            ),
+            '"a@b"',
+        ),
+        (
+            (
+                '<tool_call>\n<function=send_email>\n<parameter=to>\n"q"\n</parameter>\n'
+                "</function>\n</tool_call>"
+            ),
+            '"q"',
+        ),
+    ],
+    ids=["invoke", "glm", "qwen"],
+)
+def test_a_quoted_key_value_value_keeps_its_quotes(text: str, expected: str) -> None:
+    fixed = recover_tool_calls(AIMessage(text), TOOLS)
+    assert _calls(fixed) == [("send_email", {"to": expected})]
+
+
+def test_a_key_value_call_without_closers_still_reads() -> None:
+    text = (
+        "<tool_call>\n<function=send_email>\n<parameter=to>\na@b\n"
+        "</function>\n</tool_call>"
+    )
+    fixed = recover_tool_calls(AIMessage(text), TOOLS)
+    assert _calls(fixed) == [("send_email", {"to": "a@b"})]
