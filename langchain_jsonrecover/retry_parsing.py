@@ -22,10 +22,11 @@ from langchain_jsonrecover._retry_prompts import (
     cut_foreign_feedback,
 )
 from langchain_jsonrecover._sync_or_async import Call
+from langchain_jsonrecover.errors import InvalidJsonError
 from langchain_jsonrecover.outcomes import Continue
 from langchain_jsonrecover.parser_base import _JsonRecoveringParser, raise_if_refused
 from langchain_jsonrecover.retry_steps import Outcome, Rejected, State, join_partial
-from langchain_jsonrecover.retry_turns import read_call
+from langchain_jsonrecover.retry_turns import list_tool_calls, read_call
 
 if TYPE_CHECKING:
     from collections.abc import Generator
@@ -71,6 +72,9 @@ def parse_reply(
     """
     raise_if_refused(reply)
     if isinstance(parser, _JsonRecoveringParser):
+        doubled = doubled_call(reply, parser)
+        if doubled is not None:
+            return Rejected(InvalidJsonError(doubled, observation=doubled), doubled)
         readable, call_id = _pick_readable(reply, parser)
         step = yield Call(parser.process, parser.aprocess, (readable,))
         if isinstance(step, Continue):
@@ -110,6 +114,28 @@ def parse_continued(
         return outcome
     alone = yield from parse_reply(parser, reply)
     return alone if isinstance(alone, Continue) else outcome
+
+
+def doubled_call(reply: AIMessage, parser: BaseOutputParser[Any]) -> str | None:
+    """Why a reply with several calls of the schema, not all alike, is not read.
+
+    Reading the first of two calls with different arguments would pick one
+    of two answers: the model is asked for one.
+    """
+    name = getattr(getattr(parser, "_schema", None), "name", None)
+    if not name:
+        return None
+    named = {
+        arguments.strip()
+        for _, call_name, arguments in list_tool_calls(reply)
+        if call_name.casefold() == name.casefold()
+    }
+    if len(named) < 2:
+        return None
+    return (
+        f"The reply holds {len(named)} calls to {name!r} with different "
+        "arguments, two answers; none was used. Send one call with the answer."
+    )
 
 
 def _pick_readable(

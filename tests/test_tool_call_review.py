@@ -11,10 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from _models import ToolCallingChatModel
+from langchain.agents import create_agent
 from langchain_core.messages import AIMessage
 from langchain_core.tools import tool
+from pydantic import BaseModel
 
+from langchain_jsonrecover import structured_output
 from langchain_jsonrecover._call_text import duplicate_key
+from langchain_jsonrecover.agents import JsonRecoveryMiddleware
 from langchain_jsonrecover.tools import recover_tool_calls
 
 
@@ -392,3 +397,65 @@ def test_a_key_value_call_without_closers_still_reads() -> None:
     )
     fixed = recover_tool_calls(AIMessage(text), TOOLS)
     assert _calls(fixed) == [("send_email", {"to": "a@b"})]
+
+
+# --- structured output: two calls of the schema are two answers -----------------------
+
+
+class GetWeather(BaseModel):
+    """The weather in a city."""
+
+    city: str
+
+
+def _two(rome: str, oslo: str) -> list[dict[str, Any]]:
+    return [
+        {"name": "GetWeather", "args": {"city": rome}, "id": "x"},
+        {"name": "GetWeather", "args": {"city": oslo}, "id": "y"},
+    ]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        AIMessage("", tool_calls=_two("Rome", "Oslo")),
+        AIMessage(
+            '<tool_call>{"name": "GetWeather", "arguments": {"city": "Oslo"}}</tool_call>'
+            '<tool_call>{"name": "GetWeather", "arguments": {"city": "Rome"}}</tool_call>'
+        ),
+        AIMessage(
+            "",
+            tool_calls=_two("Rome", "Oslo")[:1],
+            invalid_tool_calls=[
+                {"name": "GetWeather", "args": '{"city": "Oslo",}', "id": "y"}
+            ],
+        ),
+    ],
+    ids=["provider", "markup", "valid_and_invalid"],
+)
+def test_structured_output_asks_again_for_two_different_answers(
+    reply: AIMessage,
+) -> None:
+    model = ToolCallingChatModel(script=[reply, '{"city": "Paris"}'])
+    result = structured_output(model, GetWeather, max_retries=1).invoke("Weather?")
+    assert result == GetWeather(city="Paris")
+    assert len(model.calls) == 2
+
+
+def test_structured_output_reads_the_same_answer_sent_twice() -> None:
+    reply = AIMessage("", tool_calls=_two("Rome", "Rome"))
+    model = ToolCallingChatModel(script=[reply])
+    result = structured_output(model, GetWeather, max_retries=0).invoke("Weather?")
+    assert result == GetWeather(city="Rome")
+
+
+def test_the_middleware_asks_again_for_two_different_answers() -> None:
+    reply = AIMessage("", tool_calls=_two("Rome", "Oslo"))
+    model = ToolCallingChatModel(script=[reply, '{"city": "Paris"}'])
+    agent: Any = create_agent(
+        model,
+        tools=[get_weather],
+        middleware=[JsonRecoveryMiddleware(response_format=GetWeather)],
+    )
+    result = agent.invoke({"messages": [("user", "Weather?")]})
+    assert result["structured_response"] == GetWeather(city="Paris")
