@@ -200,7 +200,7 @@ def think_spans(text: str) -> list[tuple[int, int]]:
     visible_from = 0
     quoted_close = -1  # the last quoted closing tag of the open block
     quotes = _QuoteParity(text)
-    strings = _StringParity(text)
+    strings = StringParity(text)
     for match in _TAG.finditer(text):
         closing = (match.group(1) or match.group(3)) == "/"
         name = match.group(2).lower() if match.group(2) else match.group(4)
@@ -330,7 +330,7 @@ class _QuoteParity:
 _STRING_STEP: Final = re.compile(r'\\.|["\n]')
 
 
-class _StringParity:
+class StringParity:
     """Whether an offset is inside a ``"``-string on its line (escapes read).
 
     Offsets are asked in increasing order; the text is read once, by regex.
@@ -341,6 +341,11 @@ class _StringParity:
     def __init__(self, text: str) -> None:
         self._text = text
         self._at = 0
+        self._inside = False
+
+    def reset(self, at: int) -> None:
+        """Count from ``at``, outside any string (after a value read whole)."""
+        self._at = at
         self._inside = False
 
     def inside(self, index: int) -> bool:

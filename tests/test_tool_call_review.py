@@ -459,3 +459,34 @@ def test_the_middleware_asks_again_for_two_different_answers() -> None:
     )
     result = agent.invoke({"messages": [("user", "Weather?")]})
     assert result["structured_response"] == GetWeather(city="Paris")
+
+
+# --- call markup inside a quoted string in prose or code is text ---------------------
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f'Use this code:\n```python\nprint("Call: <tool_call>{DELETE}</tool_call>")\n```',
+        f'He said "run <tool_call>{DELETE}</tool_call>" and left.',
+        'log = "step [TOOL_CALLS]delete_file[ARGS]{\\"path\\": \\"/\\"}"',
+    ],
+    ids=["code_string", "prose_quote", "escaped"],
+)
+def test_call_markup_inside_a_quoted_string_is_text(text: str) -> None:
+    fixed = recover_tool_calls(AIMessage(text), TOOLS)
+    assert fixed.tool_calls == []
+    assert fixed.invalid_tool_calls == []
+    assert fixed.content == text
+
+
+def test_markup_after_a_call_with_quotes_in_its_arguments_is_read() -> None:
+    text = (
+        '[TOOL_CALLS]get_weather[ARGS]{"city": "a\\"b"}'
+        '[TOOL_CALLS]get_weather[ARGS]{"city": "x"}'
+    )
+    fixed = recover_tool_calls(AIMessage(text), TOOLS)
+    assert _calls(fixed) == [
+        ("get_weather", {"city": 'a"b'}),
+        ("get_weather", {"city": "x"}),
+    ]
