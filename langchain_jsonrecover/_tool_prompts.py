@@ -294,3 +294,17 @@ def reasoning_inside_error(name: str) -> str:
         "its arguments, which cannot be told from reasoning; the call was not "
         "executed. Send it again with those tags escaped or written otherwise."
     )
+
+
+def markup_inside_error(name: str) -> str:
+    """Why arguments whose strings hold tool-call markup, read as markup, are refused.
+
+    Example:
+        >>> markup_inside_error("delete_file")
+        "The arguments of the call to 'delete_file' hold tool-call markup or ...
+    """
+    return (
+        f"The arguments of the call to {name!r} hold tool-call markup or special "
+        "tokens that could not be told from the reply's own; the call was not "
+        "executed. Send the arguments as valid JSON, strings in double quotes."
+    )

@@ -29,13 +29,14 @@ from langchain_jsonrecover._call_text import (
     whole_body,
 )
 from langchain_jsonrecover._envelopes import CALL_NAME_KEYS, read_call_envelope
-from langchain_jsonrecover._markup import read_tool_markup
+from langchain_jsonrecover._markup import prepare_reply, read_tool_markup
 from langchain_jsonrecover._reasoning import blank, merge_spans, think_spans
 from langchain_jsonrecover._tool_prompts import (
     cut_off_error,
     duplicate_key_error,
     extra_members_error,
     guessed_error,
+    markup_inside_error,
     not_an_object_error,
     reasoning_inside_error,
     several_values_error,
@@ -514,6 +515,9 @@ def _read_arguments(
     if not _is_whole(arguments, found):
         text = several_values_error(name)
         return InvalidJsonError(text, llm_output=arguments, observation=text)
+    if _blanked_inside(arguments, found):
+        text = markup_inside_error(name)
+        return InvalidJsonError(text, llm_output=arguments, observation=text)
     if (key := duplicate_key(arguments)) is not None:
         text = duplicate_key_error(name, key)
         return InvalidJsonError(text, llm_output=arguments, observation=text)
@@ -537,6 +541,24 @@ def _read_arguments(
         "cut_off": False,
     }
     return value, found.repairs, payload
+
+
+_BLANKING: frozenset[str] = frozenset(
+    {"tool_markup_stripped", "special_tokens_stripped", "reasoning_skipped"}
+)
+
+
+def _blanked_inside(arguments: str, found: Extraction) -> bool:
+    """Whether the parser blanked markup or reasoning inside the value it read.
+
+    A token inside a string the scan does not track (single quotes:
+    ``{'path': '<tool_call>'}``) is blanked as the reply's markup, which
+    changes the value.
+    """
+    if not _BLANKING.intersection(found.repairs):
+        return False
+    begin, end = found.span
+    return prepare_reply(arguments).text[begin:end] != arguments[begin:end]
 
 
 def _is_whole(arguments: str, found: Extraction) -> bool:

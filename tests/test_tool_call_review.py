@@ -490,3 +490,30 @@ def test_markup_after_a_call_with_quotes_in_its_arguments_is_read() -> None:
         ("get_weather", {"city": 'a"b'}),
         ("get_weather", {"city": "x"}),
     ]
+
+
+# --- markup inside a single-quoted string of the arguments -------------------------
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        "{'path': '<tool_call>'}",
+        "{'path': '/srv/<|im_end|>', 'recursive': True}",
+        "{'path': 'a [TOOL_CALLS] b'}",
+    ],
+)
+@pytest.mark.parametrize("tools", [TOOLS, None], ids=["tools", "no_tools"])
+def test_markup_in_a_single_quoted_argument_is_not_blanked(
+    arguments: str, tools: Any
+) -> None:
+    fixed = recover_tool_calls(_invalid("delete_file", arguments), tools)
+    assert fixed.tool_calls == []
+    assert "markup" in str(fixed.invalid_tool_calls[0]["error"])
+
+
+def test_markup_in_a_double_quoted_argument_is_data() -> None:
+    fixed = recover_tool_calls(
+        _invalid("delete_file", '{"path": "<tool_call>",}'), TOOLS
+    )
+    assert _calls(fixed) == [("delete_file", {"path": "<tool_call>"})]
