@@ -311,7 +311,7 @@ def read_text_calls(
     ]
     spans = list(markup.spans)
     rest = blank(markup.masked, spans)
-    bare = _read_whole_content(rest, specs, repair=repair)
+    bare = _read_whole_content(rest, specs, repair=repair, seen=markup.masked)
     if bare is not None:
         calls, taken = bare
         written.extend(calls)
@@ -344,9 +344,13 @@ def _refusal(
 
 
 def _read_whole_content(
-    rest: str, specs: Mapping[str, ToolSpec], *, repair: bool
+    rest: str, specs: Mapping[str, ToolSpec], *, repair: bool, seen: str
 ) -> tuple[list[_Written], tuple[int, int]] | None:
-    """The calls of a text that is only call envelopes, and the span they take."""
+    """The calls of a text that is only call envelopes, and the span they take.
+
+    ``seen`` is the text before markup was blanked: markup blanked inside the
+    body (a token in a single-quoted string) would change a value.
+    """
     body = whole_body(rest)
     if body is None:
         return None
@@ -363,6 +367,13 @@ def _read_whole_content(
         return None
     guessed = tuple(r for r in found.repairs if r.endswith("_guessed"))
     key = duplicate_key(rest[begin:stop])
+    blanked = rest[begin:stop] != seen[begin:stop]
+
+    def refusal(name: str) -> str | None:
+        if blanked:
+            return markup_inside_error(name)
+        return None if key is None else duplicate_key_error(name, key)
+
     calls = [
         _Written(
             e.name,
@@ -374,7 +385,7 @@ def _read_whole_content(
             extra=e.extra,
             guessed=guessed,
             found_by=found.repairs,
-            refused=None if key is None else duplicate_key_error(e.name, key),
+            refused=refusal(e.name),
         )
         for index, e in enumerate(envelopes)
         if e is not None

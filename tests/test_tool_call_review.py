@@ -517,3 +517,10 @@ def test_markup_in_a_double_quoted_argument_is_data() -> None:
         _invalid("delete_file", '{"path": "<tool_call>",}'), TOOLS
     )
     assert _calls(fixed) == [("delete_file", {"path": "<tool_call>"})]
+
+
+def test_markup_in_a_single_quoted_whole_content_call_is_not_blanked() -> None:
+    text = "{'name': 'delete_file', 'arguments': {'path': 'a<tool_call>b'}}"
+    fixed = recover_tool_calls(AIMessage(text), TOOLS)
+    assert fixed.tool_calls == []
+    assert "markup" in str(fixed.invalid_tool_calls[0]["error"])
