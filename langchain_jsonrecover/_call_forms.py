@@ -29,6 +29,8 @@ from langchain_jsonrecover._call_json import (
 from langchain_jsonrecover._markup_tokens import spell_deepseek
 
 _NAME_LIMIT: Final = 100
+MARKUP_IN_KEY: Final = "a key that holds markup"
+"""The ``extra`` of a GLM call one of whose keys holds markup."""
 UNCLOSED_PARAMETER: Final = "a parameter opened inside another's value"
 """The ``extra`` of a key/value call one of whose values another parameter's
 tag ended, although the call closes its values: two readings."""
@@ -72,13 +74,15 @@ def _read_glm(text: ScanText, start: int, after: int) -> Found | None:
     close = match_head(CLOSERS["tool_call"], text, read.end)
     if close is not None:
         return _key_value_call(
-            name, read.pairs, None, (start, close.end()), closed=True
+            name, read.pairs, None, (start, close.end()), closed=True, extra=read.extra
         )
     at_end = skip_space(text, read.end) >= len(text)
     if not read.pairs and not at_end:
         return None  # ``<tool_call>`` then prose: not a call
     span = (start, read.end)
-    return _key_value_call(name, read.pairs, None, span, closed=not at_end)
+    return _key_value_call(
+        name, read.pairs, None, span, closed=not at_end, extra=read.extra
+    )
 
 
 def _read_arg_key(text: ScanText, start: int, after: int) -> Found | None:
@@ -106,7 +110,9 @@ def _read_arg_key(text: ScanText, start: int, after: int) -> Found | None:
         return None
     close = match_head(CLOSERS["tool_call"], text, read.end)
     end = read.end if close is None else close.end()
-    return _key_value_call(name, read.pairs, None, (name_start, end), closed=True)
+    return _key_value_call(
+        name, read.pairs, None, (name_start, end), closed=True, extra=read.extra
+    )
 
 
 def _is_name_char(char: str) -> bool:
@@ -130,6 +136,9 @@ class _Pairs:
     """The reply ended inside a pair."""
     cut: tuple[str, str] | None = None
     """A key whose value the reply ended inside, and that value so far."""
+    extra: tuple[str, ...] = ()
+    """:data:`MARKUP_IN_KEY` when a key holds markup (its ``</arg_key>`` was
+    lost, and the key ran over values or calls)."""
 
 
 def _glm_pairs(text: str, pos: int) -> _Pairs:
@@ -154,8 +163,11 @@ def _glm_pairs(text: str, pos: int) -> _Pairs:
                 else (text[key.end() : key_end], text[value_start:])
             )
             return _Pairs(pairs, len(text), cut_at_end=True, cut=cut)
-        pairs.append((text[key.end() : key_end], text[value_start:value_end]))
+        name = text[key.end() : key_end]
+        pairs.append((name, text[value_start:value_end]))
         pos = value_end + len("</arg_value>")
+        if "<" in name:
+            return _Pairs(pairs, pos, extra=(MARKUP_IN_KEY,))
     return _Pairs(pairs, pos)
 
 

@@ -524,3 +524,14 @@ def test_markup_in_a_single_quoted_whole_content_call_is_not_blanked() -> None:
     fixed = recover_tool_calls(AIMessage(text), TOOLS)
     assert fixed.tool_calls == []
     assert "markup" in str(fixed.invalid_tool_calls[0]["error"])
+
+
+def test_a_glm_key_that_runs_over_markup_withholds_the_calls() -> None:
+    text = (
+        "<tool_call>delete_file\n<arg_key>path</arg_key>\n<arg_value>/srv</arg_value>"
+        "<arg_key>x</arg_value>\n</tool_call>\n<tool_call>send_email\n"
+        "<arg_key>to</arg_key>\n<arg_value>a@b</arg_value>\n</tool_call>\n"
+    )
+    fixed = recover_tool_calls(AIMessage(text), TOOLS)
+    assert fixed.tool_calls == []
+    assert "a key that holds markup" in str(fixed.invalid_tool_calls[0]["error"])
