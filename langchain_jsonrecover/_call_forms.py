@@ -29,6 +29,11 @@ from langchain_jsonrecover._call_json import (
 from langchain_jsonrecover._markup_tokens import spell_deepseek
 
 _NAME_LIMIT: Final = 100
+MARKUP_IN_KEY: Final = "a key that holds markup"
+"""The ``extra`` of a GLM call one of whose keys holds markup."""
+UNCLOSED_PARAMETER: Final = "a parameter opened inside another's value"
+"""The ``extra`` of a key/value call one of whose values another parameter's
+tag ended, although the call closes its values: two readings."""
 
 
 def _opens_json(text: str, pos: int) -> bool:
@@ -69,13 +74,15 @@ def _read_glm(text: ScanText, start: int, after: int) -> Found | None:
     close = match_head(CLOSERS["tool_call"], text, read.end)
     if close is not None:
         return _key_value_call(
-            name, read.pairs, None, (start, close.end()), closed=True
+            name, read.pairs, None, (start, close.end()), closed=True, extra=read.extra
         )
     at_end = skip_space(text, read.end) >= len(text)
     if not read.pairs and not at_end:
         return None  # ``<tool_call>`` then prose: not a call
     span = (start, read.end)
-    return _key_value_call(name, read.pairs, None, span, closed=not at_end)
+    return _key_value_call(
+        name, read.pairs, None, span, closed=not at_end, extra=read.extra
+    )
 
 
 def _read_arg_key(text: ScanText, start: int, after: int) -> Found | None:
@@ -103,7 +110,9 @@ def _read_arg_key(text: ScanText, start: int, after: int) -> Found | None:
         return None
     close = match_head(CLOSERS["tool_call"], text, read.end)
     end = read.end if close is None else close.end()
-    return _key_value_call(name, read.pairs, None, (name_start, end), closed=True)
+    return _key_value_call(
+        name, read.pairs, None, (name_start, end), closed=True, extra=read.extra
+    )
 
 
 def _is_name_char(char: str) -> bool:
@@ -127,6 +136,9 @@ class _Pairs:
     """The reply ended inside a pair."""
     cut: tuple[str, str] | None = None
     """A key whose value the reply ended inside, and that value so far."""
+    extra: tuple[str, ...] = ()
+    """:data:`MARKUP_IN_KEY` when a key holds markup (its ``</arg_key>`` was
+    lost, and the key ran over values or calls)."""
 
 
 def _glm_pairs(text: str, pos: int) -> _Pairs:
@@ -151,8 +163,11 @@ def _glm_pairs(text: str, pos: int) -> _Pairs:
                 else (text[key.end() : key_end], text[value_start:])
             )
             return _Pairs(pairs, len(text), cut_at_end=True, cut=cut)
-        pairs.append((text[key.end() : key_end], text[value_start:value_end]))
+        name = text[key.end() : key_end]
+        pairs.append((name, text[value_start:value_end]))
         pos = value_end + len("</arg_value>")
+        if "<" in name:
+            return _Pairs(pairs, pos, extra=(MARKUP_IN_KEY,))
     return _Pairs(pairs, pos)
 
 
@@ -163,9 +178,10 @@ def _key_value_call(
     span: tuple[int, int],
     *,
     closed: bool,
+    extra: tuple[str, ...] = (),
 ) -> Found:
     start, end = span
-    call = FoundCall(name, _build_arguments(pairs, cut), start, end, closed)
+    call = FoundCall(name, _build_arguments(pairs, cut), start, end, closed, extra)
     return Found([call], [(start, end)], end)
 
 
@@ -180,8 +196,13 @@ def _build_arguments(pairs: list[tuple[str, str]], cut: tuple[str, str] | None) 
 
 
 def _value_text(value: str) -> str:
+    """A value's JSON: numbers, literals, objects and arrays stay; text is a string.
+
+    The templates write a string value as it is, without quotes, so a value
+    in quotes (``"x"``) is text that holds quotes, not the string ``x``.
+    """
     stripped = value.strip()
-    if stripped:
+    if stripped and not stripped.startswith('"'):
         try:
             orjson.loads(stripped)
         except orjson.JSONDecodeError:
@@ -275,13 +296,19 @@ def _read_parameters(
 ) -> Found | None:
     """Read ``parameter`` tags up to the call's closing tag: a key/value call."""
     pairs: list[tuple[str, str]] = []
+    closed_by_tag = ended_by_next = False
     while (parameter := match_head(form.parameter, text, pos)) is not None:
         stop = form.value_end.search(text, parameter.end())
         if stop is None:
             cut = (parameter.group(1), text[parameter.end() :])
             return _key_value_call(name, pairs, cut, (start, len(text)), closed=False)
         pos = stop.end() if stop.group("close") else stop.start()
+        closed_by_tag = closed_by_tag or bool(stop.group("close"))
+        ended_by_next = ended_by_next or form.parameter.match(text, pos) is not None
         pairs.append((parameter.group(1), text[parameter.end() : stop.start()]))
+    # A value ended by the next parameter's tag, in a call that closes its
+    # values: that tag may be the value's text (``<parameter=to>a<parameter=x``).
+    extra = (UNCLOSED_PARAMETER,) if closed_by_tag and ended_by_next else ()
     end = skip_space(text, pos)
     if text.startswith(form.closers[0], end):
         end += len(form.closers[0])
@@ -289,11 +316,15 @@ def _read_parameters(
             after_wrapper = skip_space(text, end)
             if text.startswith(wrapper, after_wrapper):
                 end = after_wrapper + len(wrapper)
-        return _key_value_call(name, pairs, None, (start, end), closed=True)
+        return _key_value_call(
+            name, pairs, None, (start, end), closed=True, extra=extra
+        )
     at_end = end >= len(text)
     if not pairs and not at_end:
         return None
-    return _key_value_call(name, pairs, None, (start, pos), closed=not at_end)
+    return _key_value_call(
+        name, pairs, None, (start, pos), closed=not at_end, extra=extra
+    )
 
 
 # Mistral v11+: ``name[CALL_ID]id[ARGS]{…}`` or ``name[ARGS]{…}`` or ``name{…}``.

@@ -13,6 +13,7 @@ without a fence that held only them.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Final
 
@@ -21,6 +22,13 @@ _FENCE_OPEN: Final = re.compile(r"```[\w+\-.]{0,20}[ \t]*+\r?\n")
 _EMPTY_FENCE: Final = re.compile(r"```[\w+\-.]{0,20}\s*+```")
 CALL_HINT: Final = re.compile(r'"(?:arguments|parameters)"\s*+:')
 """A member that only a call envelope holds: a call may be written there."""
+KEY_VALUE_HINT: Final = re.compile(
+    r'<parameter(?:=|\s++name=")|</parameter>|</?arg_(?:key|value)>'
+)
+"""A piece of a key/value call form (Qwen3-Coder, ``<invoke>``, GLM) left in
+the text once the calls are read: a call the readers ended early (a value
+holding ``</function>``), whose arguments would then be cut or lost."""
+_JSON_PIECE: Final = re.compile(r'"((?:[^"\\]++|\\.)*+)"\s*+(:)?|[\[\]{}]')
 
 
 def whole_body(text: str) -> tuple[int, int, int, int] | None:
@@ -85,3 +93,43 @@ def take_out(content: str, spans: list[tuple[int, int]]) -> str:
     if "```" in left:
         left = _EMPTY_FENCE.sub("", left)
     return left.strip()
+
+
+def duplicate_key(text: str) -> str | None:
+    r"""A key written twice in one object of the JSON text, if any.
+
+    JSON decoders keep one of the two values (the last, mostly); the text
+    wrote both, so reading either would change the call. Keys are read as
+    double-quoted strings followed by ``:``, strings skipped, so the text may
+    be broken elsewhere.
+
+    Example:
+        >>> duplicate_key('{"path": "/tmp/x", "path": "/"}')
+        'path'
+        >>> duplicate_key('{"a": {"b": 1}, "b": "{\\"a\\": 1}"}') is None
+        True
+    """
+    if text.count(":") < 2:
+        return None
+    seen: list[set[str] | None] = []
+    for piece in _JSON_PIECE.finditer(text):
+        char = text[piece.start()]
+        if char in "{[":
+            seen.append(set() if char == "{" else None)
+        elif char in "}]":
+            if seen:
+                seen.pop()
+        elif piece.group(2) and seen and seen[-1] is not None:
+            key = piece.group(1)
+            if key in seen[-1]:
+                return _unescape(key)
+            seen[-1].add(key)
+    return None
+
+
+def _unescape(key: str) -> str:
+    try:
+        value = json.loads(f'"{key}"')
+    except ValueError:
+        return key
+    return value if isinstance(value, str) else key

@@ -41,6 +41,7 @@ from langchain_jsonrecover._markup_tokens import (
 )
 from langchain_jsonrecover._reasoning import (
     HarmonyMessage,
+    StringParity,
     blank,
     harmony_hidden,
     harmony_messages,
@@ -194,7 +195,7 @@ def prepare_reply(text: str) -> Prepared:
         >>> prepare_reply('{"tip": "end with <|im_end|>"}<|im_end|>').text
         '{"tip": "end with <|im_end|>"}          '
     """
-    if "<" not in text and "[TOOL_CALLS]" not in text:
+    if "<" not in text and "[TOOL_CALLS]" not in text and "THINK]" not in text:
         return Prepared(text, (), only_reasoning=False)
     read = _read(text)
     if not read.reasoning and not read.markup and not read.special:
@@ -230,7 +231,7 @@ class _Read:
 
 def _read(text: str) -> _Read:
     """Hide reasoning, then find calls, markup and special tokens."""
-    if "<" not in text and "[TOOL_CALLS]" not in text:
+    if "<" not in text and "[TOOL_CALLS]" not in text and "THINK]" not in text:
         return _Read(text, reasoning=False)
     thinking = think_spans(text)
     unthought = blank(text, thinking)
@@ -294,6 +295,7 @@ def _scan(
     depth = 0
     pos = 0
     n = len(text)
+    strings = StringParity(text)
     while pos < n:
         if depth:
             run = JSON_RUN.match(text, pos)
@@ -314,6 +316,8 @@ def _scan(
             continue
         if depth == 0 and start > 0 and text[start - 1] in "\"'`":
             continue  # a token quoted in prose is text
+        if depth == 0 and strings.inside(start):
+            continue  # inside a string on its line: ``print("<tool_call>…")``
         kind = _kind(text, start)
         if kind == "special":
             special.append((start, pos))
@@ -326,6 +330,7 @@ def _scan(
         calls.extend(MarkupCall(*call) for call in found_call.calls)
         markup.extend(found_call.blanks)
         pos = max(pos, found_call.end)
+        strings.reset(pos)
 
 
 def _clean_end(text: ScanText, start: int) -> int | None:

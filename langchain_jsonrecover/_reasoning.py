@@ -13,10 +13,13 @@ from dataclasses import dataclass
 from typing import Final
 
 # One alternation of literal tag names: the regex engine walks the text once;
-# the lookahead lets any other tag (``<b>``, ``</p>``) fail at once.
+# the lookahead lets any other tag (``<b>``, ``</p>``) fail at once. Mistral's
+# reasoning models (Magistral) write ``[THINK]…[/THINK]``, upper case only.
 _TAG: Final = re.compile(
-    r"<(?=/?[tr])(/?)(think|thinking|reasoning)\s*>", re.IGNORECASE
+    r"<(?=/?[tr])(/?)(think|thinking|reasoning)\s*>|(?-i:\[(/?)(THINK)\])",
+    re.IGNORECASE,
 )
+_BRACKET_TAG: Final = "THINK]"
 _QUOTES: Final = ('"', "'", "`")
 
 # Harmony (gpt-oss): ``<|start|>{role}<|channel|>{channel} [to=…]
@@ -209,8 +212,10 @@ def think_spans(text: str) -> list[tuple[int, int]]:
     Example:
         >>> think_spans('<think>say "</think>" then</think>{}')
         [(0, 34)]
+        >>> think_spans('[THINK]Maybe [TOOL_CALLS]rm[ARGS]{}[/THINK]No.')
+        [(0, 43)]
     """
-    if "<" not in text:
+    if "<" not in text and _BRACKET_TAG not in text:
         return []
     hidden: list[tuple[int, int]] = []
     open_at = -1
@@ -218,12 +223,14 @@ def think_spans(text: str) -> list[tuple[int, int]]:
     visible_from = 0
     quoted_close = -1  # the last quoted closing tag of the open block
     quotes = _QuoteParity(text)
-    strings = _JsonStrings(text)
+    json_strings = _JsonStrings(text)  # an opening tag in one is data
+    strings = StringParity(text)  # a lone closing tag in one is data
     for match in _TAG.finditer(text):
-        closing = match.group(1) == "/"
-        name = match.group(2).lower()
+        closing = (match.group(1) or match.group(3)) == "/"
+        name = match.group(2).lower() if match.group(2) else match.group(4)
         if open_at < 0 and (
-            _quoted(text, match.start(), match.end()) or strings.inside(match.start())
+            _quoted(text, match.start(), match.end())
+            or json_strings.inside(match.start())
         ):
             continue  # a tag in quotes, or in a JSON string, outside reasoning
         if (
@@ -237,12 +244,14 @@ def think_spans(text: str) -> list[tuple[int, int]]:
                 open_at, open_name = match.start(), name
                 quoted_close = -1
                 quotes.reset(match.end())
-            elif not hidden:
+            elif not hidden and not strings.inside(match.start()):
                 # A lone closing tag opening the reply's tags: what came
                 # before it was reasoning (the opening tag was in the prompt).
+                # Inside a JSON string (``{"tz": "a</think>"}``) it is data.
                 hidden.append((0, match.end()))
                 visible_from = match.end()
                 strings.reset(visible_from)
+                json_strings.reset(visible_from)
         elif closing and name == open_name:
             if quotes.inside(match.start()) or text.startswith(_QUOTES, match.end()):
                 quoted_close = match.end()
@@ -250,6 +259,7 @@ def think_spans(text: str) -> list[tuple[int, int]]:
             hidden.append((open_at, match.end()))
             visible_from = match.end()
             strings.reset(visible_from)
+            json_strings.reset(visible_from)
             open_at = -1
     if open_at >= 0:
         # Only quoted closing tags: the last of them is the best reading.
@@ -307,7 +317,7 @@ def mask_reasoning(text: str) -> tuple[str, bool]:
         >>> mask_reasoning("<think>hm</think>{}")
         ('                 {}', True)
     """
-    if "<" not in text:
+    if "<" not in text and _BRACKET_TAG not in text:
         return text, False
     spans = think_spans(text)
     masked = blank(text, spans)
@@ -404,6 +414,38 @@ class _JsonStrings:
 _OTHER_QUOTES: Final = "\u201c\u201d\uff02\u00ab\u00bb"
 _IN_STRING: Final = re.compile(r'["\\\u201c\u201d\uff02\u00ab\u00bb]')
 _OUT_OF_STRING: Final = re.compile(r'[\[\]{}"\u201c\u201d\uff02\u00ab\u00bb]')
+
+
+_STRING_STEP: Final = re.compile(r'\\.|["\n]')
+
+
+class StringParity:
+    """Whether an offset is inside a ``"``-string on its line (escapes read).
+
+    Offsets are asked in increasing order; the text is read once, by regex.
+    """
+
+    __slots__ = ("_at", "_inside", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._at = 0
+        self._inside = False
+
+    def reset(self, at: int) -> None:
+        """Count from ``at``, outside any string (after a value read whole)."""
+        self._at = at
+        self._inside = False
+
+    def inside(self, index: int) -> bool:
+        for step in _STRING_STEP.finditer(self._text, self._at, index):
+            char = step.group()
+            if char == "\n":
+                self._inside = False
+            elif char == '"':
+                self._inside = not self._inside
+        self._at = max(self._at, index)
+        return self._inside
 
 
 def _opens_line(text: str, index: int, visible_from: int) -> bool:

@@ -238,3 +238,73 @@ def withheld_with_others_error(name: str) -> str:
         f"The call to {name!r} was not executed because another call of the "
         "same reply could not be used; send all the calls again."
     )
+
+
+def duplicate_key_error(name: str, key: str) -> str:
+    """Why a call that writes one key twice in an object is refused.
+
+    Example:
+        >>> print(duplicate_key_error("delete_file", "path"))
+        The call to 'delete_file' writes the key 'path' twice in one object, ...
+    """
+    return (
+        f"The call to {name!r} writes the key {key!r} twice in one object, with "
+        "two readings; the call was not executed. Write each key once and send "
+        "the call again."
+    )
+
+
+def wrapper_key_error(name: str, key: str) -> str:
+    """Why arguments wrapped under a key that names no payload are refused.
+
+    Example:
+        >>> print(wrapper_key_error("delete_file", "exclude"))
+        The arguments of the call to 'delete_file' are wrapped in 'exclude', ...
+    """
+    return (
+        f"The arguments of the call to {name!r} are wrapped in {key!r}, which "
+        "is not one of the tool's arguments; the call was not executed. Send the "
+        "arguments themselves as the JSON object."
+    )
+
+
+def text_beside_calls_error(name: str) -> str:
+    """Why a provider's call waits when the text writes other calls beside it.
+
+    Example:
+        >>> text_beside_calls_error("search")
+        "The call to 'search' was not executed: the reply's text also writes ...
+    """
+    return (
+        f"The call to {name!r} was not executed: the reply's text also writes "
+        "tool calls in tool-call markup that are not the reply's calls. Send "
+        "every call again, each as a tool call."
+    )
+
+
+def reasoning_inside_error(name: str) -> str:
+    """Why a call with reasoning tags inside its markup is refused.
+
+    Example:
+        >>> reasoning_inside_error("write_file")
+        "The call to 'write_file' holds reasoning tags (<think>, [THINK]) ...
+    """
+    return (
+        f"The call to {name!r} holds reasoning tags (<think>, [THINK]) inside "
+        "its arguments, which cannot be told from reasoning; the call was not "
+        "executed. Send it again with those tags escaped or written otherwise."
+    )
+
+
+def markup_inside_error(name: str) -> str:
+    """Why arguments whose strings hold tool-call markup, read as markup, are refused.
+
+    Example:
+        >>> markup_inside_error("delete_file")
+        "The arguments of the call to 'delete_file' hold tool-call markup or ...
+    """
+    return (
+        f"The arguments of the call to {name!r} hold tool-call markup or special "
+        "tokens that could not be told from the reply's own; the call was not "
+        "executed. Send the arguments as valid JSON, strings in double quotes."
+    )

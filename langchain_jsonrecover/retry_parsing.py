@@ -44,7 +44,11 @@ from langchain_jsonrecover.parser_base import (
 )
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.retry_steps import Outcome, Rejected, State
-from langchain_jsonrecover.retry_turns import read_call, read_reply_text
+from langchain_jsonrecover.retry_turns import (
+    list_tool_calls,
+    read_call,
+    read_reply_text,
+)
 from langchain_jsonrecover.streaming import message_text
 
 if TYPE_CHECKING:
@@ -91,6 +95,9 @@ def parse_reply(
     """
     raise_if_refused(reply)
     if isinstance(parser, _JsonRecoveringParser):
+        doubled = doubled_call(reply, parser)
+        if doubled is not None:
+            return Rejected(InvalidJsonError(doubled, observation=doubled), doubled)
         readable, call_id = _pick_readable(reply, parser)
         step = yield Call(parser.process, parser.aprocess, (readable,))
         if isinstance(step, Continue):
@@ -289,6 +296,28 @@ def _ambiguous(partial: str, piece: str, count: int) -> Rejected:
     error = _ambiguous_error(piece, count)
     error.llm_output = partial + piece
     return Rejected(error, WHOLE_REQUEST, whole=True)
+
+
+def doubled_call(reply: AIMessage, parser: BaseOutputParser[Any]) -> str | None:
+    """Why a reply with several calls of the schema, not all alike, is not read.
+
+    Reading the first of two calls with different arguments would pick one
+    of two answers: the model is asked for one.
+    """
+    name = getattr(getattr(parser, "_schema", None), "name", None)
+    if not name:
+        return None
+    named = {
+        arguments.strip()
+        for _, call_name, arguments in list_tool_calls(reply)
+        if call_name.casefold() == name.casefold()
+    }
+    if len(named) < 2:
+        return None
+    return (
+        f"The reply holds {len(named)} calls to {name!r} with different "
+        "arguments, two answers; none was used. Send one call with the answer."
+    )
 
 
 def _pick_readable(

@@ -30,7 +30,7 @@ from langchain_jsonrecover.retry import (
     check_parser,
     configure_attempt,
 )
-from langchain_jsonrecover.retry_parsing import parse_continued
+from langchain_jsonrecover.retry_parsing import doubled_call, parse_continued
 from langchain_jsonrecover.retry_runnable import ChainRun, LoopRunnable
 from langchain_jsonrecover.retry_steps import (
     Attempt,
@@ -117,7 +117,12 @@ class StructuredOutputChain(LoopRunnable[Any]):
             native = self.native
             result = yield Call(native.invoke, native.ainvoke, request, run.kwargs)
             raw, parsed, error = _unpack(result)
-            if not self.fallback or (error is None and parsed is not None):
+            # The provider's parser takes the first of several calls of the
+            # schema; two different ones are two answers: ours asks again.
+            doubled = doubled_call(raw, chain.parser) is not None
+            if not self.fallback or (
+                error is None and parsed is not None and not doubled
+            ):
                 return self._build_native_result(raw, parsed, error)
             outcome = yield from _parse_native_reply(
                 chain.parser, raw, continue_cuts=plan.on_truncation == "continue"

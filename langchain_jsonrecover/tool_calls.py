@@ -21,20 +21,31 @@ from langchain_core.messages.tool import invalid_tool_call as make_invalid_call
 from langchain_core.messages.tool import tool_call as make_tool_call
 from pydantic import BaseModel
 
-from langchain_jsonrecover._call_text import CALL_HINT, take_out, whole_body
+from langchain_jsonrecover._call_text import (
+    CALL_HINT,
+    KEY_VALUE_HINT,
+    duplicate_key,
+    take_out,
+    whole_body,
+)
 from langchain_jsonrecover._candidate_order import SEVERAL_REASON
-from langchain_jsonrecover._envelopes import read_call_envelope
-from langchain_jsonrecover._markup import read_tool_markup
-from langchain_jsonrecover._reasoning import blank, merge_spans
+from langchain_jsonrecover._envelopes import CALL_NAME_KEYS, read_call_envelope
+from langchain_jsonrecover._markup import prepare_reply, read_tool_markup
+from langchain_jsonrecover._reasoning import blank, merge_spans, think_spans
 from langchain_jsonrecover._tool_prompts import (
     cut_off_error,
+    duplicate_key_error,
     extra_members_error,
     guessed_error,
+    markup_inside_error,
     not_an_object_error,
+    reasoning_inside_error,
     several_values_error,
+    text_beside_calls_error,
     unknown_tool_error,
     unread_calls_error,
     withheld_with_others_error,
+    wrapper_key_error,
 )
 from langchain_jsonrecover.errors import (
     InvalidJsonError,
@@ -52,7 +63,13 @@ if TYPE_CHECKING:
     from langchain_jsonrecover._extract import Extraction
     from langchain_jsonrecover.tools import ToolSpec
 
-__all__ = ["CallLedger", "read_invalid_call", "read_text_calls", "withhold_cut_call"]
+__all__ = [
+    "CallLedger",
+    "check_text_beside_calls",
+    "read_invalid_call",
+    "read_text_calls",
+    "withhold_cut_call",
+]
 
 Arguments = tuple[dict[str, Any], tuple[str, ...], dict[str, Any]]
 """Arguments read: the value, the repairs made, the recovery payload."""
@@ -165,6 +182,63 @@ def read_invalid_call(
     )
 
 
+def check_text_beside_calls(
+    ledger: CallLedger, message: AIMessage, invalid: Sequence[InvalidToolCall]
+) -> Any:
+    """The content of a reply whose provider set its calls apart, checked.
+
+    Calls the text writes in tool-call markup beside the provider's calls
+    are either the same calls echoed (same names and arguments, in order:
+    their markup leaves the content), or calls the provider did not read:
+    then no call is made, for running some of them would drop the others.
+
+    Returns:
+        The message's content, without the echoed markup when it is a ``str``.
+    """
+    text = str(message.text)
+    if "<" not in text and "[TOOL_CALLS]" not in text:
+        return message.content
+    markup = read_tool_markup(text)
+    if not markup.calls:
+        return message.content
+    provider: list[tuple[str, Any]] = [
+        (c["name"], c["args"]) for c in message.tool_calls
+    ]
+    provider += [(c.get("name") or "", c.get("args") or "") for c in invalid]
+    written = [(c.name, c.arguments) for c in markup.calls]
+    if len(written) == len(provider) and all(
+        w_name == p_name and _same_arguments(w_args, p_args)
+        for (w_name, w_args), (p_name, p_args) in zip(written, provider, strict=True)
+    ):
+        if isinstance(message.content, str):
+            return take_out(message.content, list(markup.spans))
+        return message.content
+    held = list(ledger.valid)
+    ledger.valid.clear()
+    ledger.recovered.clear()
+    ledger.events.clear()
+    for call in held:
+        arguments = json.dumps(call["args"], ensure_ascii=False, default=str)
+        error = _invalid(text_beside_calls_error(call["name"]))
+        ledger.withhold(call["name"], arguments, call.get("id"), error)
+    return message.content
+
+
+def _same_arguments(written: str, sent: Any) -> bool:
+    """Whether arguments written in markup are those the provider sent."""
+    if isinstance(sent, str):
+        if written.strip() == sent.strip():
+            return True
+        try:
+            sent = json.loads(sent)
+        except ValueError:
+            return False
+    try:
+        return bool(json.loads(written) == sent)
+    except ValueError:
+        return False
+
+
 @dataclass(frozen=True, slots=True)
 class _Written:
     """A call written in the text (in markup, or as the whole content)."""
@@ -177,6 +251,9 @@ class _Written:
     extra: tuple[str, ...] = ()
     guessed: tuple[str, ...] = ()
     found_by: tuple[str, ...] = ()
+    refused: str | None = None
+    """Why the call cannot be used although its arguments may read: a key
+    its JSON writes twice in one object, or reasoning tags inside it."""
 
 
 def read_text_calls(
@@ -220,13 +297,22 @@ def read_text_calls(
     if "{" not in text and "<" not in text and "[TOOL_CALLS]" not in text:
         return message.content
     markup = read_tool_markup(text)
+    thinking = think_spans(text) if markup.calls else []
     written = [
-        _Written(c.name, c.arguments, c.start, "markup", c.closed, c.extra)
+        _Written(
+            c.name,
+            c.arguments,
+            c.start,
+            "markup",
+            c.closed,
+            c.extra,
+            refused=_refusal(text, c.name, c.start, c.end, thinking),
+        )
         for c in markup.calls
     ]
     spans = list(markup.spans)
     rest = blank(markup.masked, spans)
-    bare = _read_whole_content(rest, specs, repair=repair)
+    bare = _read_whole_content(rest, specs, repair=repair, seen=markup.masked)
     if bare is not None:
         calls, taken = bare
         written.extend(calls)
@@ -235,17 +321,37 @@ def read_text_calls(
     if not written:
         return message.content
     written.sort(key=lambda w: w.start)
-    doubt = CALL_HINT.search(rest) is not None
+    doubt = CALL_HINT.search(rest) is not None or (
+        KEY_VALUE_HINT.search(rest) is not None
+    )
     _read_all(ledger, written, specs, repair=repair, cut=cut, doubt=doubt)
     if isinstance(message.content, str):
         return take_out(message.content, spans)
     return message.content
 
 
+def _refusal(
+    text: str, name: str, start: int, end: int, thinking: Sequence[tuple[int, int]]
+) -> str | None:
+    r"""Why a call in markup cannot be used as read, if it cannot.
+
+    Reasoning tags inside the call (``<parameter=path>\n<think></think>x``)
+    were blanked out of its arguments: reading them would change a value.
+    """
+    if any(s < end and e > start for s, e in thinking):
+        return reasoning_inside_error(name)
+    key = duplicate_key(text[start:end])
+    return None if key is None else duplicate_key_error(name, key)
+
+
 def _read_whole_content(
-    rest: str, specs: Mapping[str, ToolSpec], *, repair: bool
+    rest: str, specs: Mapping[str, ToolSpec], *, repair: bool, seen: str
 ) -> tuple[list[_Written], tuple[int, int]] | None:
-    """The calls of a text that is only call envelopes, and the span they take."""
+    """The calls of a text that is only call envelopes, and the span they take.
+
+    ``seen`` is the text before markup was blanked: markup blanked inside the
+    body (a token in a single-quoted string) would change a value.
+    """
     body = whole_body(rest)
     if body is None:
         return None
@@ -261,6 +367,14 @@ def _read_whole_content(
     if not items or any(e is None or e.name not in specs for e in envelopes):
         return None
     guessed = tuple(r for r in found.repairs if r.endswith("_guessed"))
+    key = duplicate_key(rest[begin:stop])
+    blanked = rest[begin:stop] != seen[begin:stop]
+
+    def refusal(name: str) -> str | None:
+        if blanked:
+            return markup_inside_error(name)
+        return None if key is None else duplicate_key_error(name, key)
+
     calls = [
         _Written(
             e.name,
@@ -272,6 +386,7 @@ def _read_whole_content(
             extra=e.extra,
             guessed=guessed,
             found_by=found.repairs,
+            refused=refusal(e.name),
         )
         for index, e in enumerate(envelopes)
         if e is not None
@@ -337,6 +452,8 @@ def _read_written(
         return _make_error(unknown_tool_error(call.name, sorted(specs)))
     if call.extra:
         return _invalid(extra_members_error(call.name, call.extra))
+    if call.refused is not None:
+        return _invalid(call.refused)
     if call.guessed:
         return _invalid(guessed_error(call.name, call.guessed))
     return _read_arguments(
@@ -413,6 +530,12 @@ def _read_arguments(
     if not _is_whole(arguments, found):
         text = several_values_error(name)
         return InvalidJsonError(text, llm_output=arguments, observation=text)
+    if _blanked_inside(arguments, found):
+        text = markup_inside_error(name)
+        return InvalidJsonError(text, llm_output=arguments, observation=text)
+    if (key := duplicate_key(arguments)) is not None:
+        text = duplicate_key_error(name, key)
+        return InvalidJsonError(text, llm_output=arguments, observation=text)
     guessed = [r for r in found.repairs if r.endswith("_guessed")]
     if guessed:
         text = guessed_error(name, guessed)
@@ -422,7 +545,7 @@ def _read_arguments(
         text = not_an_object_error(name)
         return InvalidJsonError(text, llm_output=arguments, observation=text)
     if spec is not None:
-        checked = _validate(value, found, spec)
+        checked = _validate(value, found, spec, name)
         if isinstance(checked, JsonRecoveryError):
             return checked
         value, found = checked
@@ -433,6 +556,24 @@ def _read_arguments(
         "cut_off": False,
     }
     return value, found.repairs, payload
+
+
+_BLANKING: frozenset[str] = frozenset(
+    {"tool_markup_stripped", "special_tokens_stripped", "reasoning_skipped"}
+)
+
+
+def _blanked_inside(arguments: str, found: Extraction) -> bool:
+    """Whether the parser blanked markup or reasoning inside the value it read.
+
+    A token inside a string the scan does not track (single quotes:
+    ``{'path': '<tool_call>'}``) is blanked as the reply's markup, which
+    changes the value.
+    """
+    if not _BLANKING.intersection(found.repairs):
+        return False
+    begin, end = found.span
+    return prepare_reply(arguments).text[begin:end] != arguments[begin:end]
 
 
 def _is_whole(arguments: str, found: Extraction) -> bool:
@@ -450,12 +591,16 @@ def _is_whole(arguments: str, found: Extraction) -> bool:
 
 
 def _validate(
-    value: dict[str, Any], found: Extraction, spec: ToolSpec
+    value: dict[str, Any], found: Extraction, spec: ToolSpec, name: str
 ) -> tuple[dict[str, Any], Extraction] | JsonRecoveryError:
     """Check decoded arguments against the tool's schema.
 
     The arguments stay as decoded (the tool validates and coerces them),
-    unless an envelope was unwrapped: the tool then gets the inside.
+    unless an envelope was unwrapped: the tool then gets the inside. Only a
+    wrapper whose key names the payload (:data:`PAYLOAD_KEYS`, or the tool's
+    own name) is unwrapped, once, at the top: ``{"exclude": {"path": "/x"}}``
+    or ``{"previous": {…}}`` say something the inside does not. An inner
+    envelope naming another tool is not this call's arguments either.
     """
     try:
         validated = spec.validator.extract(json.dumps(value, ensure_ascii=False))
@@ -463,11 +608,60 @@ def _validate(
         return error
     if not validated.repairs:
         return value, found
+    wrapper = _foreign_wrapper(value, validated.repairs, name)
+    if wrapper is not None:
+        text = wrapper_key_error(name, wrapper)
+        return InvalidJsonError(text, observation=text)
     inner = validated.value
     if isinstance(inner, BaseModel):
         inner = inner.model_dump(mode="json", by_alias=True, exclude_unset=True)
     found = dataclasses.replace(found, repairs=(*found.repairs, *validated.repairs))
     return inner, found
+
+
+PAYLOAD_KEYS: frozenset[str] = frozenset(
+    {
+        "arguments",
+        "parameters",
+        "params",
+        "input",
+        "data",
+        "result",
+        "output",
+        "response",
+        "answer",
+        "properties",
+    }
+)
+"""The one-key wrappers of a call's arguments that may be unwrapped (issue 21's
+list), beside the tool's own name."""
+
+
+def _foreign_wrapper(
+    value: dict[str, Any], repairs: Sequence[str], name: str
+) -> str | None:
+    """The wrapper key the schema reading unwrapped though it names no payload.
+
+    ``None`` when the arguments were not unwrapped, or only once, at the top,
+    from a key of :data:`PAYLOAD_KEYS` or the tool's name; for an envelope
+    unwrapped inside, its tool's name must be the call's.
+    """
+    unwraps = sum(r == "wrapper_unwrapped" for r in repairs)
+    keys = list(value)
+    top = keys[0] if len(keys) == 1 else None
+    allowed = top is not None and (
+        top.casefold() in PAYLOAD_KEYS or top.casefold() == name.casefold()
+    )
+    if unwraps > int(allowed):
+        return top if top is not None and not allowed else "…"
+    if any(r.startswith(("unwrapped_", "tool_envelope")) for r in repairs):
+        inner = value.get("function", value)
+        named = (
+            [inner.get(k) for k in CALL_NAME_KEYS] if isinstance(inner, dict) else []
+        )
+        if any(isinstance(n, str) and n != name for n in named):
+            return next(n for n in named if isinstance(n, str) and n != name)
+    return None
 
 
 def _make_cut_off_error(arguments: str, name: str) -> InvalidJsonError:

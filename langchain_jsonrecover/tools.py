@@ -33,6 +33,7 @@ from langchain_jsonrecover.parser_base import is_refusal, stopped_at_token_limit
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.tool_calls import (
     CallLedger,
+    check_text_beside_calls,
     read_invalid_call,
     read_text_calls,
     withhold_cut_call,
@@ -180,6 +181,8 @@ def recover(
     content: Any = message.content
     if specs is not None and not message.tool_calls and not invalid:
         content = read_text_calls(ledger, message, specs, repair=repair, cut=cut)
+    elif specs is not None:
+        content = check_text_beside_calls(ledger, message, invalid)
     metadata = dict(message.response_metadata)
     if ledger.recovered or ledger.invalid:
         record = dict(metadata.get(METADATA_KEY) or {})
