@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from langchain_core.exceptions import OutputParserException
 from langchain_core.language_models import GenericFakeChatModel
 from pydantic import BaseModel, ConfigDict
 
@@ -176,3 +177,70 @@ def test_a_unit_suffix_in_any_spelling_never_leaves_the_default(
 )
 def test_unit_suffixes_in_near_spellings(key: str, stem: str | None) -> None:
     assert unit_stem(key) == stem
+
+
+class Reading(BaseModel):
+    retries: int
+    name: str = ""
+
+
+_SEVERAL = "several JSON values stand together"
+
+# Values glued together whose last one is cut off (JSON Lines at the token
+# limit) are several values, as when every one of them is closed: never the
+# first value alone, nor an empty object closed from a lone cut ``{``.
+# Before: the first value (all parsers), or ``{}`` (truncation, no schema).
+CUT_RUNS: list[tuple[str, Any, str]] = [
+    (
+        "jsonl_cut_in_a_string",
+        Reading,
+        '{"retries": 3, "name": "a"}\n{"retries": 4, "name": "b',
+    ),
+    (
+        "jsonl_cut_after_a_value",
+        Reading,
+        '{"retries": 3, "name": "a"}\n{"retries": 4, "name": "b"',
+    ),
+    ("glued_cut_after_a_comma", Reading, '{"retries": 3, "name": "a"}{"retries": 4,'),
+    (
+        "in_prose",
+        Reading,
+        'Here:\n{"retries": 3, "name": "a"}\n{"retries": 4, "name": "b',
+    ),
+    ("comma_apart", Reading, '{"retries": 3}, {"retries": 4, "name": "b'),
+    ("a_list_schema", list[Reading], '{"retries": 3}\n{"retries": 4, "name": "b'),
+    ("a_lone_cut_opener", list[Reading], '{"retries": 3}\n{"retries": 4} {'),
+    ("no_schema", None, '{"retries": 3, "name": "a"}\n{"retries": 4, "name": "b'),
+    ("no_schema_lone_opener", None, '{"retries": 3}\n{"retries": 4} {'),
+]
+
+
+def _parsers(target: Any) -> list[Any]:
+    options = {} if target is None else {"pydantic_object": target}
+    return [
+        JsonFenceOutputParser(**options),
+        JsonFenceOutputParser(prefer="last", **options),
+        JsonFenceOutputParser(repair=True, **options),
+        TruncationRecoveringOutputParser(**options),
+        TruncationRecoveringOutputParser(repair=True, **options),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("target", "reply"),
+    [row[1:] for row in CUT_RUNS],
+    ids=[row[0] for row in CUT_RUNS],
+)
+def test_glued_values_whose_last_is_cut_are_several_values(
+    target: Any, reply: str
+) -> None:
+    for parser in _parsers(target):
+        with pytest.raises(OutputParserException) as caught:
+            parser.parse(reply)
+        assert _SEVERAL in str(caught.value), parser
+
+
+def test_a_cut_value_apart_by_prose_stays_a_candidate_of_its_own() -> None:
+    reply = '{"retries": 3} and later {"retries": 4, "name": "b'
+    parser = JsonFenceOutputParser(pydantic_object=Reading)
+    assert parser.parse(reply) == Reading(retries=3)
