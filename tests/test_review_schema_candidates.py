@@ -244,3 +244,82 @@ def test_a_cut_value_apart_by_prose_stays_a_candidate_of_its_own() -> None:
     reply = '{"retries": 3} and later {"retries": 4, "name": "b'
     parser = JsonFenceOutputParser(pydantic_object=Reading)
     assert parser.parse(reply) == Reading(retries=3)
+
+
+class Count(BaseModel):
+    n: int
+
+
+# Several values in one place before any value validates end the search, as a
+# refused wrapper does: they are the answer in a form to ask again for, so an
+# earlier draft (``prefer="last"``) or a later note is not the answer. Before:
+# the draft, ``n=1``, with a schema (the listed values fail it) or without.
+SEVERAL_FINAL: list[tuple[str, Any, str, dict[str, Any]]] = [
+    (
+        "draft_then_glued",
+        Count,
+        'Draft {"n": 1}. Final {"n": 2}{"n": 3}',
+        {"prefer": "last"},
+    ),
+    (
+        "draft_then_jsonl",
+        Count,
+        'Draft {"n": 1}. Final:\n{"n": 2}\n{"n": 3}',
+        {"prefer": "last"},
+    ),
+    (
+        "draft_then_cut_jsonl",
+        Count,
+        'Draft {"n": 1}. Final {"n": 2}{"n": 3',
+        {"prefer": "last"},
+    ),
+    ("glued_then_a_note", Count, '{"n": 2}{"n": 3} (format: {"n": 0})', {}),
+    (
+        "no_schema_draft_then_glued",
+        None,
+        'Draft {"n": 1}. Final {"n": 2}{"n": 3}',
+        {"prefer": "last"},
+    ),
+    ("no_schema_glued_then_a_note", None, '{"n": 2}\n{"n": 3}\n(format: {"n": 0})', {}),
+]
+
+
+@pytest.mark.parametrize("repair", [False, True])
+@pytest.mark.parametrize(
+    ("target", "reply", "options"),
+    [row[1:] for row in SEVERAL_FINAL],
+    ids=[row[0] for row in SEVERAL_FINAL],
+)
+def test_several_values_before_any_value_end_the_search(
+    target: Any, reply: str, options: dict[str, Any], repair: bool
+) -> None:
+    schema = {} if target is None else {"pydantic_object": target}
+    for parser_type in (JsonFenceOutputParser, TruncationRecoveringOutputParser):
+        parser = parser_type(**schema, **options, repair=repair)
+        with pytest.raises(OutputParserException):
+            parser.parse(reply)
+
+
+@pytest.mark.parametrize(
+    ("target", "reply", "expected"),
+    [
+        # A later value apart by prose is the last one: it answers.
+        (Count, '{"n": 2}{"n": 3} was wrong, use {"n": 1}', Count(n=1)),
+        # A value validates first: the glued ones after it do not matter.
+        (Count, 'Draft {"n": 1}. Final {"n": 2}{"n": 3}', Count(n=1)),
+        # A list schema takes the glued values as its list.
+        (
+            list[Count],
+            'Draft {"n": 1}. Final {"n": 2}{"n": 3}',
+            [Count(n=2), Count(n=3)],
+        ),
+    ],
+)
+def test_values_apart_by_prose_keep_their_order(
+    target: Any, reply: str, expected: Any
+) -> None:
+    last = reply.startswith("{")
+    parser = JsonFenceOutputParser(
+        pydantic_object=target, prefer="last" if last else "first"
+    )
+    assert parser.parse(reply) == expected
