@@ -63,9 +63,12 @@ def order_spans(
 
 
 def glued_runs(text: str, spans: Sequence[Span]) -> list[list[Span]]:
-    """Runs of two or more closed spans apart only by spaces or a comma.
+    r"""Runs of two or more spans apart only by spaces or a comma.
 
-    A citation (an array of numbers) beside an object is not glued to it:
+    Each is closed but the last span of the prose, which may be cut off
+    (``{"a": 1}\n{"b": 2`` is JSON Lines cut in its second value, never the
+    first value alone). A citation (an array of numbers) beside an object is
+    not glued to it:
     ``{"a": 1} [4]`` stays two candidates, objects first. Each gap is read
     once, so the look is linear in the reply.
 
@@ -82,7 +85,7 @@ def glued_runs(text: str, spans: Sequence[Span]) -> list[list[Span]]:
         if (
             current
             and current[-1].closed
-            and span.closed
+            and (span.closed or span is spans[-1])
             and not _citation_beside_object(current[-1], span)
             and not span.nested
             and _GAP.fullmatch(text, current[-1].end, span.start) is not None

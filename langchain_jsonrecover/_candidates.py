@@ -386,7 +386,8 @@ def _read_run(
 ) -> Candidate:
     """Several values glued together: a failure, or their list for a schema."""
     read = [_read_span(text, span, step, repairs, scan) for span in run]
-    values = [c.value for c in read] if all(c.failure is None for c in read) else None
+    whole = run[-1].closed and all(c.failure is None for c in read)
+    values = [c.value for c in read] if whole else None  # cut: never a list
     return _several(
         Place(run[0].start, run[-1].end, repairs, step, closed=True), values, scan
     )

@@ -9,9 +9,9 @@ the schema (``_align``: keys matched, an enum's case, a wrapper unwrapped …)
 or repaired (``repair=True``). Where one of each validates with different
 values, the reply holds two readings and no order of candidates may choose
 between them: that is a clash, reported with both. A candidate the reading
-refuses (``_schema_keys``) before any value validates ends the search: it
-holds the answer in a form to ask again for. Without a schema, the first
-candidate that decodes is all there is to read.
+refuses (``_schema_keys``), or several values in one place, before any value
+validates ends the search: it holds the answer in a form to ask again for.
+Without a schema, the first candidate that decodes is all there is to read.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from pydantic import BaseModel
 
+from langchain_jsonrecover._candidate_order import SEVERAL
 from langchain_jsonrecover._candidates import CandidateFailure
 from langchain_jsonrecover._schema import Accepted, FieldError, Rejected
 
@@ -91,6 +92,11 @@ def read_all(
         if candidate.failure is not None:
             if out.failure is None:
                 out.failure = candidate
+            if candidate.failure.detail == SEVERAL and out.winner is None:
+                # Several values in one place: the answer, in a form to ask
+                # again for; an earlier draft or a later note is not it.
+                out.failure, out.errors = candidate, None
+                return out
             continue
         if schema is None:
             out.winner = out.standing = Reading(
@@ -132,9 +138,14 @@ def read_all(
             out.errors = (
                 fills_nothing if isinstance(verdict, Accepted) else verdict.errors
             )
-        if not isinstance(verdict, Accepted) and verdict.refused and not out.winner:
-            # The answer, in a form the reading refuses: a later value is
-            # not the answer either (an example, a format note).
+        if (
+            not isinstance(verdict, Accepted)
+            and (verdict.refused or "values_listed" in candidate.repairs)
+            and not out.winner
+        ):
+            # The answer, in a form the reading refuses (or several values
+            # the schema does not take as a list): a later value is not the
+            # answer either (an example, a format note), nor an earlier draft.
             out.failure, out.errors = candidate, verdict.errors
             return out
     return out

@@ -60,7 +60,10 @@ UNIT_SUFFIXES: Final = (
 )
 """Unit suffixes, in snake case; the camelCase form (``Ms``, ``Usd``) counts too."""
 
-_CAMEL_SUFFIXES: Final = tuple(suffix[1:].capitalize() for suffix in UNIT_SUFFIXES)
+_UNIT_WORDS: Final = tuple(
+    sorted((suffix[1:] for suffix in UNIT_SUFFIXES), key=len, reverse=True)
+)
+_SEPARATORS: Final = "_- "
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,20 +106,28 @@ _NORMALIZED_PAYLOAD_KEYS: Final = frozenset(normalize(k) for k in PAYLOAD_KEYS)
 def unit_stem(key: str) -> str | None:
     """The key without its unit suffix, or ``None`` when it has none.
 
+    A suffix is matched as a near spelling of the key is: after a ``_``, a
+    ``-`` or a space in any case (``timeout-ms``, ``TIMEOUT_MS``), or after a
+    lowercase letter in camelCase (``timeoutMs``, ``timeoutMS``).
+
     Example:
         >>> unit_stem("timeout_ms"), unit_stem("timeoutMs"), unit_stem("customer_id")
         ('timeout', 'timeout', None)
+        >>> unit_stem("timeout-ms"), unit_stem("TIMEOUT_MS"), unit_stem("timeoutMS")
+        ('timeout', 'TIMEOUT', 'timeout')
     """
-    for suffix in UNIT_SUFFIXES:
-        if len(key) > len(suffix) and key.endswith(suffix):
-            return key[: -len(suffix)]
-    for suffix in _CAMEL_SUFFIXES:
-        if (
-            len(key) > len(suffix)
-            and key.endswith(suffix)
-            and key[-len(suffix) - 1].islower()
-        ):
-            return key[: -len(suffix)]
+    key = key.strip()
+    for word in _UNIT_WORDS:
+        size = len(word)
+        head, tail = key[:-size], key[-size:]
+        if len(key) <= size or tail.casefold() != word:
+            continue
+        if head[-1] in _SEPARATORS:
+            stem = head.rstrip(_SEPARATORS)
+            if stem:
+                return stem
+        elif head[-1].islower() and tail in (word.capitalize(), word.upper()):
+            return head
     return None
 
 
