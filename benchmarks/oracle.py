@@ -55,6 +55,8 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from _oracle_table import cell, table
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from _oracle import (
@@ -109,27 +111,6 @@ def run(runners: Sequence[Runner], cases: Sequence[Case]) -> dict[str, Tally]:
     return tallies
 
 
-def _cell(counts: Counter[Verdict], verdict: Verdict) -> str:
-    total = sum(counts.values())
-    share = 100 * counts[verdict] / total if total else 0.0
-    return f"{counts[verdict]} ({share:.1f}%)"
-
-
-def _table(header: list[str], rows: list[list[str]], *, markdown: bool) -> str:
-    if markdown:
-        lines = ["| " + " | ".join(header) + " |"]
-        lines.append(
-            "|" + "|".join(":--" if i == 0 else "--:" for i in range(len(header))) + "|"
-        )
-        lines += ["| " + " | ".join(row) + " |" for row in rows]
-        return "\n".join(lines)
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    fmt = "  ".join(
-        f"{{:<{w}}}" if i == 0 else f"{{:>{w}}}" for i, w in enumerate(widths)
-    )
-    return "\n".join(fmt.format(*r) for r in [header, *rows])
-
-
 def report(
     seed: int,
     tallies: dict[str, Tally],
@@ -149,10 +130,10 @@ def report(
             continue
         print(f"\n{'### ' if markdown else ''}{title}: {total} replies\n")
         rows = [
-            [name, *(_cell(getattr(t, pick), v) for v in VERDICTS)]
+            [name, *(cell(getattr(t, pick), v) for v in VERDICTS)]
             for name, t in tallies.items()
         ]
-        print(_table(header, rows, markdown=markdown))
+        print(table(header, rows, markdown=markdown))
         for name, t in tallies.items():
             if t.empty[pick]:
                 print(
@@ -171,7 +152,7 @@ def report(
                 total = sum(counts.values())
                 row.append(f"{100 * counts['wrong'] / total:.1f}" if total else "-")
             rows.append(row)
-        print(_table(["fault", *(_short(n) for n in names)], rows, markdown=markdown))
+        print(table(["fault", *(_short(n) for n in names)], rows, markdown=markdown))
     if examples:
         for name, tally in tallies.items():
             print(

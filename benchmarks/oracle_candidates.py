@@ -41,6 +41,8 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from _oracle_table import cell, table
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from _oracle_candidates import (
@@ -59,27 +61,6 @@ from _oracle_candidates import (
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-
-
-def _cell(counts: Counter[Verdict], verdict: Verdict) -> str:
-    total = sum(counts.values())
-    share = 100 * counts[verdict] / total if total else 0.0
-    return f"{counts[verdict]} ({share:.1f}%)"
-
-
-def _table(header: list[str], rows: list[list[str]], *, markdown: bool) -> str:
-    if markdown:
-        lines = ["| " + " | ".join(header) + " |"]
-        lines.append(
-            "|" + "|".join(":--" if i == 0 else "--:" for i in range(len(header))) + "|"
-        )
-        lines += ["| " + " | ".join(row) + " |" for row in rows]
-        return "\n".join(lines)
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    fmt = "  ".join(
-        f"{{:<{w}}}" if i == 0 else f"{{:>{w}}}" for i, w in enumerate(widths)
-    )
-    return "\n".join(fmt.format(*r) for r in [header, *rows])
 
 
 def run(
@@ -125,10 +106,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         title = f"candidate choice, seed {seed}: {args.count} replies"
         print(f"\n{'### ' if args.markdown else ''}{title}\n")
         rows = [
-            [name, *(_cell(total, v) for v in VERDICTS)]
+            [name, *(cell(total, v) for v in VERDICTS)]
             for name, (total, _, _) in tallies.items()
         ]
-        print(_table(["entry point", *VERDICTS], rows, markdown=args.markdown))
+        print(table(["entry point", *VERDICTS], rows, markdown=args.markdown))
         title = f"wrong values per kind (% of that kind's replies), seed {seed}"
         print(f"\n{'### ' if args.markdown else ''}{title}\n")
         names = list(tallies)
@@ -141,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 row.append(f"{100 * counts['wrong'] / n:.1f}" if n else "-")
             kind_rows.append(row)
         header = ["kind", *(f"#{i + 1}" for i in range(len(names)))]
-        print(_table(header, kind_rows, markdown=args.markdown))
+        print(table(header, kind_rows, markdown=args.markdown))
         print("\n" + "; ".join(f"#{i + 1} {n}" for i, n in enumerate(names)))
         if args.examples:
             for name, (_, _, wrong) in tallies.items():

@@ -38,6 +38,8 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from _oracle_table import cell, table
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from _oracle_schema import (
@@ -56,27 +58,6 @@ from _oracle_schema import (
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-
-
-def _table(header: list[str], rows: list[list[str]], *, markdown: bool) -> str:
-    if markdown:
-        lines = ["| " + " | ".join(header) + " |"]
-        lines.append(
-            "|" + "|".join(":--" if i == 0 else "--:" for i in range(len(header))) + "|"
-        )
-        lines += ["| " + " | ".join(row) + " |" for row in rows]
-        return "\n".join(lines)
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    fmt = "  ".join(
-        f"{{:<{w}}}" if i == 0 else f"{{:>{w}}}" for i, w in enumerate(widths)
-    )
-    return "\n".join(fmt.format(*r) for r in [header, *rows])
-
-
-def _cell(counts: Counter[Verdict], verdict: Verdict) -> str:
-    total = sum(counts.values())
-    share = 100 * counts[verdict] / total if total else 0.0
-    return f"{counts[verdict]} ({share:.1f}%)"
 
 
 def run_seed(
@@ -108,8 +89,8 @@ def run_seed(
         f"{answerable} with a right answer"
     )
     print(f"\n{'### ' if markdown else ''}{title}\n")
-    rows = [[name, *(_cell(c, v) for v in VERDICTS)] for name, c in totals.items()]
-    print(_table(["entry point", *VERDICTS], rows, markdown=markdown))
+    rows = [[name, *(cell(c, v) for v in VERDICTS)] for name, c in totals.items()]
+    print(table(["entry point", *VERDICTS], rows, markdown=markdown))
     print(f"\n{'### ' if markdown else ''}wrong per variant, seed {seed}\n")
     names = list(totals)
     rows = [
@@ -117,7 +98,7 @@ def run_seed(
         for variant in VARIANTS
     ]
     print(
-        _table(
+        table(
             ["variant", *(f"#{i + 1}" for i in range(len(names)))],
             rows,
             markdown=markdown,

@@ -34,6 +34,8 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from _oracle_table import cell, table
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from _oracle_tools import FIXED_SEED, KINDS, VERDICTS, Answer, Case, generate
@@ -43,27 +45,6 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from _oracle_tools import Verdict
-
-
-def _table(header: list[str], rows: list[list[str]], *, markdown: bool) -> str:
-    if markdown:
-        lines = ["| " + " | ".join(header) + " |"]
-        lines.append(
-            "|" + "|".join(":--" if i == 0 else "--:" for i in range(len(header))) + "|"
-        )
-        lines += ["| " + " | ".join(row) + " |" for row in rows]
-        return "\n".join(lines)
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    fmt = "  ".join(
-        f"{{:<{w}}}" if i == 0 else f"{{:>{w}}}" for i, w in enumerate(widths)
-    )
-    return "\n".join(fmt.format(*r) for r in [header, *rows])
-
-
-def _cell(counts: Counter[Verdict], verdict: Verdict) -> str:
-    total = sum(counts.values())
-    share = 100 * counts[verdict] / total if total else 0.0
-    return f"{counts[verdict]} ({share:.1f}%)"
 
 
 def run_seed(
@@ -108,11 +89,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         results = run_seed(runners, generate(seed, args.count))
         print(f"\n{head}Seed {seed}: {args.count} cases\n")
         rows = [
-            [name, str(sum(t.values())), *(_cell(t, v) for v in VERDICTS)]
+            [name, str(sum(t.values())), *(cell(t, v) for v in VERDICTS)]
             for name, (t, _, _) in results.items()
         ]
         header = ["entry point", "cases", *VERDICTS]
-        print(_table(header, rows, markdown=args.markdown))
+        print(table(header, rows, markdown=args.markdown))
         print(f"\n{head}Seed {seed}: right / error / wrong per kind\n")
         kind_rows = [
             [
@@ -124,7 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ]
             for kind in KINDS
         ]
-        print(_table(["kind", *results], kind_rows, markdown=args.markdown))
+        print(table(["kind", *results], kind_rows, markdown=args.markdown))
         for name, (_, _, wrong) in results.items():
             for case, answer in wrong[: args.examples]:
                 print(f"\n{name}: {describe(case, answer)}")
