@@ -32,6 +32,7 @@ from langchain_jsonrecover._candidate_order import SEVERAL_REASON
 from langchain_jsonrecover._envelopes import CALL_NAME_KEYS, read_call_envelope
 from langchain_jsonrecover._markup import prepare_reply, read_tool_markup
 from langchain_jsonrecover._reasoning import blank, merge_spans, think_spans
+from langchain_jsonrecover._schema_keys import PAYLOAD_KEYS
 from langchain_jsonrecover._tool_prompts import (
     cut_off_error,
     duplicate_key_error,
@@ -617,24 +618,6 @@ def _validate(
         inner = inner.model_dump(mode="json", by_alias=True, exclude_unset=True)
     found = dataclasses.replace(found, repairs=(*found.repairs, *validated.repairs))
     return inner, found
-
-
-PAYLOAD_KEYS: frozenset[str] = frozenset(
-    {
-        "arguments",
-        "parameters",
-        "params",
-        "input",
-        "data",
-        "result",
-        "output",
-        "response",
-        "answer",
-        "properties",
-    }
-)
-"""The one-key wrappers of a call's arguments that may be unwrapped (issue 21's
-list), beside the tool's own name."""
 
 
 def _foreign_wrapper(
