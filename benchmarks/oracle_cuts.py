@@ -28,6 +28,8 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from _oracle_table import table
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from _oracle_cuts import (
@@ -113,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             shown += (
                 [f"--- {entry.name}", *wrong[: args.examples]] if args.examples else []
             )
-        print(_table(["entry point", *VERDICTS], rows, markdown=args.markdown))
+        print(table(["entry point", *VERDICTS], rows, markdown=args.markdown))
         if shown:
             print("\n" + "\n".join(shown))
     return 0
@@ -121,24 +123,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _cell(counts: Counter[str], verdict: str, total: int) -> str:
     return f"{counts[verdict]} ({100 * counts[verdict] / total:.1f}%)"
-
-
-def _table(header: list[str], rows: list[list[str]], *, markdown: bool) -> str:
-    if markdown:
-        lines = ["| " + " | ".join(header) + " |"]
-        lines.append(
-            "|" + "|".join(":--" if i == 0 else "--:" for i in range(len(header))) + "|"
-        )
-        lines += ["| " + " | ".join(row) + " |" for row in rows]
-        return "\n".join(lines)
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    return "\n".join(
-        "  ".join(
-            c.ljust(w) if i == 0 else c.rjust(w)
-            for i, (c, w) in enumerate(zip(r, widths, strict=True))
-        )
-        for r in [header, *rows]
-    )
 
 
 if __name__ == "__main__":
