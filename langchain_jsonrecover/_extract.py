@@ -347,7 +347,7 @@ def choose(
         candidate = pick.candidate
         span = (candidate.start, candidate.end)
         repairs = pick.repairs
-        if "truncation_closed" in repairs and defaulted(pick.value):
+        if "truncation_closed" in repairs and schema and defaulted(pick.value):
             repairs = (*repairs, "unreached_fields_defaulted")
         return Extraction(pick.value, span, candidate.step, repairs)
     failed = found.failure

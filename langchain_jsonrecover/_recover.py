@@ -28,6 +28,7 @@ from typing import Any, Final
 
 import pydantic_core
 
+from langchain_jsonrecover._cut_scan import CutState, cut_state
 from langchain_jsonrecover._decode import (
     DecodeFailure,
     escape_control_characters,
@@ -53,7 +54,6 @@ _PARSER_DEPTH: Final = 200
 _RETRIES: Final = 3
 _NUMBER_CHARS: Final = frozenset("-+.0123456789eE")
 _NUMBER_STARTS: Final = frozenset("-0123456789")
-_STATE_TOKENS: Final = re.compile(r'[\[\]{}",:]')
 # A scalar the cut may have stopped inside: a JSON number's prefix, or a literal's.
 _CUT_SCALAR: Final = re.compile(
     r"-|-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]*)?"
@@ -78,68 +78,7 @@ class Closed:
     a member whose value the cut removed; ``None`` when no member lost one."""
 
 
-@dataclass(frozen=True, slots=True)
-class _CutState:
-    """Where a cut text stops: in a string or not, after a key or not."""
-
-    string_start: int | None
-    """Start of the string the text ends in."""
-    key_start: int | None
-    """Start of the last key of the innermost object, when its value is missing
-    (the text ends in the key, after it, after its colon, or in a scalar)."""
-    scalar_start: int
-    """Where text after the last structural token starts (a scalar, if any)."""
-    outer: tuple[tuple[str, int], ...] = ()
-    """With ``key_start``: the containers around that object, each its opener
-    and its member's key start (``{``) or item index (``[``)."""
-
-
-def _cut_state(text: str) -> _CutState:
-    """One linear scan of a cut text (strings skipped a string at a time)."""
-    stack: list[str] = []
-    at_member: list[int] = []  # per container: its last key's start, or item index
-    prev = ""
-    pos = 0
-    key_start = -1
-    while True:
-        token = _STATE_TOKENS.search(text, pos)
-        if token is None:
-            break
-        char, at = token.group(), token.start()
-        if char == '"':
-            is_key = stack[-1:] == ["{"] and prev in {"{", ","}
-            closed_at = skip_string(text, at)
-            if closed_at is None:
-                if not is_key:
-                    return _CutState(at, None, len(text))
-                return _CutState(
-                    at,
-                    at,
-                    len(text),
-                    tuple(zip(stack[:-1], at_member[:-1], strict=True)),
-                )
-            if is_key:
-                key_start = at_member[-1] = at
-            prev = "key" if is_key else "value"
-            pos = closed_at
-            continue
-        if char in "[{":
-            stack.append(char)
-            at_member.append(0)
-        elif char in "]}" and stack:
-            stack.pop()
-            at_member.pop()
-        elif char == "," and stack[-1:] == ["["]:
-            at_member[-1] += 1
-        prev = char
-        pos = token.end()
-    if not (stack[-1:] == ["{"] and prev in {"key", ":"} and key_start >= 0):
-        return _CutState(None, None, pos)
-    outer = tuple(zip(stack[:-1], at_member[:-1], strict=True))
-    return _CutState(None, key_start, pos, outer)
-
-
-def _cut_path(text: str, state: _CutState) -> str:
+def _cut_path(text: str, state: CutState) -> str:
     """The removed member's path as errors write it: ``steps[1].id``."""
     parts: list[str] = []
     for opener, member in state.outer:
@@ -164,7 +103,7 @@ def swallows_structure(text: str) -> bool:
         >>> swallows_structure('{"a": "x')
         False
     """
-    start = _cut_state(text).string_start
+    start = cut_state(text).string_start
     return start is not None and _SWALLOWED.search(text, start) is not None
 
 
@@ -226,7 +165,7 @@ def close_truncated(
                 text = text[:keep]
                 repairs.append("runaway_newlines_trimmed")
     stripped = text.rstrip(" \t\r\n")
-    state = _cut_state(stripped)
+    state = cut_state(stripped)
     kept_scalar = False
     if state.string_start is None:
         if not (after_closer or final_only) and stripped[-1:] in {"}", "]"}:

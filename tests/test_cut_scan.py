@@ -1,0 +1,112 @@
+"""The cut scan (``_cut_scan.cut_state``): the token scan's answer, in less work.
+
+``cut_state`` reads a cut text bracket to bracket and then only the innermost
+open container's tokens; ``_cut_state_tokens`` reads every token. They must
+agree on every text: every prefix of documents (each a cut), and garbage.
+The work is counted (token searches), never timed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from langchain_jsonrecover import _cut_scan
+from langchain_jsonrecover._cut_scan import CutState, _cut_state_tokens, cut_state
+from langchain_jsonrecover._recover import Closed, close_truncated
+
+_DOCUMENTS = [
+    '{"a": {"b": [1, {"c": "x\\"y", "d": [[], {}]}], "e": "z"}, "f": ["q", {"g": 1}]}',
+    '[{"id": 1, "tags": ["x", "{y}"]}, {"id": 2, "note": "a\\\\"}, [true, null]]',
+    '{"k": "]}", "l": {"m": {"n": ["[", "{", "\\u00e9"]}}, "o": -1.5e3}',
+    json.dumps(
+        {"items": [{"id": i, "name": f"n{i}", "ok": i % 2 == 0} for i in range(5)]},
+        indent=2,
+    ),
+]
+_PREFIXES = [doc[:cut] for doc in _DOCUMENTS for cut in range(len(doc) + 1)]
+_ODD = [
+    "",
+    "]]}",
+    '{"a"::',
+    '{"a": "x":',
+    '{"b": {"c": 1}:',
+    "{:",
+    '{"a", "b"',
+    '[1, 2, {"a": 1}, ',
+    '{"a": [1, 2], "b',
+    '{"a": [1, 2], "b": ',
+    '\\"{"a": 1',
+    '{"a\\',
+    '{"a": {"b": 1}, "c": 2}',
+]
+
+
+def _fields(state: CutState) -> tuple[object, ...]:
+    return (state.string_start, state.key_start, state.scalar_start, state.outer)
+
+
+@pytest.mark.parametrize("text", _PREFIXES + _ODD)
+def test_the_cut_scan_agrees_with_the_token_scan(text: str) -> None:
+    assert _fields(cut_state(text)) == _fields(_cut_state_tokens(text))
+
+
+def test_the_cut_scan_agrees_on_random_garbage() -> None:
+    rng = random.Random(24)  # noqa: S311 - a fixed seed, not a secret
+    alphabet = '{}[]",:\\ a1'
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        assert _fields(cut_state(text)) == _fields(_cut_state_tokens(text)), text
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"items": [{"a": 1}, {"b"', CutState(None, 22, 25, (("{", 1), ("[", 1)))),
+        ('{"a": "x', CutState(6, None, 8)),
+        ('{"a": [1, 2', CutState(None, None, 9)),
+    ],
+)
+def test_the_cut_state(text: str, expected: CutState) -> None:
+    assert cut_state(text) == expected
+
+
+def _token_searches(monkeypatch: pytest.MonkeyPatch, text: str) -> int:
+    searches = 0
+    real = _cut_scan._STATE_TOKENS
+
+    class Counting:
+        def search(self, string: str, pos: int, endpos: int) -> object:
+            nonlocal searches
+            searches += 1
+            return real.search(string, pos, endpos)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(_cut_scan, "_STATE_TOKENS", Counting())
+        cut_state(text)
+    return searches
+
+
+def _records(n: int) -> str:
+    records = [{"id": i, "name": f"n{i}", "tags": ["a", "b"]} for i in range(n)]
+    return json.dumps({"items": records})
+
+
+@pytest.mark.parametrize(
+    "cut_from_end", [len('n", "tags": ["a", "b"]}]}'), len('b"]}]}'), len("]}]}")]
+)
+def test_only_the_innermost_container_is_read_token_by_token(
+    monkeypatch: pytest.MonkeyPatch, cut_from_end: int
+) -> None:
+    # Twice the records, the same token searches: the records before the cut
+    # are passed bracket to bracket, in C.
+    small, large = (_records(n)[:-cut_from_end] for n in (200, 400))
+    assert _token_searches(monkeypatch, small) == _token_searches(monkeypatch, large)
+
+
+def test_close_truncated_reads_the_cut_as_before() -> None:
+    closed = close_truncated(_records(50)[: -len('b"]}]}')], max_depth=200)
+    assert isinstance(closed, Closed)
+    assert closed.value["items"][-1] == {"id": 49, "name": "n49", "tags": ["a", ""]}
