@@ -30,6 +30,7 @@ from langchain_jsonrecover._candidates import (
 from langchain_jsonrecover._choice import Reading, defaulted, noted, read_all
 from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode, loads_within
 from langchain_jsonrecover._fences import find_fences
+from langchain_jsonrecover._limits import DEFAULT_MAX_CHARS
 from langchain_jsonrecover._markup import Prepared, prepare_reply
 from langchain_jsonrecover._repair import repair as repair_syntax
 from langchain_jsonrecover._schema import FieldError, Schema, two_readings
@@ -43,7 +44,6 @@ if TYPE_CHECKING:
     import re
     from collections.abc import Container, Iterable, Iterator
 
-DEFAULT_MAX_CHARS: Final = 10_000_000
 DEFAULT_MAX_DEPTH: Final = 200
 
 _END_OF_DATA: Final = "unexpected end of data"

@@ -46,21 +46,15 @@ from typing import TYPE_CHECKING, BinaryIO
 import pydantic_core
 
 from langchain_jsonrecover import __version__
-from langchain_jsonrecover._extract import DEFAULT_MAX_CHARS
-from langchain_jsonrecover.batch import (
-    ParserSpec,
-    ReadFailedError,
-    WriteFailedError,
-    input_size,
-    run_batch,
-)
-from langchain_jsonrecover.demo import run_agent_demo, run_demo
-from langchain_jsonrecover.errors import JsonRecoveryError, SchemaValidationError
+from langchain_jsonrecover._limits import DEFAULT_MAX_CHARS
 
+# The batch runner, the demo and the parsers (with LangChain) are imported by
+# the command that uses them: --version and --help load none of them.
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import TypeAlias
 
+    from langchain_jsonrecover.batch import ParserSpec
     from langchain_jsonrecover.records import Parser
 
     Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]  # noqa: SLF001
@@ -246,9 +240,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args_list or args_list[0] not in _TOP_LEVEL:
         args_list.insert(0, "extract")
     args = _build_parser().parse_args(args_list)
-    if args.command == "demo" and args.agent:
-        return run_agent_demo(args.model, args.max_retries)
     if args.command == "demo":
+        from langchain_jsonrecover.demo import run_agent_demo, run_demo  # noqa: PLC0415 - loaded by the command that uses it
+
+        if args.agent:
+            return run_agent_demo(args.model, args.max_retries)
         return run_demo(args.model, args.max_retries, args.feedback_strategy)
     if args.command == "batch":
         return _batch(args)
@@ -256,6 +252,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _extract(args: argparse.Namespace) -> int:
+    from langchain_jsonrecover.batch import ParserSpec  # noqa: PLC0415 - loaded by the command that uses it
+    from langchain_jsonrecover.errors import (  # noqa: PLC0415 - loaded by the command that uses it
+        JsonRecoveryError,
+        SchemaValidationError,
+    )
+
     spec = ParserSpec(
         schema=args.schema,
         repair=args.repair,
@@ -307,6 +309,8 @@ def _extract(args: argparse.Namespace) -> int:
 
 
 def _batch(args: argparse.Namespace) -> int:
+    from langchain_jsonrecover.batch import ParserSpec  # noqa: PLC0415 - loaded by the command that uses it
+
     spec = ParserSpec(schema=args.schema, repair=args.repair, truncated=args.truncated)
     try:
         parser = spec.build()
@@ -348,6 +352,13 @@ def _run(
     source: BinaryIO,
     sink: BinaryIO,
 ) -> int:
+    from langchain_jsonrecover.batch import (  # noqa: PLC0415 - loaded by the command that uses it
+        ReadFailedError,
+        WriteFailedError,
+        input_size,
+        run_batch,
+    )
+
     to_stdout = sink is sys.stdout.buffer
     try:
         run_batch(

@@ -20,7 +20,6 @@ from langchain_core.runnables.config import run_in_executor
 from pydantic import Field, PrivateAttr, SkipValidation
 
 from langchain_jsonrecover._extract import (
-    DEFAULT_MAX_CHARS,
     DEFAULT_MAX_DEPTH,
     Extraction,
     ReplyFailure,
@@ -28,6 +27,7 @@ from langchain_jsonrecover._extract import (
     extract_partial,
 )
 from langchain_jsonrecover._instructions import shape_of
+from langchain_jsonrecover._limits import DEFAULT_MAX_CHARS
 from langchain_jsonrecover._prompts import Shape
 from langchain_jsonrecover._schema import Schema
 from langchain_jsonrecover.errors import JsonRecoveryError, error_for

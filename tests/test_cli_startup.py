@@ -1,0 +1,85 @@
+"""The command line's start-up: --version and --help load no LangChain.
+
+Each case runs in a fresh interpreter (a subprocess), so what the test run
+itself imported does not count.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+_ROOT = Path(__file__).resolve().parent.parent
+_PROBE = """
+import sys
+from langchain_jsonrecover.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+sys.stderr.write("loaded: " + " ".join(
+    name for name in ("langchain_core", "langchain_jsonrecover.batch",
+                      "langchain_jsonrecover.demo", "langchain_jsonrecover.agents")
+    if name in sys.modules))
+"""
+_IMPORT = """
+import sys
+import langchain_jsonrecover
+import langchain_jsonrecover._extract
+sys.stderr.write("loaded: " + " ".join(
+    name for name in ("langchain_core", "langchain_jsonrecover.parsers")
+    if name in sys.modules))
+"""
+
+
+def _loaded(code: str, *args: str) -> str:
+    done = subprocess.run(  # noqa: S603 - this interpreter, fixed code
+        [sys.executable, "-c", code, *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=_ROOT,
+        env={"PYTHONPATH": str(_ROOT)},
+    )
+    return done.stderr.rsplit("loaded:", 1)[-1].strip()
+
+
+@pytest.mark.parametrize(
+    "args", [("--version",), ("--help",), ("batch", "--help"), ("demo", "--help")]
+)
+def test_version_and_help_load_no_langchain(args: tuple[str, ...]) -> None:
+    assert _loaded(_PROBE, *args) == ""
+
+
+def test_importing_the_package_or_its_core_loads_no_langchain() -> None:
+    assert _loaded(_IMPORT) == ""
+
+
+@pytest.mark.parametrize(
+    ("name", "module"),
+    [
+        ("JsonFenceOutputParser", "langchain_jsonrecover.parsers"),
+        ("extract_json", "langchain_jsonrecover.extract"),
+        ("recover_record", "langchain_jsonrecover.records"),
+        ("Extraction", "langchain_jsonrecover._extract"),
+    ],
+)
+def test_a_public_name_is_its_modules_own(name: str, module: str) -> None:
+    import importlib  # noqa: PLC0415 - the package's names are what is tested
+
+    import langchain_jsonrecover  # noqa: PLC0415
+
+    assert getattr(langchain_jsonrecover, name) is getattr(
+        importlib.import_module(module), name
+    )
+    assert name in dir(langchain_jsonrecover)
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    import langchain_jsonrecover  # noqa: PLC0415
+
+    with pytest.raises(AttributeError, match="no_such_name"):
+        _ = langchain_jsonrecover.no_such_name
