@@ -9,6 +9,7 @@ import tokenize
 from pathlib import Path
 
 import pytest
+from _shipped import needs
 
 import langchain_jsonrecover
 
@@ -92,6 +93,7 @@ def test_layout_names_every_module() -> None:
     assert sorted(named - modules) == []
 
 
+@needs(".ci/run")
 def test_ci_runs_the_readme_test_command() -> None:
     commands = [b.strip() for b in _blocks("bash") if "pytest" in b]
     assert len(commands) == 1
