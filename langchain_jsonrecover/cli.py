@@ -170,7 +170,7 @@ def _add_demo(commands: Commands) -> None:
         "--model",
         metavar="PROVIDER:NAME",
         help="a real chat model for langchain's init_chat_model (e.g. "
-        "openai:gpt-4o-mini); needs the demo extra and the provider's package",
+        "openai:gpt-4o-mini); needs the agents extra and the provider's package",
     )
     demo.add_argument(
         "--max-retries",

@@ -146,7 +146,7 @@ def _load_chat_model(spec: str) -> BaseChatModel:
     package = _PACKAGES.get(provider, "langchain-" + provider.replace("_", "-"))
     install = (
         f"--model needs langchain and the provider's package: "
-        f"pip install 'langchain-jsonrecover[demo]' {package}"
+        f"pip install 'langchain-jsonrecover[agents]' {package}"
     )
     try:
         chat_models = importlib.import_module("langchain.chat_models")

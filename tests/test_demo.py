@@ -163,7 +163,7 @@ def test_model_without_langchain_says_what_to_install(
     assert out == ""
     assert err == (
         "jsonrecover: --model needs langchain and the provider's package: "
-        "pip install 'langchain-jsonrecover[demo]' langchain-openai\n"
+        "pip install 'langchain-jsonrecover[agents]' langchain-openai\n"
     )
 
 
@@ -190,7 +190,7 @@ def test_model_without_the_provider_package_says_what_to_install(
     assert main(["demo", "--model", "bedrock_converse:claude"]) == 2
     assert capsys.readouterr().err == (
         "jsonrecover: --model needs langchain and the provider's package: "
-        "pip install 'langchain-jsonrecover[demo]' langchain-aws\n"
+        "pip install 'langchain-jsonrecover[agents]' langchain-aws\n"
     )
     assert main(["demo", "--model", "google_genai:gemini-2.5-flash"]) == 2
     assert "langchain-google-genai\n" in capsys.readouterr().err

@@ -702,14 +702,15 @@ def test_a_member_written_without_its_tag_says_the_tag_is_required_later() -> No
     )
 
 
-def test_readme_shows_what_its_example_prints(
+def test_schemas_guide_shows_what_its_example_prints(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    readme = (Path(__file__).parents[1] / "README.md").read_text("utf-8")
-    section = readme.split("### Format instructions:", 1)[1].split("\n### ", 1)[0]
+    source = Path(__file__).parents[1] / "docs" / "guides" / "schemas.md"
+    guide = source.read_text("utf-8")
+    section = guide.split("## Format instructions:", 1)[1].split("\n## ", 1)[0]
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
     shown = section.split("```text\n", 1)[1].split("```", 1)[0]
-    exec(compile(code, "README.md", "exec", dont_inherit=True), {})  # noqa: S102
+    exec(compile(code, str(source), "exec", dont_inherit=True), {})  # noqa: S102
     assert capsys.readouterr().out == shown
 
 

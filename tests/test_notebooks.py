@@ -30,8 +30,11 @@ from _notebooks import (
     stale_cells,
     text_outputs,
 )
+from _shipped import needs
 
 import langchain_jsonrecover
+
+pytestmark = needs("notebooks")
 
 NOTEBOOK_NAMES = notebook_names()
 RUN_COMMAND = "python notebooks/run_all.py"

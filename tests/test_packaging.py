@@ -6,6 +6,9 @@ import re
 import tomllib
 from pathlib import Path
 
+from _shipped import needs
+from hypothesis import settings
+
 import langchain_jsonrecover
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,12 +54,44 @@ def test_dev_extra_pulls_the_extras_the_tests_need() -> None:
         assert name not in runtime
 
 
-def test_project_urls() -> None:
-    urls = PYPROJECT["project"]["urls"]
-    assert urls
-    assert all(url.startswith("https://") for url in urls.values())
+def test_project_urls_lead_to_pages() -> None:
+    # No project page is published yet: a URL listed here would lead nowhere
+    # (the docs are the repository's docs/ folder, linked from the README).
+    assert "urls" not in PYPROJECT["project"]
 
 
+def test_one_extra_per_purpose() -> None:
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    contents = [tuple(sorted(requirements)) for requirements in extras.values()]
+    assert len(set(contents)) == len(contents)
+    assert extras["agents"] == ["langchain>=1.5"]
+    assert "demo" not in extras
+    assert any(r.startswith("mkdocs-material") for r in extras["docs"])
+    assert any(r.startswith("mkdocstrings[python]") for r in extras["docs"])
+
+
+def test_sdist_ships_the_docs_its_tests_read() -> None:
+    include = PYPROJECT["tool"]["hatch"]["build"]["targets"]["sdist"]["include"]
+    assert {"docs", "mkdocs.yml", "tests", "langchain_jsonrecover"} <= set(include)
+
+
+@needs(".ci/run")
+def test_ci_builds_the_docs_strictly() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "pip install -q -e '.[docs]'" in ci
+    assert "mkdocs build --strict" in ci
+
+
+def test_property_tests_run_under_the_profile_that_does_not_stick() -> None:
+    # Loaded by conftest for every run, CI's included: a failure prints its
+    # seed and blob, and no example database makes it stick to the clone.
+    current = settings.default
+    assert current is not None
+    assert current.database is None
+    assert current.print_blob is True
+
+
+@needs(".ci/run")
 def test_ci_builds_and_installs_the_wheel() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "python -m build" in ci
