@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any, Final
 
+from langchain_jsonrecover._instructions import shape_of
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
@@ -23,9 +25,20 @@ NOT_EXECUTED: Final = (
 TEXT_CALL_FORMAT: Final = (
     'To call a tool, reply with only this JSON object: {"name": "<tool name>", '
     '"arguments": {<the arguments>}}. To call several tools, reply with a JSON '
-    "list of such objects. When you need no tool, answer normally."
+    "list of such objects."
 )
 """How a model without tool calling is told to call a tool."""
+
+_OBJECT_WORDS: Final = "The JSON object"
+_ARGUMENTS: Final = "The arguments object"
+
+NO_TOOL_ANSWER: Final = "When you need no tool, answer normally."
+"""What a model without tool calling and without an answer schema does otherwise."""
+
+FINAL_ANSWER: Final = (
+    "When you need no tool, your reply is the final answer, in this form instead:"
+)
+"""What introduces the answer's format after the tools, when there is a schema."""
 
 
 def cut_off_error(name: str) -> str:
@@ -76,8 +89,40 @@ def unknown_tool_error(name: str, known: Sequence[str]) -> str:
     return f"There is no tool named {name!r}. The tools are: {listed}."
 
 
+_REPLY_ASK: Final = "Respond with"
+"""Where the parser's feedback starts asking for a new reply (its last sentence)."""
+
+
+def ask_for_call(name: str, feedback: str) -> tuple[str, str]:
+    """The feedback without its ask for a reply, and the ask for a new call.
+
+    The parser's feedback ends by asking for a reply holding only the JSON;
+    about a tool call, the model is asked to call the tool again instead.
+
+    Args:
+        name: The tool's name.
+        feedback: The parser's feedback on the arguments.
+
+    Returns:
+        ``(what is wrong, the ask to call the tool again)``.
+
+    Example:
+        >>> ask_for_call("search", "Bad JSON. Respond with only the corrected "
+        ...              "JSON object, and nothing else.")
+        ('Bad JSON.', "Call the tool 'search' again with corrected arguments.")
+    """
+    cut = feedback.rfind(_REPLY_ASK)
+    head = feedback[:cut].rstrip() if cut > 0 else feedback.rstrip()
+    shorter = cut > 0 and "shorter" in feedback[cut:]
+    how = "shorter, complete" if shorter else "corrected"
+    return head, f"Call the tool {name!r} again with {how} arguments."
+
+
 def write_call_feedback(name: str, feedback: str, arguments: str) -> str:
-    r"""The failed call's tool result: the feedback, then what the model sent.
+    r"""The failed call's tool result: what is wrong, what was sent, the ask.
+
+    The parser's closing "Respond with only the corrected JSON ..." is
+    replaced by an ask to call the tool again with corrected arguments.
 
     Example:
         >>> print(write_call_feedback("search", "Not valid JSON.", '{"q": "x",}'))
@@ -85,36 +130,53 @@ def write_call_feedback(name: str, feedback: str, arguments: str) -> str:
         <BLANKLINE>
         The arguments you sent:
         {"q": "x",}
+        <BLANKLINE>
+        Call the tool 'search' again with corrected arguments.
     """
+    head, ask = ask_for_call(name, feedback)
     return (
-        f"Error in the arguments of your call to {name!r}: {feedback}\n\n"
-        f"The arguments you sent:\n{arguments}"
+        f"Error in the arguments of your call to {name!r}: {head}\n\n"
+        f"The arguments you sent:\n{arguments}\n\n{ask}"
     )
 
 
-def describe_tools(tools: Sequence[tuple[str, str, dict[str, Any]]]) -> str:
-    r"""The tools as text, for a model without tool calling.
+def describe_tools(
+    tools: Sequence[tuple[str, str, dict[str, Any]]], answer: str = ""
+) -> str:
+    r"""The tools as text, for a model without tool calling: one instruction.
+
+    Each tool's arguments are put into words as the package's format
+    instructions put a schema (no raw JSON Schema with ``"properties"``,
+    which weak models echo back). Without ``answer``, a reply that calls no
+    tool is free text; with it, such a reply is the final answer, in the
+    form ``answer`` describes (the parser's format instructions).
 
     Args:
         tools: ``(name, description, parameters JSON schema)`` for each tool.
+        answer: The final answer's format instructions, if there is a schema.
 
     Returns:
-        The list of tools and how to call one.
+        The list of tools, how to call one, and what to do otherwise.
 
     Example:
         >>> params = {"type": "object", "properties": {"q": {"type": "string"}}}
         >>> print(describe_tools([("search", "Search the web.", params)]))
         You can call these tools:
-        - search: Search the web. Arguments (JSON schema): {"type": "object", ...
+        - search: Search the web.
+          The arguments object has these fields:
+          - "q" (string, optional)
         <BLANKLINE>
         To call a tool, reply with only this JSON object: ...
+        When you need no tool, answer normally.
     """
     lines = ["You can call these tools:"]
     for name, description, parameters in tools:
-        schema = json.dumps(parameters, ensure_ascii=False, sort_keys=False)
         text = f" {description.strip()}" if description.strip() else ""
-        lines.append(f"- {name}:{text} Arguments (JSON schema): {schema}")
-    return "\n".join(lines) + "\n\n" + TEXT_CALL_FORMAT
+        lines.append(f"- {name}:{text}")
+        fields = shape_of(parameters).fields.replace(_OBJECT_WORDS, _ARGUMENTS, 1)
+        lines.extend(f"  {line}" for line in fields.splitlines() if line.strip())
+    ending = f"{FINAL_ANSWER}\n\n{answer}" if answer else NO_TOOL_ANSWER
+    return "\n".join(lines) + "\n\n" + TEXT_CALL_FORMAT + "\n" + ending
 
 
 def write_provider_error_feedback(error: str) -> str:

@@ -250,12 +250,19 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
             tools.append(schema_tool)
         added: list[str] = []
         tools_bound = bool(tools) and _binds_tools(request.model, tools)
+        answer = parser.get_format_instructions() if parser is not None else ""
         if tools and not tools_bound:
-            described = [(s.name, s.description, s.parameters) for s in specs.values()]
-            added.append(describe_tools(described))
+            # The schema is the answer's format, not a tool to call: one
+            # instruction lists the real tools, then the answer's form.
+            described = [
+                (s.name, s.description, s.parameters)
+                for s in specs.values()
+                if s.name != schema_name
+            ]
+            added.append(describe_tools(described, answer) if described else answer)
             tools = []
-        if parser is not None:
-            added.append(parser.get_format_instructions())
+        elif answer:
+            added.append(answer)
         prepared = request.override(
             response_format=None,
             tools=tools,
