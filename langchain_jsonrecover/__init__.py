@@ -26,6 +26,7 @@ from langchain_jsonrecover.parsers import (
     RegexJsonOutputParser,
     TruncationRecoveringOutputParser,
 )
+from langchain_jsonrecover.partial_models import partial_model
 from langchain_jsonrecover.records import recover_frame, recover_record
 from langchain_jsonrecover.retry import JsonRetryChain
 from langchain_jsonrecover.structured import structured_output
@@ -47,6 +48,7 @@ __all__ = [
     "TruncationRecoveringOutputParser",
     "UnknownToolError",
     "extract_json",
+    "partial_model",
     "recover_frame",
     "recover_record",
     "recover_tool_calls",
