@@ -40,10 +40,10 @@ import types
 import typing
 from typing import Any, Union
 
-from pydantic import BaseModel, ConfigDict, PrivateAttr, RootModel, create_model
+from pydantic import BaseModel, ConfigDict, RootModel, create_model
 from pydantic.fields import FieldInfo
 
-__all__ = ["PartialBase", "partial_model", "partial_type"]
+__all__ = ["PartialBase", "partial_model", "partial_type", "set_candidate"]
 
 _LOCK = threading.RLock()
 _BUILDING: set[type[BaseModel]] = set()
@@ -54,6 +54,28 @@ _FIELD_KEYS = (
     "title",
     "description",
 )
+
+
+_CANDIDATE = "_partial_candidate"
+
+
+def set_candidate(item: BaseModel, candidate: int) -> None:
+    """Mark a partial instance as coming from the stream's ``candidate``-th candidate.
+
+    Example:
+        >>> from pydantic import BaseModel
+        >>> class Point(BaseModel):
+        ...     x: int
+        >>> item = partial_model(Point)()
+        >>> set_candidate(item, 2)
+        >>> item.partial_candidate
+        2
+    """
+    private = item.__pydantic_private__
+    if private is None:
+        object.__setattr__(item, "__pydantic_private__", {_CANDIDATE: candidate})
+    else:
+        private[_CANDIDATE] = candidate
 
 
 def _restore(model: type[BaseModel], state: dict[Any, Any]) -> BaseModel:
@@ -81,12 +103,14 @@ class PartialBase(BaseModel):
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
     __partial_origin__: typing.ClassVar[type[BaseModel]]
-    _candidate: int = PrivateAttr(default=1)
 
     @property
     def partial_candidate(self) -> int:
         """Which candidate of the reply this partial comes from (1, 2, ...)."""
-        return self._candidate
+        # Kept beside the fields, not as a declared private attribute: those
+        # cost an initialisation for every nested instance of every partial.
+        private = self.__pydantic_private__
+        return private.get(_CANDIDATE, 1) if private else 1
 
     def __reduce__(self) -> Any:
         """Pickle as the original model and the state (importable anywhere)."""

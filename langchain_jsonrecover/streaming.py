@@ -359,7 +359,9 @@ class StreamState:
             if value is None or (self._seen is not NOTHING and value == self._seen):
                 return NOTHING
             self._seen = value
-            value = self._convert(value)
+            # The converter leaves out a value equal to its last one (None).
+            item = self._convert(value)
+            return NOTHING if item is None else self._advance(item)
         if value is None or (self._last is not NOTHING and value == self._last):
             return NOTHING
         return self._advance(value)

@@ -12,7 +12,11 @@ import pytest
 from pydantic import BaseModel, Field, RootModel, ValidationError, field_validator
 
 from langchain_jsonrecover import partial_model
-from langchain_jsonrecover.partial_models import PartialBase, partial_type
+from langchain_jsonrecover.partial_models import (
+    PartialBase,
+    partial_type,
+    set_candidate,
+)
 
 T = TypeVar("T")
 
@@ -150,7 +154,7 @@ def test_validators_are_not_copied() -> None:
 )
 def test_instances_pickle(model: type[BaseModel], data: object) -> None:
     item = partial_model(model).model_validate(data)
-    item._candidate = 2
+    set_candidate(item, 2)
     back = pickle.loads(pickle.dumps(item))  # noqa: S301 - our own bytes
     assert back == item
     assert type(back) is type(item)
