@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import threading
 import types
 import typing
 from typing import Any, Final, Union
@@ -95,6 +96,7 @@ def _fields(model: type[BaseModel]) -> dict[str, tuple[str, Any]]:
 
 
 _SEEN: set[Any] = set()
+_CLEAN_LOCK = threading.RLock()
 
 
 def _clean(tp: Any) -> bool:
@@ -104,7 +106,8 @@ def _clean(tp: Any) -> bool:
     model validates it as the final model would.
     """
     try:
-        return _clean_cached(tp)
+        with _CLEAN_LOCK:  # _SEEN is shared while a model's answer is worked out
+            return _clean_cached(tp)
     except TypeError:  # unhashable metadata
         return False
 
