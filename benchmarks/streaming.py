@@ -39,6 +39,7 @@ from _cases import CORE, OURS_PARSER, OURS_TRUNCATION, Measurement, Row, check_v
 from _data import canonical, sized_documents
 from _report import Section, number, run_sections
 from _timing import Budget, FreshCall, time_long_calls, timed_call
+from _typed_stream import DICTS, TYPED, TYPED_TARGET, as_json, typed_parsers
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk
 from langchain_core.output_parsers import BaseTransformOutputParser, JsonOutputParser
@@ -457,7 +458,8 @@ def chain_rows(budget: Budget) -> list[Row]:
             (STREAM_FLOOR, ParseAtEnd()),
         )
         calls: list[tuple[str, Callable[[], Any]]] = [
-            (name, _chain_stream(model | parser)) for name, parser in parsers
+            (name, _chain_stream(model | parser))
+            for name, parser in (*parsers, *typed_parsers())
         ]
         results: dict[str, Measurement] = {}
         timed: list[str] = []
@@ -465,7 +467,7 @@ def chain_rows(budget: Budget) -> list[Row]:
         first: list[float] = []
         for name, func in calls:
             seconds, value = timed_call(func, budget.clock)
-            results[name] = check_value(value, expected)
+            results[name] = check_value(as_json(value), expected)
             timed.append(name)
             funcs.append(func)
             first.append(seconds)
@@ -516,6 +518,14 @@ def chain_notes(rows: Sequence[Row]) -> list[str]:
             f"{row.size}: (model | parser).stream over model.stream alone: "
             + ", ".join(parts)
         )
+        typed, dicts = row.results[TYPED].seconds, row.results[DICTS].seconds
+        if typed and dicts:
+            ok = typed / dicts <= TYPED_TARGET
+            lines.append(
+                f"Target {row.size}: typed partials / dict partials (the same"
+                f" parser, paired rounds) <= {TYPED_TARGET:g}x, measured"
+                f" {typed / dicts:.2f}x: {'PASS' if ok else 'FAIL'}"
+            )
     lines.append(
         f"Each run: a chat model streaming the compact document in {CHUNK_CHARS}"
         "-character chunks, (model | parser).stream('q') consumed to its last"

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
         RegexJsonOutputParser,
         TruncationRecoveringOutputParser,
     )
+    from langchain_jsonrecover.partial_models import partial_model
     from langchain_jsonrecover.records import recover_frame, recover_record
     from langchain_jsonrecover.retry import JsonRetryChain
     from langchain_jsonrecover.structured import structured_output
@@ -54,6 +55,7 @@ _HOMES: Final = {
     "TruncationRecoveringOutputParser": "langchain_jsonrecover.parsers",
     "UnknownToolError": "langchain_jsonrecover.errors",
     "extract_json": "langchain_jsonrecover.extract",
+    "partial_model": "langchain_jsonrecover.partial_models",
     "recover_frame": "langchain_jsonrecover.records",
     "recover_record": "langchain_jsonrecover.records",
     "recover_tool_calls": "langchain_jsonrecover.tools",
@@ -76,6 +78,7 @@ __all__ = [
     "TruncationRecoveringOutputParser",
     "UnknownToolError",
     "extract_json",
+    "partial_model",
     "recover_frame",
     "recover_record",
     "recover_tool_calls",

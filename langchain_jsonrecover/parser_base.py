@@ -38,6 +38,7 @@ from langchain_jsonrecover.streaming import (
     generation_text,
     message_text,
     stream_values,
+    typed_partials,
 )
 
 T = TypeVar("T")
@@ -332,7 +333,11 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
 
     def _transform(self, input: Iterator[str | BaseMessage]) -> Iterator[Any]:  # noqa: A002
         return stream_values(
-            input, diff=self.diff, partial=self._partial, final=self.parse_result
+            input,
+            diff=self.diff,
+            partial=self._partial,
+            final=self.parse_result,
+            convert=self._typed_partials(),
         )
 
     def _atransform(
@@ -340,8 +345,18 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
         input: AsyncIterator[str | BaseMessage],  # noqa: A002
     ) -> AsyncIterator[Any]:
         return astream_values(
-            input, diff=self.diff, partial=self._partial, final=self.aparse_result
+            input,
+            diff=self.diff,
+            partial=self._partial,
+            final=self.aparse_result,
+            convert=self._typed_partials(),
         )
+
+    def _typed_partials(self) -> Callable[[Any], Any] | None:
+        """A fresh converter to typed partials (a model schema, no ``diff``)."""
+        if self.diff or self.pydantic_object is None:
+            return None
+        return typed_partials(self.pydantic_object, self.field_aliases)
 
     def parse(self, text: str) -> T:
         """Parse a reply given as text.

@@ -16,6 +16,7 @@ would.
 
 from __future__ import annotations
 
+import typing
 from typing import TYPE_CHECKING, Any, Final
 
 import jsonpatch
@@ -23,6 +24,9 @@ import pydantic_core
 from langchain_core.messages import AIMessageChunk, BaseMessage, BaseMessageChunk
 from langchain_core.messages.ai import add_ai_message_chunks
 from langchain_core.outputs import ChatGeneration, Generation
+from pydantic import BaseModel
+
+from langchain_jsonrecover._partial_values import Converter
 
 if TYPE_CHECKING:
     from collections.abc import (
@@ -31,6 +35,7 @@ if TYPE_CHECKING:
         Callable,
         Iterable,
         Iterator,
+        Mapping,
         Sequence,
     )
 
@@ -43,6 +48,7 @@ __all__ = [
     "plain",
     "same_json",
     "stream_values",
+    "typed_partials",
 ]
 
 #: Re-parse once the reply has grown by this fraction since the last parse.
@@ -145,12 +151,70 @@ def generation_text(generation: Generation) -> str:
     return str(generation.text)
 
 
+def typed_partials(
+    schema: Any, aliases: Mapping[str, str] | None = None
+) -> Callable[[Any], Any] | None:
+    """The converter from a stream's partial JSON values to the items to yield.
+
+    The one entry point for typed partials: every streaming path (the
+    parsers, the retry chain, ``structured_output``) calls it once per
+    attempt and passes each partial JSON value (the dict partial) through the
+    converter it returns. The converter gives an instance of
+    ``partial_model(Model)`` (a list of them for ``list[Model]``), or
+    ``None`` while nothing validates yet. An instance's
+    ``partial_candidate`` (1, 2, ...) grows when the stream moved to another
+    candidate (a prose example withdrawn when a fence arrives).
+
+    Args:
+        schema: The parser's schema.
+        aliases: The parser's ``field_aliases`` (top-level keys renamed).
+
+    Returns:
+        A fresh converter (it keeps the stream's state) for a pydantic model
+        or a ``list`` of models; ``None`` for any other schema (TypedDicts,
+        dataclasses, JSON-schema dicts, no schema), whose partials stay
+        dicts.
+
+    Example:
+        >>> from pydantic import BaseModel
+        >>> class Person(BaseModel):
+        ...     name: str
+        ...     age: int
+        >>> convert = typed_partials(Person)
+        >>> convert({"name": "Ad"}), convert({"name": "Ada", "age": 36})
+        (PartialPerson(name='Ad', age=None), PartialPerson(name='Ada', age=36))
+        >>> typed_partials(dict) is None
+        True
+    """
+    item = typing.get_args(schema)[0] if typing.get_origin(schema) is list else schema
+    if not (isinstance(item, type) and issubclass(item, BaseModel)):
+        return None
+    convert = Converter(schema)
+    if not aliases:
+        return convert
+    renames = dict(aliases)
+
+    def renamed(value: Any) -> Any:
+        if isinstance(value, dict):
+            targets = [renames.get(k, k) for k in value]
+            if len(set(targets)) < len(targets):
+                # Two keys for one field: the final parse decides (or refuses).
+                value = {k: v for k, v in value.items() if k not in renames}
+                value = {k: v for k, v in value.items() if k not in renames.values()}
+            else:
+                value = dict(zip(targets, value.values(), strict=True))
+        return convert(value)
+
+    return renamed
+
+
 def stream_values(
     chunks: Iterable[str | BaseMessage],
     *,
     diff: bool,
     partial: Callable[[str], Any],
     final: Callable[[list[Generation]], Any],
+    convert: Callable[[Any], Any] | None = None,
 ) -> Iterator[Any]:
     """The values to yield for a streamed reply: partial ones, then the final one.
 
@@ -159,6 +223,8 @@ def stream_values(
         diff: Yield JSONPatch operations instead of values.
         partial: The value so far of a reply still arriving (``None``: none).
         final: Parses the whole reply, as ``invoke`` would.
+        convert: Turns each partial value into the item to yield (see
+            :func:`typed_partials`); ``None``: partial values as they are.
 
     Yields:
         Each new partial value (or its patch), then the final one unless the
@@ -173,7 +239,7 @@ def stream_values(
         >>> list(stream_values(parts, diff=False, partial=extract_partial, final=whole))
         [{}, {'a': 1, 'b': []}, {'a': 1, 'b': [2]}]
     """
-    state = StreamState(diff=diff)
+    state = StreamState(diff=diff, convert=convert)
     for chunk in chunks:
         yield from state.feed(chunk, partial)
     yield from state.finish(final([state.generation()]))
@@ -185,9 +251,10 @@ async def astream_values(
     diff: bool,
     partial: Callable[[str], Any],
     final: Callable[[list[Generation]], Awaitable[Any]],
+    convert: Callable[[Any], Any] | None = None,
 ) -> AsyncIterator[Any]:
     """Async twin of :func:`stream_values`: ``final`` is awaited."""
-    state = StreamState(diff=diff)
+    state = StreamState(diff=diff, convert=convert)
     async for chunk in chunks:
         for out in state.feed(chunk, partial):
             yield out
@@ -206,13 +273,19 @@ class StreamState:
         '{"a": '
     """
 
-    def __init__(self, *, diff: bool) -> None:
+    def __init__(
+        self, *, diff: bool, convert: Callable[[Any], Any] | None = None
+    ) -> None:
         """Start an empty stream.
 
         Args:
             diff: Yield JSONPatch operations instead of values.
+            convert: Turns each new partial value into the item to yield
+                (``None`` from it: nothing yet); not with ``diff``.
         """
         self.diff = diff
+        self._convert = None if diff else convert
+        self._seen: Any = NOTHING
         self._chunks: list[str | BaseMessage] = []
         self._parts: list[str] = []
         self._length = 0
@@ -282,6 +355,13 @@ class StreamState:
         Returns:
             The value or its patch, or ``NOTHING`` when it has not changed.
         """
+        if self._convert is not None:
+            if value is None or (self._seen is not NOTHING and value == self._seen):
+                return NOTHING
+            self._seen = value
+            # The converter leaves out a value equal to its last one (None).
+            item = self._convert(value)
+            return NOTHING if item is None else self._advance(item)
         if value is None or (self._last is not NOTHING and value == self._last):
             return NOTHING
         return self._advance(value)

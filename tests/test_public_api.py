@@ -36,6 +36,7 @@ EXPECTED_ALL = [
     "TruncationRecoveringOutputParser",
     "UnknownToolError",
     "extract_json",
+    "partial_model",
     "recover_frame",
     "recover_record",
     "recover_tool_calls",

@@ -29,6 +29,7 @@ from langchain_jsonrecover import (
     TruncationRecoveringOutputParser,
 )
 from langchain_jsonrecover.events import RECOVERY_EVENT
+from langchain_jsonrecover.partial_models import partial_model
 from langchain_jsonrecover.streaming import plain
 
 if TYPE_CHECKING:
@@ -106,14 +107,15 @@ def test_final_number_kept_per_truncation_rules() -> None:
     assert [1, 2] not in [v.get("a") for v in values[:-1]]
 
 
-def test_schema_partials_are_dicts_final_is_the_model() -> None:
-    values = list(
+def test_schema_partials_are_typed_final_is_the_model() -> None:
+    values: list[Any] = list(
         (
             model('{"name": "Ada", "age": 36}')
             | JsonFenceOutputParser(pydantic_object=Person)
         ).stream("hi")
     )
-    assert all(isinstance(v, dict) for v in values[:-1])
+    assert all(type(v) is partial_model(Person) for v in values[:-1])
+    assert type(values[-1]) is Person
     assert values[-1] == Person(name="Ada", age=36)
 
 
