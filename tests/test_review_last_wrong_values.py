@@ -256,3 +256,110 @@ async def test_the_middleware_runs_no_call(mode: str) -> None:
         with pytest.raises(RetryExhaustedError):
             await middleware.awrap_model_call(request, handler)
     assert RAN == []
+
+
+# --- (c) a prose answer beside a fenced format example -------------------------------
+
+
+class Person(BaseModel):
+    name: str
+
+
+FORMAT = 'The format is:\n```json\n{"name": "..."}\n```\n'
+BESIDE_FENCE = [
+    pytest.param(FORMAT + 'Here: {"name": "Ada"}', {"name": "Ada"}, id="placeholder"),
+    pytest.param(
+        'Use:\n```json\n{"name": "<name>"}\n```\nSo: {"name": "Ada"}',
+        {"name": "Ada"},
+        id="angle_placeholder",
+    ),
+    pytest.param(
+        '```json\n{"name": "Ada"}\n```\nFormat: {"name": "..."}',
+        {"name": "Ada"},
+        id="placeholder_in_prose",
+    ),
+    pytest.param(
+        'Example:\n```json\n{"name": "Bob"}\n```\nAnswer: {"name": "Ada"}',
+        None,
+        id="two_values",
+    ),
+    pytest.param(
+        'Here: {"name": "Ada"}\n```json\n{"name": "Bob"}\n```', None, id="prose_first"
+    ),
+    pytest.param(
+        '```json\n{"name": "Ada"}\n```\nSee also {"id": 3}', {"name": "Ada"}, id="other"
+    ),
+]
+
+
+@pytest.mark.parametrize("repair", [False, True])
+@pytest.mark.parametrize(("reply", "expected"), BESIDE_FENCE)
+async def test_a_fenced_example_never_hides_the_prose_answer(
+    reply: str, expected: Any, *, repair: bool
+) -> None:
+    parsers = [
+        JsonFenceOutputParser(repair=repair),
+        JsonFenceOutputParser(pydantic_object=Person, repair=repair),
+        TruncationRecoveringOutputParser(repair=repair),
+    ]
+    for parser in parsers:
+        want = expected
+        if expected is not None and parser.pydantic_object is Person:
+            want = Person(**expected)
+        if want is None:
+            with pytest.raises(JsonRecoveryError, match="several JSON values"):
+                parser.parse(reply)
+            with pytest.raises(JsonRecoveryError):
+                await parser.ainvoke(AIMessage(reply))
+        else:
+            assert parser.parse(reply) == want
+            assert await parser.ainvoke(AIMessage(reply)) == want
+
+
+def test_structured_output_asks_again_for_an_answer_beside_an_example() -> None:
+    reply = 'Example:\n```json\n{"name": "Bob"}\n```\nAnswer: {"name": "Ada"}'
+    model = ToolCallingChatModel(script=[reply, '{"name": "Ada"}'])
+    chain = structured_output(model, Person, strategy="json", max_retries=1)
+    assert chain.invoke("go") == Person(name="Ada")
+    assert len(model.calls) == 2
+
+
+# --- (d) an envelope the prose mentions is not the schema's answer -------------------
+
+
+class SendEmail(BaseModel):
+    """Send an email."""
+
+    to: str
+
+
+CALL = '{"name": "send_email", "arguments": {"to": "all@corp.example"}}'
+MENTIONED = [
+    pytest.param(f"I won't run {CALL} until you confirm.", id="negated"),
+    pytest.param(f"If you agree, I would send:\n```json\n{CALL}\n```", id="proposed"),
+    pytest.param(f"{CALL} is what I would send.", id="text_after"),
+]
+
+
+@pytest.mark.parametrize("reply", MENTIONED)
+async def test_an_envelope_in_prose_is_not_the_answer(reply: str) -> None:
+    for repair in (False, True):
+        parser = JsonFenceOutputParser(pydantic_object=SendEmail, repair=repair)
+        with pytest.raises(JsonRecoveryError, match="envelope"):
+            parser.parse(reply)
+        with pytest.raises(JsonRecoveryError, match="envelope"):
+            await parser.ainvoke(AIMessage(reply))
+    model = ToolCallingChatModel(script=[reply, '{"to": "me@corp.example"}'])
+    chain = structured_output(model, SendEmail, strategy="json", max_retries=1)
+    assert chain.invoke("go") == SendEmail(to="me@corp.example")
+    assert len(model.calls) == 2
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [CALL, f"```json\n{CALL}\n```", f"<think>ok</think>\n{CALL}\n"],
+    ids=["bare", "fenced", "after_reasoning"],
+)
+def test_an_envelope_that_is_the_whole_reply_is_unwrapped(reply: str) -> None:
+    parser = JsonFenceOutputParser(pydantic_object=SendEmail)
+    assert parser.parse(reply) == SendEmail(to="all@corp.example")
