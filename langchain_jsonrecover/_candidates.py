@@ -39,7 +39,6 @@ from langchain_jsonrecover._candidate_order import (
     values_after,
 )
 from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode
-from langchain_jsonrecover._fence_rivals import settle_fence
 from langchain_jsonrecover._fences import Fence, find_fences, outer_fence
 from langchain_jsonrecover._recover import (
     Closed,
@@ -245,9 +244,7 @@ def _read_text(masked: str, base: tuple[str, ...], scan: Scan) -> Iterator[Candi
             candidate.failure is None
             and NON_SPACE.search(masked, candidate.end, place.end) is None
         ):
-            # The only block there is (see outer_fence), unless the prose
-            # beside it holds an object of its shape.
-            yield _beside_prose(masked, [guess], candidate, scan)
+            yield candidate  # the only block there is (see outer_fence)
             return
         known = (place, candidate)
     yield from _read_fences_then_prose(masked, find_fences(masked), base, scan, known)
@@ -277,40 +274,15 @@ def _read_fences_then_prose(
             continue
         if tagged_failed and not fence.is_json and not scan.scalars:
             return  # a broken json block answers, not an untagged one after it
+        found_in_fences = True
         decoded = reuse_guess(known, place) or decode_place(text, place, scan)
         candidate = _check_block(text, place, decoded, scan)
-        if not found_in_fences and candidate.failure is None:
-            candidate = _beside_prose(text, fences, candidate, scan)
-        found_in_fences = True
         yield candidate
         tagged_failed = tagged_failed or (
             fence.is_json and candidate.failure is not None
         )
     if not found_in_fences:
         yield from _read_prose(text, fences, base, scan)
-
-
-def _beside_prose(
-    text: str, fences: list[Fence], candidate: Candidate, scan: Scan
-) -> Candidate:
-    """The first fenced value, or the prose object of its shape (``_fence_rivals``)."""
-    verdict, span = settle_fence(
-        text, fences, candidate.value, max_depth=scan.max_depth
-    )
-    if span is None:
-        return candidate
-    if verdict == "prose":
-        return _read_span(text, span, "prose", candidate.repairs[:-1], scan)
-    failure = CandidateFailure(
-        "invalid_json", SEVERAL_REASON, span.start, detail=SEVERAL
-    )
-    return Candidate(
-        *_ends(candidate), "fence", candidate.repairs, failure=failure, whole=True
-    )
-
-
-def _ends(candidate: Candidate) -> tuple[int, int]:
-    return candidate.start, candidate.end
 
 
 def _locate_fence_body(text: str, fence: Fence, base: tuple[str, ...]) -> Place | None:

@@ -29,7 +29,6 @@ from langchain_jsonrecover._candidates import (
 )
 from langchain_jsonrecover._choice import Reading, defaulted, noted, read_all
 from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode, loads_within
-from langchain_jsonrecover._envelope_context import ENVELOPE_IN_PROSE, envelope_in_prose
 from langchain_jsonrecover._fences import find_fences
 from langchain_jsonrecover._markup import Prepared, prepare_reply
 from langchain_jsonrecover._repair import repair as repair_syntax
@@ -110,49 +109,6 @@ class ReplyFailure:
 
 
 def extract(
-    text: str,
-    *,
-    max_chars: int = DEFAULT_MAX_CHARS,
-    max_depth: int = DEFAULT_MAX_DEPTH,
-    schema: Schema | None = None,
-    prefer: Prefer = "first",
-    close_truncated: bool = False,
-    trim_runaway_newlines: bool = False,
-    repair: bool = False,
-    cut_off: bool = False,
-) -> Extraction | ReplyFailure:
-    """:func:`extract_once`, refusing a call envelope that the prose mentions.
-
-    Example:
-        >>> extract('{"a": 1}').value
-        {'a': 1}
-    """
-    found = extract_once(
-        text,
-        max_chars=max_chars,
-        max_depth=max_depth,
-        schema=schema,
-        prefer=prefer,
-        close_truncated=close_truncated,
-        trim_runaway_newlines=trim_runaway_newlines,
-        repair=repair,
-        cut_off=cut_off,
-    )
-    if isinstance(found, Extraction) and envelope_in_prose(
-        str(text), found.span, found.repairs
-    ):
-        return ReplyFailure(
-            "schema",
-            ENVELOPE_IN_PROSE,
-            pos=found.span[0],
-            start=found.span[0],
-            errors=(FieldError("", ENVELOPE_IN_PROSE, ""),),
-            value=found.value,
-        )
-    return found
-
-
-def extract_once(
     text: str,
     *,
     max_chars: int = DEFAULT_MAX_CHARS,

@@ -437,6 +437,8 @@ def _cut_key_after(text: str, end: int, hi: int) -> bool:
         >>> _cut_key_after('{"a": 1}, "n', 8, 12), _cut_key_after('{"a": 1} ', 8, 9)
         (True, False)
     """
+    if hi - end > _LOOK:
+        return False  # a bounded look, as for _AFTER_ROOT: linear in the reply
     rest = text[end:hi]
     return bool(rest.strip()) and _CUT_KEY_AFTER_ROOT.match(text, end, hi) is not None
 
