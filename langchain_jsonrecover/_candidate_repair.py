@@ -190,6 +190,12 @@ class RepairPass:
                 # The reply ends with a closer, yet the repair ran out of text
                 # (in a string or a comment it opened): not a cut.
                 return None
+            if "bracket_fixed_guessed" in fixed.repairs:
+                # A closer of the wrong kind before a cut (``{"a": {"v": [1]],
+                # "b": 2``): read as ``}``, it moves the members after it out
+                # of their object; dropped as stray, the text is a cut as
+                # well. Two readings, and no closer at the end to choose.
+                return None
             closing = close_truncated(
                 fixed.text, max_depth=scan.max_depth, after_closer=scan.cut_off
             )

@@ -215,13 +215,31 @@ def think_spans(text: str) -> list[tuple[int, int]]:
         >>> think_spans('[THINK]Maybe [TOOL_CALLS]rm[ARGS]{}[/THINK]No.')
         [(0, 43)]
     """
+    return think_bounds(text)[0]
+
+
+def think_bounds(text: str) -> tuple[list[tuple[int, int]], bool]:
+    r"""The spans of :func:`think_spans`, and whether their end is unsettled.
+
+    A block whose closing tags are all quoted (``"</think>"``) ends at the
+    last of them; with two or more, any of them could be its end, and the
+    later ones may sit inside a call's arguments (issue 21): the bound is
+    unsettled, and a caller that would run what follows must not guess.
+
+    Example:
+        >>> think_bounds('<think>say "</think>"\n{"note": "</think>"}')[1]
+        True
+        >>> think_bounds('<think>say "</think>"\n{}')
+        ([(0, 20)], False)
+    """
     if "<" not in text and _BRACKET_TAG not in text:
-        return []
+        return [], False
     hidden: list[tuple[int, int]] = []
     open_at = -1
     open_name = ""
     visible_from = 0
     quoted_close = -1  # the last quoted closing tag of the open block
+    quoted_count = 0  # how many quoted closing tags the open block holds
     quotes = _QuoteParity(text)
     json_strings = _JsonStrings(text)  # an opening tag in one is data
     strings = StringParity(text)  # a lone closing tag in one is data
@@ -242,7 +260,7 @@ def think_spans(text: str) -> list[tuple[int, int]]:
         if open_at < 0:
             if not closing:
                 open_at, open_name = match.start(), name
-                quoted_close = -1
+                quoted_close, quoted_count = -1, 0
                 quotes.reset(match.end())
             elif not hidden and not strings.inside(match.start()):
                 # A lone closing tag opening the reply's tags: what came
@@ -255,6 +273,7 @@ def think_spans(text: str) -> list[tuple[int, int]]:
         elif closing and name == open_name:
             if quotes.inside(match.start()) or text.startswith(_QUOTES, match.end()):
                 quoted_close = match.end()
+                quoted_count += 1
                 continue
             hidden.append((open_at, match.end()))
             visible_from = match.end()
@@ -264,7 +283,8 @@ def think_spans(text: str) -> list[tuple[int, int]]:
     if open_at >= 0:
         # Only quoted closing tags: the last of them is the best reading.
         hidden.append((open_at, quoted_close if quoted_close >= 0 else len(text)))
-    return merge_spans(hidden)
+        return merge_spans(hidden), quoted_count > 1
+    return merge_spans(hidden), False
 
 
 def blank(text: str, spans: list[tuple[int, int]]) -> str:

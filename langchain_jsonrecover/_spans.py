@@ -50,14 +50,27 @@ _SPACE: Final = re.compile(r"\s*")
 # that many roots cost a bounded look each).
 _LOOK: Final = 256
 # After a closed root: a closer (perhaps after a comma), a key (``, "k":`` or
-# ``"k":``), or the next value of a run (``, {`` or ``{``).
+# ``"k":``; after a comma also ``k":``, ``k:`` or ``'k':``), or the next value
+# of a run (``, {`` or ``{``).
 _AFTER_ROOT: Final = re.compile(
     r"[ \t\r\n]*+(?:(?:,[ \t\r\n]*+)?+([\]}])"
     r'|(?:,[ \t\r\n]*+)?+("(?:[^"\\\n]++|\\.)*+"[ \t\r\n]*+:)'
+    # After a comma, a key a slip left unquoted or half quoted (``, n": 5``,
+    # ``, n: 5``, ``, 'n': 5``): a member too, never prose to skip.
+    r"""|,[ \t\r\n]*+((?:'(?:[^'\\\n]++|\\.)*+'|[A-Za-z_$][\w$-]*+"?+)"""
+    r"[ \t\r\n]*+:)"
     r"|(?:,[ \t\r\n]*+)?+[\[{])"
 )
 
 _QUOTE_AFTER_ROOT: Final = re.compile(r'"[ \t\r\n]*+[,:}\]]')
+
+# After a closed root, up to the end of the text: a comma, or a key the end
+# cut (``}, "n`` or ``}, "n"``): the root closed too early and the reply
+# went on with a member that the cut removed (issue 21, family 20), so
+# reading the root alone would drop it. Matched only up to the scan's limit.
+_CUT_KEY_AFTER_ROOT: Final = re.compile(
+    r'[ \t\r\n]*+(?:,[ \t\r\n]*+)?+(?:"(?:[^"\\\n]++|\\.)*+\\?"?[ \t\r\n]*+)?+\Z'
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +220,8 @@ class _Scan:
             return -1
         found = _AFTER_ROOT.match(text, end, min(self.hi, end + _LOOK))
         if found is None:
+            if _cut_key_after(text, end, self.hi):
+                return self._reopen(first)
             return -1
         closer = found.group(1)
         if closer is not None:
@@ -226,21 +241,26 @@ class _Scan:
                 )
             )
             return first
-        if found.group(2) is not None:
-            start = spans[first].start
-            del spans[first:]
-            frame = Frame(
-                start,
-                text[start],
-                JSON,
-                empty=False,
-                mark=len(spans),
-                in_json=False,
-                strings=True,
-            )
-            frame.broken = True
-            return frame
+        if (found.group(2) or found.group(3)) is not None:
+            return self._reopen(first)
         return first
+
+    def _reopen(self, first: int) -> Frame:
+        """The root (with the run before it) reopened: a key follows it."""
+        spans = self.spans
+        start = spans[first].start
+        del spans[first:]
+        frame = Frame(
+            start,
+            self.text[start],
+            JSON,
+            empty=False,
+            mark=len(spans),
+            in_json=False,
+            strings=True,
+        )
+        frame.broken = True
+        return frame
 
     def _next_in_prose(self) -> int | None:
         """The next opener in prose: its offset, -1 after skipping prose braces.
@@ -410,6 +430,19 @@ def _close_to(
             return root
 
 
+def _cut_key_after(text: str, end: int, hi: int) -> bool:
+    """Whether a comma or a cut key alone follows ``end`` up to ``hi``.
+
+    Example:
+        >>> _cut_key_after('{"a": 1}, "n', 8, 12), _cut_key_after('{"a": 1} ', 8, 9)
+        (True, False)
+    """
+    if hi - end > _LOOK:
+        return False  # a bounded look, as for _AFTER_ROOT: linear in the reply
+    rest = text[end:hi]
+    return bool(rest.strip()) and _CUT_KEY_AFTER_ROOT.match(text, end, hi) is not None
+
+
 def continues_structure(text: str, end: int, hi: int) -> bool:
     """Whether the text after a value that ends at ``end`` goes on as if it had not.
 
@@ -426,9 +459,11 @@ def continues_structure(text: str, end: int, hi: int) -> bool:
     """
     if _QUOTE_AFTER_ROOT.match(text, end, min(hi, end + _LOOK)):
         return True
+    if _cut_key_after(text, end, hi):
+        return True
     found = _AFTER_ROOT.match(text, end, min(hi, end + _LOOK))
     return found is not None and (
-        found.group(1) is not None or found.group(2) is not None
+        found.group(1) is not None or (found.group(2) or found.group(3)) is not None
     )
 
 

@@ -358,6 +358,21 @@ def reasoning_inside_error(name: str) -> str:
     )
 
 
+def reasoning_unsettled_error(name: str) -> str:
+    """Why a call after a reasoning block with no settled end is refused.
+
+    Example:
+        >>> reasoning_unsettled_error("delete_file")
+        "The call to 'delete_file' follows a reasoning block whose end ...
+    """
+    return (
+        f"The call to {name!r} follows a reasoning block whose end cannot be "
+        "told: every closing tag of it is quoted, and one may be inside a "
+        "call's arguments. No call was executed. Close the reasoning with a "
+        "bare closing tag and send every call again."
+    )
+
+
 def markup_inside_error(name: str) -> str:
     """Why arguments whose strings hold tool-call markup, read as markup, are refused.
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages.tool import invalid_tool_call as make_invalid_call
@@ -31,7 +31,7 @@ from langchain_jsonrecover._call_text import (
 from langchain_jsonrecover._candidate_order import SEVERAL_REASON
 from langchain_jsonrecover._envelopes import CALL_NAME_KEYS, read_call_envelope
 from langchain_jsonrecover._markup import prepare_reply, read_tool_markup
-from langchain_jsonrecover._reasoning import blank, merge_spans, think_spans
+from langchain_jsonrecover._reasoning import blank, merge_spans, think_bounds
 from langchain_jsonrecover._schema_keys import PAYLOAD_KEYS
 from langchain_jsonrecover._tool_prompts import (
     cut_off_error,
@@ -41,6 +41,7 @@ from langchain_jsonrecover._tool_prompts import (
     markup_inside_error,
     not_an_object_error,
     reasoning_inside_error,
+    reasoning_unsettled_error,
     several_values_error,
     text_beside_calls_error,
     unknown_tool_error,
@@ -298,7 +299,7 @@ def read_text_calls(
     if "{" not in text and "<" not in text and "[TOOL_CALLS]" not in text:
         return message.content
     markup = read_tool_markup(text)
-    thinking = think_spans(text) if markup.calls else []
+    thinking, unsettled = think_bounds(text) if "<" in text else ([], False)
     written = [
         _Written(
             c.name,
@@ -321,6 +322,14 @@ def read_text_calls(
         rest = blank(rest, [taken])
     if not written:
         return message.content
+    if unsettled:
+        # A reasoning block ended only by quoted closing tags, two or more:
+        # its end may lie inside a call's arguments (issue 21), so the calls
+        # read after it may not be all the reply wrote. None is run.
+        written = [
+            replace(call, refused=reasoning_unsettled_error(call.name))
+            for call in written
+        ]
     written.sort(key=lambda w: w.start)
     doubt = CALL_HINT.search(rest) is not None or (
         KEY_VALUE_HINT.search(rest) is not None
