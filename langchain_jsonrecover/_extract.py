@@ -25,14 +25,16 @@ from langchain_jsonrecover._candidates import (
     close_or_fail,
     decode_place,
     iter_candidates,
-    strip_space,
 )
 from langchain_jsonrecover._choice import Reading, defaulted, noted, read_all
-from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode, loads_within
-from langchain_jsonrecover._fences import find_fences
+from langchain_jsonrecover._decode import DecodeFailure, loads_within
 from langchain_jsonrecover._limits import DEFAULT_MAX_CHARS
 from langchain_jsonrecover._markup import Prepared, prepare_reply
-from langchain_jsonrecover._repair import repair as repair_syntax
+from langchain_jsonrecover._pattern_view import (
+    find_capture,
+    pattern_view,
+    repair_capture,
+)
 from langchain_jsonrecover._schema import FieldError, Schema, two_readings
 
 Prefer = Literal["first", "last"]
@@ -442,60 +444,57 @@ def extract_with_pattern(
     if len(text) > max_chars:
         return _refuse_too_large(text, max_chars)
     prepared = prepare_reply(text)
-    masked = prepared.text
-    capture = _find_capture(masked, pattern, prefer)
+    view, hidden = pattern_view(text)
+    seen = None
+    if view != prepared.text:  # markup the pattern may name: it sees it
+        capture = find_capture(view, pattern, prefer, hidden)
+        repairs = ("reasoning_skipped",) if hidden else ()
+        repairs = (*repairs, "markup_matched")
+        if capture is not None:
+            seen = _decode_capture(
+                view,
+                capture,
+                repairs,
+                schema=schema,
+                repair=repair,
+                max_depth=max_depth,
+            )
+            if isinstance(seen, Extraction):
+                return seen
+    # As before: markup blanked (a capture of ``{…}<|eot_id|>`` decodes).
+    capture = find_capture(prepared.text, pattern, prefer)
     if capture is None:
-        return ReplyFailure("no_json", "", detail=pattern.pattern)
+        return seen or ReplyFailure("no_json", "", detail=pattern.pattern)
+    found = _decode_capture(
+        prepared.text,
+        capture,
+        prepared.repairs,
+        schema=schema,
+        repair=repair,
+        max_depth=max_depth,
+    )
+    return found or _report_no_json(prepared)
+
+
+def _decode_capture(
+    masked: str,
+    capture: tuple[int, int, bool],
+    repairs: tuple[str, ...],
+    *,
+    schema: Schema | None,
+    repair: bool,
+    max_depth: int,
+) -> Extraction | ReplyFailure | None:
+    """The capture decoded as a whole (repaired when asked), or why not."""
     start, end, fenced = capture
-    repairs = (*prepared.repairs, "fence_stripped") if fenced else prepared.repairs
+    repairs = (*repairs, "fence_stripped") if fenced else repairs
     # A capture that runs to the end of the reply can be cut off.
     closed = NON_SPACE.search(masked, end) is not None
     place = Place(start, end, repairs, "regex", closed=closed, whole=True)
     strict = choose((decode_place(masked, place, Scan(max_depth)),), schema)
     if repair and not isinstance(strict, Extraction):
-        repaired = _repair_capture(masked, place, max_depth)
+        repaired = repair_capture(masked, place, max_depth)
         found = choose((repaired,), schema) if repaired is not None else None
         if isinstance(found, Extraction):
             return found
-    return strict or _report_no_json(prepared)
-
-
-def _find_capture(
-    masked: str, pattern: re.Pattern[str], prefer: Prefer
-) -> tuple[int, int, bool] | None:
-    """Where the pattern's capture lies, stripped and out of its fence.
-
-    Returns:
-        The capture's start and end, and whether a fence was taken off; or
-        ``None`` when nothing (or only whitespace) was captured.
-    """
-    match = pattern.search(masked)
-    if prefer == "last" and match is not None:
-        for match in pattern.finditer(masked):  # noqa: B007 - keep the last
-            pass
-    if match is None or match.start(1) < 0:
-        return None
-    start, end = strip_space(masked, match.start(1), match.end(1))
-    fenced = masked.startswith("```", start, end)
-    if fenced:
-        fence = find_fences(masked[start:end])[0]
-        start, end = strip_space(
-            masked, start + fence.body_start, start + fence.body_end
-        )
-    return None if start == end else (start, end, fenced)
-
-
-def _repair_capture(masked: str, place: Place, max_depth: int) -> Candidate | None:
-    """The capture with its syntax repaired, when the repair reads all of it."""
-    fixed = repair_syntax(masked[place.start : place.end])
-    if (
-        fixed is None
-        or fixed.truncated
-        or NON_SPACE.search(masked, place.start + fixed.end, place.end) is not None
-    ):
-        return None
-    result = decode(fixed.text, max_depth=max_depth, allow_trailing=False)
-    if not isinstance(result, Decoded):
-        return None
-    repairs = (*place.repairs, *fixed.repairs)
-    return Candidate(place.start, place.end, "regex", repairs, value=result.value)
+    return strict

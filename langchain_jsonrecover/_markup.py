@@ -94,7 +94,8 @@ class Prepared:
     """The reply, same length: reasoning and markup replaced by spaces."""
     repairs: tuple[str, ...]
     """What was blanked: ``reasoning_skipped``, ``tool_markup_stripped``,
-    ``special_tokens_stripped``."""
+    ``special_tokens_stripped``; ``harmony_commentary_read`` when a harmony
+    ``commentary`` message without a recipient (and no ``final``) holds the JSON."""
     only_reasoning: bool
     """Nothing visible remains, reasoning was hidden, and no tool call was found."""
     tool_calls: tuple[MarkupCall, ...] = ()
@@ -205,6 +206,7 @@ def prepare_reply(text: str) -> Prepared:
         name
         for name, present in (
             ("reasoning_skipped", read.reasoning),
+            ("harmony_commentary_read", read.commentary),
             ("tool_markup_stripped", bool(read.markup)),
             ("special_tokens_stripped", bool(read.special)),
         )
@@ -227,6 +229,8 @@ class _Read:
     calls: tuple[MarkupCall, ...] = ()
     markup: list[tuple[int, int]] = field(default_factory=list)
     special: list[tuple[int, int]] = field(default_factory=list)
+    commentary: bool = False
+    """A harmony ``commentary`` message (no recipient, no ``final``) is read."""
 
 
 def _read(text: str) -> _Read:
@@ -252,7 +256,8 @@ def _read(text: str) -> _Read:
         _scan(ScanText(masked), calls, markup, special)
     calls.sort(key=lambda c: c.start)
     reasoning = bool(thinking) or harmony_reasoning
-    return _Read(masked, reasoning, tuple(calls), markup, special)
+    commentary = not has_final and any(m.is_commentary_payload for m in messages)
+    return _Read(masked, reasoning, tuple(calls), markup, special, commentary)
 
 
 def _may_hold_tokens(text: str) -> bool:

@@ -71,11 +71,25 @@ class HarmonyMessage:
     """The ``to=`` of the header (``functions.get_weather``), or ``""``."""
     closed: bool
     """Whether a terminator or the next message ends the body."""
+    json_body: bool = False
+    """Whether the body opens with JSON (``{`` or ``[`` after spaces)."""
 
     @property
     def is_reasoning(self) -> bool:
-        """Whether the message is reasoning (a tool call is not)."""
+        """Whether the message is reasoning (a tool call is not).
+
+        ``commentary`` without a recipient whose body is JSON is the payload
+        (gpt-oss answers there when no ``final`` message follows); a ``final``
+        message, when present, hides it with every other message.
+        """
+        if self.channel == "commentary" and self.json_body:
+            return False
         return self.channel in _REASONING_CHANNELS and not self.recipient
+
+    @property
+    def is_commentary_payload(self) -> bool:
+        """Whether this is a ``commentary`` message read as the payload."""
+        return self.channel == "commentary" and self.json_body and not self.recipient
 
 
 def harmony_messages(text: str) -> list[HarmonyMessage]:
@@ -126,6 +140,7 @@ def harmony_messages(text: str) -> list[HarmonyMessage]:
                 channel=channel,
                 recipient=recipient.group(1) if recipient else "",
                 closed=stop is not None,
+                json_body=_JSON_BODY.match(text, body_start, body_end) is not None,
             )
         )
         pos = max(end, header.end())
@@ -176,7 +191,8 @@ def harmony_hidden(messages: list[HarmonyMessage]) -> list[tuple[int, int]]:
     When a ``final`` message is present it is the answer and everything else
     of the harmony conversation is hidden (drafts in ``analysis``, tool calls in
     ``commentary``); otherwise the ``analysis`` messages and the ``commentary``
-    messages that call no tool are.
+    messages that call no tool are, unless such a message holds JSON (then it
+    is the payload).
 
     Args:
         messages: The reply's messages, from :func:`harmony_messages`.
@@ -320,8 +336,10 @@ def mask_reasoning(text: str) -> tuple[str, bool]:
       backtick, or after an odd number of ``"`` on its line) is text and does
       not end it;
     - harmony (gpt-oss): ``analysis`` messages and ``commentary`` messages
-      that call no tool are reasoning; a ``final`` message is the answer and,
-      when present, everything else of the harmony conversation is hidden.
+      that call no tool are reasoning, unless the ``commentary`` body is JSON
+      (the payload, when no ``final`` message is present); a ``final``
+      message is the answer and, when present, everything else of the
+      harmony conversation is hidden.
 
     Models open reasoning at the start of a line; a tag elsewhere, or one
     quoted (``"</think>"``), is text, as in ``{"tip": "use <think> tags"}``.

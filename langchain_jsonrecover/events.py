@@ -50,6 +50,7 @@ logger = logging.getLogger("langchain_jsonrecover")
 _FINDING: Final = frozenset(
     {
         "reasoning_skipped",
+        "markup_matched",
         "fence_stripped",
         "json_label_dropped",
         "prose_trimmed",
