@@ -1,0 +1,150 @@
+"""Issue 22, families 3 (swapped or fullwidth structural quotes), 7 and 9.
+
+Each row goes through every parser with ``repair=True`` (``parse``,
+``invoke``, ``ainvoke``, the streaming path's final value), through
+``recover_tool_calls`` where it is a call's arguments, and through the
+repairing ``extract`` for the repairs it names: the value the rule allows, or a
+typed error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, AIMessageChunk
+
+from langchain_jsonrecover import (
+    InvalidJsonError,
+    JsonFenceOutputParser,
+    JsonRecoveryError,
+    RegexJsonOutputParser,
+    TruncationRecoveringOutputParser,
+    recover_tool_calls,
+)
+from langchain_jsonrecover._extract import Extraction, ReplyFailure, extract
+
+ERROR = InvalidJsonError
+SWAPPED = "swapped_quotes_replaced"
+FULLWIDTH = "fullwidth_quotes_replaced"
+
+
+def _fw(text: str) -> str:
+    """The text with its straight quotes written fullwidth (U+FF02)."""
+    return text.replace('"', "\uff02")
+
+
+def _parsers() -> list[Any]:
+    return [
+        JsonFenceOutputParser(repair=True),
+        TruncationRecoveringOutputParser(repair=True),
+        RegexJsonOutputParser(pattern=r"(?s)(.*)", repair=True),
+    ]
+
+
+def _outcome(call: Any) -> Any:
+    try:
+        return call()
+    except JsonRecoveryError as exc:
+        return type(exc)
+
+
+def _outcomes(parser: Any, reply: str) -> list[Any]:
+    chunks = [AIMessageChunk(content=reply[i : i + 4]) for i in range(0, len(reply), 4)]
+    return [
+        _outcome(lambda: parser.parse(reply)),
+        _outcome(lambda: parser.invoke(AIMessage(reply))),
+        _outcome(lambda: asyncio.run(parser.ainvoke(AIMessage(reply)))),
+        _outcome(lambda: list(parser.transform(iter(chunks)))[-1]),
+    ]
+
+
+def _repaired(reply: str) -> Extraction | ReplyFailure:
+    return extract(reply, max_chars=1 << 20, max_depth=200, repair=True)
+
+
+def _tool_args(arguments: str) -> Any:
+    message = AIMessage(
+        "",
+        invalid_tool_calls=[
+            {
+                "name": "f",
+                "args": arguments,
+                "id": "c1",
+                "error": None,
+                "type": "invalid_tool_call",
+            }
+        ],
+    )
+    fixed = recover_tool_calls(message)
+    return fixed.tool_calls[0]["args"] if fixed.tool_calls else ERROR
+
+
+# Family 3: with no straight quote in the candidate, every curly (either way
+# round) and fullwidth quote is a structural quote, when that reading decodes
+# whole with no guessed repair. A curly quote meant as text inside a string
+# makes the reading fail: an error, never a value with the quote moved.
+# Each row: the reply, the value (or error), the repairs extract_json names.
+QUOTES = [
+    pytest.param("{”name“: ”Ada“}", {"name": "Ada"}, (SWAPPED,), id="swapped"),
+    pytest.param("[”a“, ”b“, ”c“]", ["a", "b", "c"], (SWAPPED,), id="swapped_array"),
+    pytest.param(
+        "{“name”: “Ada”, ”age“: 3, “city”: “Paris”}",
+        {"name": "Ada", "age": 3, "city": "Paris"},
+        (SWAPPED,),
+        id="swapped_in_one_place",
+    ),
+    pytest.param(_fw('{"name": "Ada"}'), {"name": "Ada"}, (FULLWIDTH,), id="fullwidth"),
+    pytest.param(
+        _fw('{"a": "x", "b": [1, "y"]}'),
+        {"a": "x", "b": [1, "y"]},
+        (FULLWIDTH,),
+        id="fullwidth_nested",
+    ),
+    pytest.param(
+        "{”a“: ”it\u2019s“}", {"a": "it\u2019s"}, (SWAPPED,), id="apostrophe_is_text"
+    ),
+    pytest.param(
+        "{”n“: ”Ada“, 'x': 1}",
+        {"n": "Ada", "x": 1},
+        (SWAPPED, "single_quotes_replaced"),
+        id="with_single_quotes",
+    ),
+    pytest.param("{”q“: ”a “b” c“}", ERROR, (), id="inner_pair_is_two_readings"),
+    pytest.param("{”q“: ”he said ”hi“ now“}", ERROR, (), id="inner_quotes_guessed"),
+    pytest.param("{”n“: ”Grace“ ”Hopper“}", ERROR, (), id="two_tokens"),
+    pytest.param(_fw('{"q": "15""}'), ERROR, (), id="fullwidth_inch_mark"),
+    pytest.param('{”q“: "x"}', ERROR, (), id="straight_quote_mixed_in"),
+    pytest.param("{”name“: ”Ada“", ERROR, (), id="cut"),
+]
+
+
+@pytest.mark.parametrize(("reply", "expected", "repairs"), QUOTES)
+def test_swapped_or_fullwidth_structural_quotes(
+    reply: str, expected: Any, repairs: tuple[str, ...]
+) -> None:
+    for parser in _parsers():
+        assert _outcomes(parser, reply) == [expected] * 4, parser
+    if reply.startswith("{"):
+        assert _tool_args(reply) == expected
+    found = _repaired(reply)
+    if expected is ERROR:
+        assert isinstance(found, ReplyFailure)
+    else:
+        assert isinstance(found, Extraction)
+        assert (found.value, found.repairs) == (expected, repairs)
+
+
+def test_in_prose_the_candidate_alone_decides() -> None:
+    found = _repaired("Sure: {”name“: ”Ada“} as asked")
+    assert isinstance(found, Extraction)
+    assert found.value == {"name": "Ada"}
+    assert SWAPPED in found.repairs
+
+
+def test_the_straight_curly_reading_is_unchanged() -> None:
+    found = _repaired("{“name”: “Ada”}")
+    assert isinstance(found, Extraction)
+    assert found.value == {"name": "Ada"}
+    assert found.repairs == ("typographic_quotes_replaced",)
