@@ -8,6 +8,7 @@ once per reply, even when the whole reply was tried first as one broken value.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
@@ -53,6 +54,8 @@ _CHECKED: Final = frozenset(
         "comment_removed",
     }
 )
+# A reply's first key and its colon (escapes in it allowed, no line break).
+_KEY_FIRST: Final = re.compile(r'"(?:[^"\\\n]|\\.)*"[ \t]*:')
 _REPAIRABLE: Final = frozenset({"invalid_json", "truncated"})
 # A member's value, or several values together: no repair makes one answer.
 _NOT_REPAIRED: Final = frozenset({"nested_value", SEVERAL})
@@ -88,7 +91,11 @@ class RepairPass:
         """
         masked = self.masked
         lead = NON_SPACE.search(masked)
-        if lead is None or lead.group() not in "{[":
+        if lead is None:
+            return None
+        if lead.group() == '"':
+            return self._brace_lost(lead.start())
+        if lead.group() not in "{[":
             return None
         start = lead.start()
         fixed = self._repair(start, entities=False)
@@ -105,6 +112,39 @@ class RepairPass:
             repairs = (*repairs, "prose_trimmed")
         rival = self._rival(start, fixed)
         return Candidate(start, end, "raw", repairs, value=result.value, rival=rival)
+
+    def _brace_lost(self, start: int) -> Candidate | None:
+        r"""A reply of members after a prefilled ``{``: the brace added back.
+
+        ``opening_brace_added``: the reply starts with a key and its colon
+        and ends with ``}`` (``"a": 1,\n"b": 2\n}``). A key is only ever
+        inside an object, so the one reading opens it before the first key;
+        it is taken only when that ``{`` is the one the last ``}`` closes,
+        with nothing after it, decoding as it stands or after repairs that
+        guess nothing.
+        """
+        body = self.masked[start:].rstrip()
+        if not body.endswith("}") or _KEY_FIRST.match(body) is None:
+            return None
+        text = "{" + body
+        max_depth = self.scan.max_depth
+        result = decode(text, max_depth=max_depth, allow_trailing=False)
+        repairs: tuple[str, ...] = ()
+        if not isinstance(result, Decoded):
+            fixed = repair_syntax(text)
+            if (
+                fixed is None
+                or fixed.truncated
+                or fixed.end != len(text)
+                or any(name.endswith("_guessed") for name in fixed.repairs)
+            ):
+                return None
+            result = decode(fixed.text, max_depth=max_depth, allow_trailing=False)
+            repairs = fixed.repairs
+        if not isinstance(result, Decoded) or not isinstance(result.value, dict):
+            return None
+        repairs = (*self.prepared.repairs, "opening_brace_added", *repairs)
+        return Candidate(start, start + len(body), "raw", repairs, value=result.value)
 
     def _rival(self, start: int, fixed: Repaired) -> tuple[Any, ...]:
         r"""The root alone, when the repair wrapped it in an opener it inserted.

@@ -1,4 +1,4 @@
-"""Issue 22, families 3 (swapped or fullwidth structural quotes), 7 and 9.
+"""Issue 22, families 3 (swapped or fullwidth structural quotes) and 6 (a lost brace).
 
 Each row goes through every parser with ``repair=True`` (``parse``,
 ``invoke``, ``ainvoke``, the streaming path's final value), through
@@ -19,6 +19,7 @@ from langchain_jsonrecover import (
     InvalidJsonError,
     JsonFenceOutputParser,
     JsonRecoveryError,
+    NoJsonFoundError,
     RegexJsonOutputParser,
     TruncationRecoveringOutputParser,
     recover_tool_calls,
@@ -148,3 +149,38 @@ def test_the_straight_curly_reading_is_unchanged() -> None:
     assert isinstance(found, Extraction)
     assert found.value == {"name": "Ada"}
     assert found.repairs == ("typographic_quotes_replaced",)
+
+
+# Family 6: a reply of members after a prefilled ``{`` (it starts with a key
+# and its colon, ends with ``}``): the brace is added back, as one reading,
+# when the ``}`` at the end closes it and the whole then decodes without a
+# guess. Two closers, a member after the last ``}``, or prose where a value
+# is due stay errors.
+BRACE = [
+    pytest.param('"name": "Ada",\n"age": 3\n}', {"name": "Ada", "age": 3}, id="lines"),
+    pytest.param('  "a": 1,\n  "b": [1, 2]\n}\n', {"a": 1, "b": [1, 2]}, id="indented"),
+    pytest.param('"a": 1, "b": {"c": 2}}', {"a": 1, "b": {"c": 2}}, id="nested"),
+    pytest.param('"a": 1}', {"a": 1}, id="one_member"),
+    pytest.param('"a": True, "b": 2,}', {"a": True, "b": 2}, id="with_repairs"),
+    pytest.param('"a": 1}}', ERROR, id="two_closers"),
+    pytest.param('"a": 1}, "b": 2', ERROR, id="member_after"),
+    pytest.param('"Note": see below}', ERROR, id="prose_value"),
+    pytest.param('"a": "x "y" z"}', ERROR, id="guessed_inner_quote"),
+    pytest.param('"a": 1, "b": 2', ERROR, id="no_closer"),
+]
+
+
+@pytest.mark.parametrize(("reply", "expected"), BRACE)
+def test_a_lost_opening_brace_after_a_prefill(reply: str, expected: Any) -> None:
+    parser = TruncationRecoveringOutputParser(repair=True)
+    outcomes = _outcomes(parser, reply)
+    if expected is ERROR:
+        assert all(o is ERROR or o is NoJsonFoundError for o in outcomes), outcomes
+    else:
+        assert outcomes == [expected] * 4
+    found = _repaired(reply)
+    if expected is ERROR:
+        assert isinstance(found, ReplyFailure)
+    else:
+        assert isinstance(found, Extraction)
+        assert "opening_brace_added" in found.repairs
