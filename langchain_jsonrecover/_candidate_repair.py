@@ -118,14 +118,16 @@ class RepairPass:
 
         ``opening_brace_added``: the reply starts with a key and its colon
         and ends with ``}`` (``"a": 1,\n"b": 2\n}``). A key is only ever
-        inside an object, so the one reading opens it before the first key;
+        inside an object, so the one reading opens it before the first key
+        (unless that key holds a ``{``: ``"{a": 1}`` may be a stray quote);
         it is taken only when that ``{`` is the one the last ``}`` closes,
         with nothing after it, decoding as it stands or after repairs that
         guess nothing.
         """
         body = self.masked[start:].rstrip()
-        if not body.endswith("}") or _KEY_FIRST.match(body) is None:
-            return None
+        key = _KEY_FIRST.match(body)
+        if not body.endswith("}") or key is None or "{" in key.group():
+            return None  # ``"{a": 1}``: a stray quote before the brace, or not
         text = "{" + body
         max_depth = self.scan.max_depth
         result = decode(text, max_depth=max_depth, allow_trailing=False)

@@ -167,6 +167,7 @@ BRACE = [
     pytest.param('"Note": see below}', ERROR, id="prose_value"),
     pytest.param('"a": "x "y" z"}', ERROR, id="guessed_inner_quote"),
     pytest.param('"a": 1, "b": 2', ERROR, id="no_closer"),
+    pytest.param('"{a": 1, "b": 2}', ERROR, id="stray_quote_or_lost_brace"),
 ]
 
 
@@ -184,3 +185,47 @@ def test_a_lost_opening_brace_after_a_prefill(reply: str, expected: Any) -> None
     else:
         assert isinstance(found, Extraction)
         assert "opening_brace_added" in found.repairs
+
+
+# Family 2, typographic pairs: a ``„`` or ``“`` opened inside a straight-quoted
+# string takes the next straight quote for its closer when what follows that
+# quote cannot continue the structure. The pair is whole, so the string's
+# own closing quote closes it; dropping the quote is no reading of the reply.
+# Quotes beside structure, or two tokens, stay errors. A call's arguments read
+# only by this guess stay invalid (recover_tool_calls takes no guessed repair).
+PAIRS = [
+    pytest.param(
+        '[{"title":"Hauptbutton „Jetzt anmelden" im Header"}]',
+        [{"title": 'Hauptbutton „Jetzt anmelden" im Header'}],
+        id="german_low_quote",
+    ),
+    pytest.param(
+        '{"t": "他答道\uff1a“三块两毛五。"他小声补充"}',
+        {"t": '他答道\uff1a“三块两毛五。"他小声补充'},
+        id="cjk_dialogue",
+    ),
+    pytest.param('{"t": "a “b" c"}', {"t": 'a “b" c'}, id="curly_open_straight_close"),
+    pytest.param(
+        '{"t": "„A" und „B" hier", "n": 1}',
+        {"t": '„A" und „B" hier', "n": 1},
+        id="two_pairs",
+    ),
+    pytest.param('{"t": "„A“ ok"}', {"t": "„A“ ok"}, id="german_pair_whole"),
+    pytest.param('{"t": "a „b" , "c": 1, "d": 2"}', ERROR, id="quote_beside_structure"),
+    pytest.param('{"t": "„Grace" "Hopper"}', ERROR, id="two_tokens"),
+    pytest.param('{"t": "a b" c"}', ERROR, id="lone_straight_quote"),
+]
+
+
+@pytest.mark.parametrize(("reply", "expected"), PAIRS)
+def test_a_typographic_opener_closed_straight(reply: str, expected: Any) -> None:
+    for parser in _parsers():
+        assert _outcomes(parser, reply) == [expected] * 4, parser
+    found = _repaired(reply)
+    if expected is ERROR:
+        assert isinstance(found, ReplyFailure)
+    else:
+        assert isinstance(found, Extraction)
+        guessed = "inner_quote_escaped_guessed" in found.repairs
+        assert guessed is ("„A“ ok" not in reply)
+        assert _tool_args(reply) == (ERROR if guessed else expected)
