@@ -99,7 +99,9 @@ class RepairPass:
             return None
         start = lead.start()
         fixed = self._repair(start, entities=False)
-        if fixed is None or fixed.truncated:
+        if fixed is None:
+            return self._stray_bracket(start)
+        if fixed.truncated:
             return None
         end = start + fixed.end
         if _follows_value(masked, end):
@@ -147,6 +149,32 @@ class RepairPass:
             return None
         repairs = (*self.prepared.repairs, "opening_brace_added", *repairs)
         return Candidate(start, start + len(body), "raw", repairs, value=result.value)
+
+    def _stray_bracket(self, start: int) -> Candidate | None:
+        r"""A whole root object and one ``]`` after it, nothing else: two readings.
+
+        ``{"input": "…"}]``: the ``]`` is stray (the root is the answer), or
+        the root's ``[`` was lost (an array of it). The candidate holds both;
+        only a schema that takes one of them decides (``settle``), else the
+        reply is an error. Where the single-edit search names one reading
+        (a short root), :meth:`_rival` gives the same pair.
+        """
+        masked = self.masked
+        root = decode(
+            masked[start:], max_depth=self.scan.max_depth, allow_trailing=True
+        )
+        if not isinstance(root, Decoded):
+            return None
+        closer = NON_SPACE.search(masked, start + root.end)
+        if masked[start] != "{" or closer is None or closer.group() != "]":
+            return None
+        end = closer.end()
+        if NON_SPACE.search(masked, end) is not None:
+            return None
+        repairs = (*self.prepared.repairs, "character_inserted")
+        return Candidate(
+            start, end, "raw", repairs, value=[root.value], rival=(root.value,)
+        )
 
     def _rival(self, start: int, fixed: Repaired) -> tuple[Any, ...]:
         r"""The root alone, when the repair wrapped it in an opener it inserted.

@@ -1,4 +1,4 @@
-"""Issue 22, families 3 (swapped or fullwidth structural quotes) and 6 (a lost brace).
+"""Issue 22, families 2, 3, 6 and 7: quotes, a lost brace, a stray bracket.
 
 Each row goes through every parser with ``repair=True`` (``parse``,
 ``invoke``, ``ainvoke``, the streaming path's final value), through
@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import orjson
 import pytest
 from langchain_core.messages import AIMessage, AIMessageChunk
+from pydantic import BaseModel
 
 from langchain_jsonrecover import (
     InvalidJsonError,
@@ -229,3 +231,32 @@ def test_a_typographic_opener_closed_straight(reply: str, expected: Any) -> None
         guessed = "inner_quote_escaped_guessed" in found.repairs
         assert guessed is ("„A“ ok" not in reply)
         assert _tool_args(reply) == (ERROR if guessed else expected)
+
+
+# Family 7: one ``]`` after a whole root object, nothing after it: the ``]`` is
+# stray or the root's ``[`` was lost. A schema that takes one reading decides;
+# with none (or one that takes both), an error. A long root, where the
+# single-edit search finds several sites, is read the same way as a short one.
+class Patch(BaseModel):
+    input: str
+
+
+LONG = '{"input":"' + "*** Begin Patch\\n-    old\\n+    new\\n" * 8 + '"}]'
+STRAY = [
+    pytest.param(LONG, None, ERROR, id="no_schema"),
+    pytest.param(LONG, Patch, "object", id="object_schema_drops_it"),
+    pytest.param(LONG, list[Patch], "list", id="list_schema_opens_the_array"),
+    pytest.param(LONG, dict[str, Any] | list[Any], ERROR, id="schema_takes_both"),
+    pytest.param(LONG + "\n]", Patch, ERROR, id="two_closers"),
+    pytest.param(LONG[:-1] + "}", Patch, ERROR, id="stray_brace_left_alone"),
+]
+
+
+@pytest.mark.parametrize(("reply", "schema", "expected"), STRAY)
+def test_one_stray_bracket_after_a_long_root(
+    reply: str, schema: Any, expected: Any
+) -> None:
+    parser = TruncationRecoveringOutputParser(pydantic_object=schema, repair=True)
+    root = Patch(input=orjson.loads(LONG[:-1])["input"])
+    want = {"object": root, "list": [root]}.get(expected, expected)
+    assert _outcomes(parser, reply) == [want] * 4
