@@ -8,6 +8,7 @@ once per reply, even when the whole reply was tried first as one broken value.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
@@ -53,6 +54,8 @@ _CHECKED: Final = frozenset(
         "comment_removed",
     }
 )
+# A reply's first key and its colon (escapes in it allowed, no line break).
+_KEY_FIRST: Final = re.compile(r'"(?:[^"\\\n]|\\.)*"[ \t]*:')
 _REPAIRABLE: Final = frozenset({"invalid_json", "truncated"})
 # A member's value, or several values together: no repair makes one answer.
 _NOT_REPAIRED: Final = frozenset({"nested_value", SEVERAL})
@@ -88,11 +91,17 @@ class RepairPass:
         """
         masked = self.masked
         lead = NON_SPACE.search(masked)
-        if lead is None or lead.group() not in "{[":
+        if lead is None:
+            return None
+        if lead.group() == '"':
+            return self._brace_lost(lead.start())
+        if lead.group() not in "{[":
             return None
         start = lead.start()
         fixed = self._repair(start, entities=False)
-        if fixed is None or fixed.truncated:
+        if fixed is None:
+            return self._stray_bracket(start)
+        if fixed.truncated:
             return None
         end = start + fixed.end
         if _follows_value(masked, end):
@@ -105,6 +114,67 @@ class RepairPass:
             repairs = (*repairs, "prose_trimmed")
         rival = self._rival(start, fixed)
         return Candidate(start, end, "raw", repairs, value=result.value, rival=rival)
+
+    def _brace_lost(self, start: int) -> Candidate | None:
+        r"""A reply of members after a prefilled ``{``: the brace added back.
+
+        ``opening_brace_added``: the reply starts with a key and its colon
+        and ends with ``}`` (``"a": 1,\n"b": 2\n}``). A key is only ever
+        inside an object, so the one reading opens it before the first key
+        (unless that key holds a ``{``: ``"{a": 1}`` may be a stray quote);
+        it is taken only when that ``{`` is the one the last ``}`` closes,
+        with nothing after it, decoding as it stands or after repairs that
+        guess nothing.
+        """
+        body = self.masked[start:].rstrip()
+        key = _KEY_FIRST.match(body)
+        if not body.endswith("}") or key is None or "{" in key.group():
+            return None  # ``"{a": 1}``: a stray quote before the brace, or not
+        text = "{" + body
+        max_depth = self.scan.max_depth
+        result = decode(text, max_depth=max_depth, allow_trailing=False)
+        repairs: tuple[str, ...] = ()
+        if not isinstance(result, Decoded):
+            fixed = repair_syntax(text)
+            if (
+                fixed is None
+                or fixed.truncated
+                or fixed.end != len(text)
+                or any(name.endswith("_guessed") for name in fixed.repairs)
+            ):
+                return None
+            result = decode(fixed.text, max_depth=max_depth, allow_trailing=False)
+            repairs = fixed.repairs
+        if not isinstance(result, Decoded) or not isinstance(result.value, dict):
+            return None
+        repairs = (*self.prepared.repairs, "opening_brace_added", *repairs)
+        return Candidate(start, start + len(body), "raw", repairs, value=result.value)
+
+    def _stray_bracket(self, start: int) -> Candidate | None:
+        r"""A whole root object and one ``]`` after it, nothing else: two readings.
+
+        ``{"input": "…"}]``: the ``]`` is stray (the root is the answer), or
+        the root's ``[`` was lost (an array of it). The candidate holds both;
+        only a schema that takes one of them decides (``settle``), else the
+        reply is an error. Where the single-edit search names one reading
+        (a short root), :meth:`_rival` gives the same pair.
+        """
+        masked = self.masked
+        root = decode(
+            masked[start:], max_depth=self.scan.max_depth, allow_trailing=True
+        )
+        if not isinstance(root, Decoded):
+            return None
+        closer = NON_SPACE.search(masked, start + root.end)
+        if masked[start] != "{" or closer is None or closer.group() != "]":
+            return None
+        end = closer.end()
+        if NON_SPACE.search(masked, end) is not None:
+            return None
+        repairs = (*self.prepared.repairs, "character_inserted")
+        return Candidate(
+            start, end, "raw", repairs, value=[root.value], rival=(root.value,)
+        )
 
     def _rival(self, start: int, fixed: Repaired) -> tuple[Any, ...]:
         r"""The root alone, when the repair wrapped it in an opener it inserted.

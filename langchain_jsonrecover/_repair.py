@@ -41,6 +41,8 @@ from langchain_jsonrecover._repair_python_style import rewrite_python_style
 from langchain_jsonrecover._repair_tokens import match_end
 
 _ESCAPED_WINDOW: Final = 256
+_AS_QUOTE: Final = str.maketrans(dict.fromkeys("\u201c\u201d\uff02", '"'))
+"""The quotes :func:`_requoted` reads as ``"``: curly either way, fullwidth."""
 _OUTER_CHARS: Final = {
     '"': '"',
     "\\": "\\",
@@ -117,6 +119,14 @@ def repair(text: str, *, entities: bool = False) -> Repaired | None:
       ``;`` for a comma, a ``=`` for a colon, a lost colon after a quoted key,
       a ``,`` for it, a ``:`` for a comma before a key, a stray ``:`` or
       ``,``, each only where it has one reading (see ``_repair_punctuation``);
+    - ``swapped_quotes_replaced``, ``fullwidth_quotes_replaced``: the pass
+      refuses a candidate whose structural quotes are curly quotes the wrong
+      way round (``{”name“: ”Ada“}``, or ``“`` and ``”`` swapped in a few
+      places) or fullwidth (U+FF02): when the candidate holds no ``"`` at all,
+      every ``“``, ``”`` and fullwidth quote is read as ``"``, and the reading is kept
+      only when it decodes whole with no guessed repair (a curly quote meant
+      as text inside a string makes that reading fail, and the candidate
+      stays an error);
     - ``opening_quote_guessed``: ``"note": Sent today.", "id": 4``, when the
       text up to the next quote holds no ``"{[:`` or backslash and that
       quote is followed by ``,`` or ``}`` and then a key or the end.
@@ -226,7 +236,7 @@ def repair(text: str, *, entities: bool = False) -> Repaired | None:
             return Repaired(out, names, truncated=False, end=end)
     rewritten = rewrite(text, repairs)
     if rewritten is None and not unescaped:
-        return _restarted(text)
+        return _restarted(text) or _requoted(text)
     if rewritten is None or not repairs:
         return None
     out, truncated, end = rewritten
@@ -310,6 +320,33 @@ def _restarted(text: str) -> Repaired | None:
     if after < len(text) and text[after] in ",:\"'}]":
         return None
     return Repaired(found[0], tuple(repairs), truncated=False, end=end)
+
+
+def _requoted(text: str) -> Repaired | None:
+    """The candidate with every curly and fullwidth quote read as ``"``, when sure.
+
+    See ``swapped_quotes_replaced`` in :func:`repair`. Each quote is replaced
+    by one character, so offsets stay the input's.
+
+    Example:
+        >>> _requoted("{\u201dname\u201c: \u201dAda\u201c}").text
+        '{"name": "Ada"}'
+        >>> _requoted('{\u201dq\u201c: "x"}') is None
+        True
+    """
+    if '"' in text:
+        return None  # straight quotes mixed in: which are structural is a guess
+    repairs: dict[str, None] = {}
+    if "\u201c" in text or "\u201d" in text:
+        repairs["swapped_quotes_replaced"] = None
+    if "\uff02" in text:
+        repairs["fullwidth_quotes_replaced"] = None
+    if not repairs:
+        return None
+    found = rewrite(text.translate(_AS_QUOTE), repairs)
+    if found is None or found[1] or any(name.endswith("_guessed") for name in repairs):
+        return None
+    return Repaired(found[0], tuple(repairs), truncated=False, end=found[2])
 
 
 def _unescape(text: str) -> str:

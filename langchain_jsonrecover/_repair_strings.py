@@ -151,6 +151,7 @@ class _StringScan:
         "nested",
         "other_open",
         "out",
+        "paired_from",
         "parent",
         "pos",
         "quote",
@@ -172,6 +173,7 @@ class _StringScan:
         self.body = tok.SQ_BODY if quote == "'" else tok.DQ_BODY
         self.guessed = False  # a quote was taken for text where it may have closed
         self.inner = 0  # inner quotes escaped so far
+        self.paired_from = p.pos + 1  # where the text after the last inner quote starts
         self.literal = False  # every backslash is literal
         # Typographic quotes open inside the string (a ``“`` not yet closed by
         # a ``”``): none closes the string then. In a straight-quoted string,
@@ -292,7 +294,11 @@ class _StringScan:
         self.out.append('\\"' if quote == '"' else "'")
         self.repairs["inner_quote_escaped_guessed"] = None
         self.guessed = True
-        self.inner += 1
+        # ``„Start"``, ``“Go"``: a typographic opener left open since the last
+        # inner quote takes this one as its closer, a whole pair.
+        paired = quote == '"' and typographic_open(self.text, self.paired_from, pos - 1)
+        self.inner += 2 if paired else 1
+        self.paired_from = pos
         return None
 
     def read_straight_quote(self) -> int | None:
@@ -342,11 +348,39 @@ class _StringScan:
                 0,
                 False,
             )
+            self.paired_from = self.body_start
             self.body = (
                 tok.SQ_LITERAL_BODY if self.quote == "'" else tok.DQ_LITERAL_BODY
             )
             self.repairs["literal_backslashes_guessed"] = None
         return None
+
+
+def typographic_open(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` leaves a typographic opening quote unclosed.
+
+    ``„`` closes with ``“`` (German) or ``”``; ``“`` with ``”``. A straight
+    quote after an open one is the pair's closer (``„Start"``).
+
+    Example:
+        >>> typographic_open('x „Start', 0, 8), typographic_open("„a“ b", 0, 5)
+        (True, False)
+    """
+    segment = text[start:end]
+    if "„" not in segment and "“" not in segment:
+        return False  # the common case: no typographic quote at all
+    stack: list[str] = []
+    for char in segment:
+        if char == "„":
+            stack.append(char)
+        elif char == "“":
+            if stack and stack[-1] == "„":
+                stack.pop()
+            else:
+                stack.append(char)
+        elif char == "”" and stack:
+            stack.pop()
+    return bool(stack)
 
 
 def _ends_with_break(text: str, quote: int, controls: int) -> bool:

@@ -39,12 +39,15 @@ import orjson
 
 from langchain_jsonrecover._decode import Decoded, decode, escape_control_characters
 from langchain_jsonrecover._repair import Repaired
+from langchain_jsonrecover._repair_strings import typographic_open
 from langchain_jsonrecover._single_edit_far import Far, find_far_sites
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
 _WINDOW: Final = 64
+_PAIR_LOOK_BACK: Final = 512
+"""How far back a straight quote's string is read for a typographic opener."""
 """How far before the decoder's stop every kind of slip is looked for."""
 _AHEAD: Final = 1024
 """How far past the stop an edit is checked before the text is decoded whole."""
@@ -355,7 +358,9 @@ def _edits_in_string(text: str, at: int, start: int = 0) -> Iterator[Edit]:
 def _edits_at(text: str, at: int, *, in_array: bool) -> Iterator[Edit]:
     char = text[at]
     between_digits = (text[at - 1 : at] + text[at + 1 : at + 2]).isdigit()
-    if char in _DROPPED and not (char == '"' and _before_structure(text, at, ":")):
+    if char in _DROPPED and not (
+        char == '"' and (_before_structure(text, at, ":") or _closes_pair(text, at))
+    ):
         name = "character_dropped"
         if char in _SEPARATORS and between_digits:
             name = _DIGITS_JOINED
@@ -434,6 +439,18 @@ def _before_structure(text: str, at: int, chars: str) -> bool:
     """
     after = _NEXT_CHAR.match(text, at + 1)
     return after is not None and after.group(1) in chars
+
+
+def _closes_pair(text: str, at: int) -> bool:
+    """Whether the quote at ``at`` closes a typographic opener in its string.
+
+    ``"Hauptbutton „Start" im Header"``: the ``"`` after ``Start`` is the
+    pair's closer, written straight; dropping it is no reading of the reply
+    (only escaping it is). The string is looked at back to the quote before
+    it, at most ``_PAIR_LOOK_BACK`` characters.
+    """
+    begin = text.rfind('"', max(0, at - _PAIR_LOOK_BACK), at)
+    return begin >= 0 and typographic_open(text, begin + 1, at)
 
 
 def _splits_number(text: str, at: int) -> bool:

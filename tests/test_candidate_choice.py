@@ -192,12 +192,14 @@ NODES = {"nodes": ["a", "b"], "edges": [], "title": "x"}
 OTHER_QUOTES = [
     # (text, strict answer, repaired answer); an error class where it raises.
     ("{“nodes”: [“a”, “b”], “edges”: [], “title”: “x”}", InvalidJsonError, NODES),
-    ("{”nodes“: [“a”, “b”], “edges“: [], ”title”: “x”}", InvalidJsonError, None),
-    ("{“nodes”: [“a”, “b”], “edges“: [], ”title”: “x”}", InvalidJsonError, None),
+    # Swapped or fullwidth structural quotes, no straight quote: read by
+    # repair (issue 22, family 3: swapped_quotes_replaced, fullwidth_...).
+    ("{”nodes“: [“a”, “b”], “edges“: [], ”title”: “x”}", InvalidJsonError, NODES),
+    ("{“nodes”: [“a”, “b”], “edges“: [], ”title”: “x”}", InvalidJsonError, NODES),
     (
         "{\uff02nodes\uff02: [\uff02a\uff02], \uff02edges\uff02: [], \uff02t\uff02: \uff02x\uff02}",
         InvalidJsonError,
-        None,
+        {"nodes": ["a"], "edges": [], "t": "x"},
     ),
     (
         "Graph: {“ids”: [1, 2], “name”: “g”} ok",
