@@ -122,7 +122,12 @@ SERIALIZERS: dict[str, Serializer] = {
     "json_default": json.dumps,
 }
 
-AFTER_VALUE_GOES_ON = re.compile(r'\s*(?:,\s*)?(?:[\]}]|"[^"\n]*"\s*:)')
+AFTER_VALUE_GOES_ON = re.compile(
+    r'\s*(?:,\s*)?(?:[\]}]|"[^"\n]*"\s*:)'
+    # A comma or a key cut by the end of the reply (``}, "n``, ``} "n``): the
+    # root may have closed too early, so the reply raises (two readings).
+    r'|(?=\s*\S)\s*(?:,\s*)?(?:"(?:[^"\\\n]|\\.)*\\?"?\s*)?\Z'
+)
 
 prose = st.text(
     alphabet=st.characters(exclude_characters="{[`<", exclude_categories=["Cs"]),
