@@ -21,7 +21,7 @@ from langchain_jsonrecover._spans import Span, find_spans
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from langchain_jsonrecover._candidates import Candidate, Place
+    from langchain_jsonrecover._candidate_kinds import Candidate, Place
 
 
 SEVERAL: Final = "several_values"

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from langchain_jsonrecover._candidate_kinds import Candidate, Scan
 from langchain_jsonrecover._candidate_order import (
     SEVERAL,
     value_follows,
@@ -22,8 +23,6 @@ from langchain_jsonrecover._candidates import (
     NON_SPACE,
     OPENERS,
     UNESCAPED_QUOTE,
-    Candidate,
-    Scan,
 )
 from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode
 from langchain_jsonrecover._recover import (

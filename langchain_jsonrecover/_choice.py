@@ -22,14 +22,14 @@ from typing import TYPE_CHECKING, Any, Final
 
 from pydantic import BaseModel
 
+from langchain_jsonrecover._candidate_kinds import CandidateFailure
 from langchain_jsonrecover._candidate_order import SEVERAL
-from langchain_jsonrecover._candidates import CandidateFailure
 from langchain_jsonrecover._schema import Accepted, FieldError, Rejected
 
 if TYPE_CHECKING:
     from collections.abc import Container, Iterable, Iterator
 
-    from langchain_jsonrecover._candidates import Candidate
+    from langchain_jsonrecover._candidate_kinds import Candidate
     from langchain_jsonrecover._schema import Schema
 
 _TWO_CLOSER_READINGS: Final = (

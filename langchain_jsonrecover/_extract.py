@@ -14,24 +14,22 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 import orjson
 
-from langchain_jsonrecover._candidate_repair import RepairPass
-from langchain_jsonrecover._candidates import (
-    NON_SPACE,
+from langchain_jsonrecover._candidate_kinds import (
     Candidate,
     CandidateFailure,
     Place,
     Scan,
     Step,
+)
+from langchain_jsonrecover._candidate_repair import RepairPass
+from langchain_jsonrecover._candidates import (
+    NON_SPACE,
     close_or_fail,
-    decode_place,
     iter_candidates,
-    strip_space,
 )
 from langchain_jsonrecover._choice import Reading, defaulted, noted, read_all
-from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode, loads_within
-from langchain_jsonrecover._fences import find_fences
+from langchain_jsonrecover._decode import DecodeFailure, loads_within
 from langchain_jsonrecover._markup import Prepared, prepare_reply
-from langchain_jsonrecover._repair import repair as repair_syntax
 from langchain_jsonrecover._schema import FieldError, Schema, two_readings
 
 Prefer = Literal["first", "last"]
@@ -40,7 +38,6 @@ ReplyFailureKind = Literal[
 ]
 
 if TYPE_CHECKING:
-    import re
     from collections.abc import Container, Iterable, Iterator
 
 DEFAULT_MAX_CHARS: Final = 10_000_000
@@ -155,7 +152,7 @@ def extract(
     """
     text = str(text)
     if len(text) > max_chars:
-        return _refuse_too_large(text, max_chars)
+        return refuse_too_large(text, max_chars)
     scan = Scan(
         max_depth,
         scalars=schema is not None,
@@ -176,7 +173,7 @@ def extract(
     )
     if not repair:
         found = choose(candidates, schema, strict_first=strict_first)
-        return found or _report_no_json(prepared)
+        return found or report_no_json(prepared)
     repair_pass = RepairPass(prepared, scan)
     return _choose_repairing(
         candidates, repair_pass, schema, prefer=prefer, whole=fast is None
@@ -207,7 +204,7 @@ def _choose_repairing(
             found = choose((candidate,), schema)
             if isinstance(found, Extraction):
                 return found
-    no_json = _report_no_json(repair_pass.prepared)
+    no_json = report_no_json(repair_pass.prepared)
     if prefer == "last":
         # The last candidate that decodes, strictly or after repair.
         repaired: dict[int, Candidate] = {}
@@ -395,107 +392,10 @@ def _to_reply_failure(candidate: Candidate, failure: CandidateFailure) -> ReplyF
     )
 
 
-def _refuse_too_large(text: str, max_chars: int) -> ReplyFailure:
+def refuse_too_large(text: str, max_chars: int) -> ReplyFailure:
     return ReplyFailure("too_large", f"{len(text)} characters, over {max_chars}")
 
 
-def _report_no_json(prepared: Prepared) -> ReplyFailure:
+def report_no_json(prepared: Prepared) -> ReplyFailure:
     detail = "reasoning_only" if prepared.only_reasoning else ""
     return ReplyFailure("no_json", "", detail=detail)
-
-
-def extract_with_pattern(
-    text: str,
-    pattern: re.Pattern[str],
-    *,
-    max_chars: int = DEFAULT_MAX_CHARS,
-    max_depth: int = DEFAULT_MAX_DEPTH,
-    schema: Schema | None = None,
-    prefer: Prefer = "first",
-    repair: bool = False,
-) -> Extraction | ReplyFailure:
-    """Decode the first capture of ``pattern`` (the regex processor's rule).
-
-    The capture is stripped, and a fence around it removed, then decoded as a
-    whole: text after the value is an error here, since the pattern was meant
-    to capture exactly the JSON.
-
-    Args:
-        text: The model's reply (reasoning is hidden from the pattern).
-        pattern: A compiled pattern with one capture group.
-        max_chars: Longer replies are refused before any scan.
-        max_depth: Deeper nesting is a failure.
-        schema: What the value must match, if anything.
-        prefer: ``"last"`` uses the last match instead of the first.
-        repair: Repair the capture's syntax when it does not decode.
-
-    Returns:
-        The value, or why not.
-
-    Example:
-        >>> import re
-        >>> pattern = re.compile(r"<json>(.*?)</json>")
-        >>> extract_with_pattern("<json>[1]</json>", pattern).value
-        [1]
-    """
-    text = str(text)
-    if len(text) > max_chars:
-        return _refuse_too_large(text, max_chars)
-    prepared = prepare_reply(text)
-    masked = prepared.text
-    capture = _find_capture(masked, pattern, prefer)
-    if capture is None:
-        return ReplyFailure("no_json", "", detail=pattern.pattern)
-    start, end, fenced = capture
-    repairs = (*prepared.repairs, "fence_stripped") if fenced else prepared.repairs
-    # A capture that runs to the end of the reply can be cut off.
-    closed = NON_SPACE.search(masked, end) is not None
-    place = Place(start, end, repairs, "regex", closed=closed, whole=True)
-    strict = choose((decode_place(masked, place, Scan(max_depth)),), schema)
-    if repair and not isinstance(strict, Extraction):
-        repaired = _repair_capture(masked, place, max_depth)
-        found = choose((repaired,), schema) if repaired is not None else None
-        if isinstance(found, Extraction):
-            return found
-    return strict or _report_no_json(prepared)
-
-
-def _find_capture(
-    masked: str, pattern: re.Pattern[str], prefer: Prefer
-) -> tuple[int, int, bool] | None:
-    """Where the pattern's capture lies, stripped and out of its fence.
-
-    Returns:
-        The capture's start and end, and whether a fence was taken off; or
-        ``None`` when nothing (or only whitespace) was captured.
-    """
-    match = pattern.search(masked)
-    if prefer == "last" and match is not None:
-        for match in pattern.finditer(masked):  # noqa: B007 - keep the last
-            pass
-    if match is None or match.start(1) < 0:
-        return None
-    start, end = strip_space(masked, match.start(1), match.end(1))
-    fenced = masked.startswith("```", start, end)
-    if fenced:
-        fence = find_fences(masked[start:end])[0]
-        start, end = strip_space(
-            masked, start + fence.body_start, start + fence.body_end
-        )
-    return None if start == end else (start, end, fenced)
-
-
-def _repair_capture(masked: str, place: Place, max_depth: int) -> Candidate | None:
-    """The capture with its syntax repaired, when the repair reads all of it."""
-    fixed = repair_syntax(masked[place.start : place.end])
-    if (
-        fixed is None
-        or fixed.truncated
-        or NON_SPACE.search(masked, place.start + fixed.end, place.end) is not None
-    ):
-        return None
-    result = decode(fixed.text, max_depth=max_depth, allow_trailing=False)
-    if not isinstance(result, Decoded):
-        return None
-    repairs = (*place.repairs, *fixed.repairs)
-    return Candidate(place.start, place.end, "regex", repairs, value=result.value)

@@ -8,8 +8,6 @@ Strings and closing brackets have their own modules.
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
 from itertools import repeat
 from typing import TYPE_CHECKING, Final
 
@@ -29,7 +27,13 @@ from langchain_jsonrecover._repair_punctuation import (
     take_at_colon,
     take_stray,
 )
-from langchain_jsonrecover._repair_state import Mark, Pass, Rewritten, State
+from langchain_jsonrecover._repair_state import (
+    Mark,
+    Pass,
+    Rewritten,
+    State,
+    collector_paused,
+)
 from langchain_jsonrecover._repair_strings import (
     CUT,
     QUOTE_REPAIRS,
@@ -49,7 +53,7 @@ from langchain_jsonrecover._repair_tokens import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable
 
 # Reading an enum's member as a class attribute costs about ten reads of a
 # global (CPython 3.11): the steps read the states from module constants.
@@ -60,7 +64,6 @@ DEEPEST: Final = DECODER_DEPTH
 """The deepest nesting the pass opens: a repaired text deeper than the decoder
 reads would fail as too deep anyway, and a run of 1 MB of ``[`` is refused
 before a mark is made per bracket."""
-_MANY_MARKS: Final = 10_000  # marks made at once before the collector is paused
 _PREFIXES: Final = frozenset(
     name[:i]
     for name in ("true", "false", "null", "True", "False", "None")
@@ -399,7 +402,7 @@ def _open_arrays(p: Pass) -> bool:
         if count == len(run)
         else [i for i, c in enumerate(run) if c == "["]
     )
-    with _collector_paused(count):
+    with collector_paused(count):
         p.marks.extend(map(Mark, repeat(piece, count), offsets))
     p.opened["["] += count
     p.pos = end
@@ -487,23 +490,3 @@ _STEPS: Final[tuple[Callable[[Pass, str], bool], ...]] = (
     _read_after_value,
 )
 """The step of each state, indexed by it (in :class:`State`'s order)."""
-
-
-@contextmanager
-def _collector_paused(count: int) -> Iterator[None]:
-    """Pause the cycle collector while ``count`` marks are made, if many.
-
-    A hostile run of a million ``[`` makes a million marks; the collector,
-    triggered every few hundred allocations, would scan the growing list each
-    time (three quarters of the run's cost). The marks hold no cycles, so one
-    collection afterwards, if any, is enough. A collector the caller turned
-    off stays off.
-    """
-    if count < _MANY_MARKS or not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()

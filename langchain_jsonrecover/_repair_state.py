@@ -8,6 +8,8 @@ steps themselves are in ``_repair_pass`` (tokens), ``_repair_strings``
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING, Final
@@ -17,6 +19,7 @@ from langchain_jsonrecover._repair_tokens import match_end
 
 if TYPE_CHECKING:
     import re
+    from collections.abc import Iterator
 
 _IN_OBJECT: Final = Where.OBJECT  # (a module constant: enum members read slowly)
 
@@ -186,3 +189,26 @@ class Pass:
     def content(self, mark: Mark, upto: int | None = None) -> str:
         """The strict text written for a container so far, from its bracket."""
         return "".join(self.out[mark.piece : upto])[mark.offset :]
+
+
+_MANY_MARKS: Final = 10_000  # marks made at once before the collector is paused
+
+
+@contextmanager
+def collector_paused(count: int) -> Iterator[None]:
+    """Pause the cycle collector while ``count`` marks are made, if many.
+
+    A hostile run of a million ``[`` makes a million marks; the collector,
+    triggered every few hundred allocations, would scan the growing list each
+    time (three quarters of the run's cost). The marks hold no cycles, so one
+    collection afterwards, if any, is enough. A collector the caller turned
+    off stays off.
+    """
+    if count < _MANY_MARKS or not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from langchain_jsonrecover._span_kinds import JSON, MAYBE, PROSE
+from langchain_jsonrecover._skip import COMMENT_END, skip_comment, skip_string
+from langchain_jsonrecover._span_kinds import JSON, MAYBE, PROSE, classify
 
 _OPENER_RUN: Final = re.compile(r"[\[{]++")
 _CLOSER_OF: Final = {"{": "}", "[": "]"}
@@ -180,3 +181,47 @@ def push_run(
     open_count["{"] += run.run.count("{")
     open_count["["] += run.run.count("[")
     return end
+
+
+def json_extent(text: str, start: int) -> int | None:
+    """Where a plainly-JSON span starting at ``start`` ends (string-aware).
+
+    Used to keep backticks inside the strings of a reply that is JSON from
+    being taken for a fence.
+
+    Args:
+        text: The reply.
+        start: Offset of a ``{`` or ``[``.
+
+    Returns:
+        The offset just after its closing bracket, the reply's length when it
+        never closes, or ``None`` when the bracket does not open plain JSON.
+
+    Example:
+        >>> json_extent('{"a": "```"} and more', 0)
+        12
+    """
+    mode, _ = classify(text, start, len(text))
+    if mode != JSON:
+        return None
+    depth = 0
+    pos = start
+    while True:
+        found = JSON_TOKENS.search(text, pos)
+        if found is None:
+            return len(text)
+        char = found.group()
+        if char == '"' or char in COMMENT_END:
+            end = (
+                skip_string(text, found.start())
+                if char == '"'
+                else skip_comment(text, found.start(), char)
+            )
+            if end is None:
+                return len(text)
+            pos = end
+            continue
+        depth += 1 if char in "[{" else -1
+        pos = found.end()
+        if depth == 0:
+            return pos

@@ -13,11 +13,8 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
 
 from pydantic import field_validator
 
-from langchain_jsonrecover._extract import (
-    Extraction,
-    ReplyFailure,
-    extract_with_pattern,
-)
+from langchain_jsonrecover._extract import Extraction, ReplyFailure
+from langchain_jsonrecover._extract_pattern import extract_with_pattern
 from langchain_jsonrecover._patterns import compile_pattern
 from langchain_jsonrecover.parser_base import _JsonRecoveringParser
 

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from langchain_jsonrecover._candidates import Scan, iter_candidates
+from langchain_jsonrecover._candidate_kinds import Scan
+from langchain_jsonrecover._candidates import iter_candidates
 from langchain_jsonrecover._markup import prepare_reply
 
 SCAN = Scan(max_depth=200)

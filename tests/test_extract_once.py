@@ -28,7 +28,8 @@ from langchain_jsonrecover import (
     JsonFenceOutputParser,
     TruncationRecoveringOutputParser,
 )
-from langchain_jsonrecover._extract import Extraction, extract, extract_with_pattern
+from langchain_jsonrecover._extract import Extraction, extract
+from langchain_jsonrecover._extract_pattern import extract_with_pattern
 
 if TYPE_CHECKING:
     from collections.abc import Callable

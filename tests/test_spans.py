@@ -15,12 +15,12 @@ import pytest
 from _counting import Tally, as_params, assert_linear_work, measure
 
 from langchain_jsonrecover._skip import skip_comment, skip_string
+from langchain_jsonrecover._span_frames import json_extent
 from langchain_jsonrecover._span_kinds import JSON, MAYBE, PROSE, classify
 from langchain_jsonrecover._spans import (
     Span,
     continues_structure,
     find_spans,
-    json_extent,
 )
 
 if TYPE_CHECKING:
