@@ -9,7 +9,7 @@ Example:
 # The one place the version is written: the build reads it from here.
 __version__ = "0.1.0"
 
-from langchain_jsonrecover._extract import Extraction
+from langchain_jsonrecover._core.extract import Extraction
 from langchain_jsonrecover.errors import (
     InvalidJsonError,
     JsonRecoveryError,

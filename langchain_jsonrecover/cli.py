@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, BinaryIO
 import pydantic_core
 
 from langchain_jsonrecover import __version__
-from langchain_jsonrecover._extract import DEFAULT_MAX_CHARS
+from langchain_jsonrecover._core.extract import DEFAULT_MAX_CHARS
 from langchain_jsonrecover.batch import (
     ParserSpec,
     ReadFailedError,

@@ -31,12 +31,16 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage  # noqa: TC002 (a TypedDict's field)
 from langchain_core.messages.ai import UsageMetadata  # noqa: TC002
 
-from langchain_jsonrecover._prompts import Shape, cut_quoting_short, describe
+from langchain_jsonrecover._core.prompts.feedback import (
+    Shape,
+    cut_quoting_short,
+    describe,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from langchain_jsonrecover._extract import ReplyFailure
+    from langchain_jsonrecover._core.extract import ReplyFailure
 
 __all__ = [
     "InvalidJsonError",

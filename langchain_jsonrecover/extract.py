@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from langchain_jsonrecover._extract import (
+from langchain_jsonrecover._core.extract import (
     DEFAULT_MAX_CHARS,
     DEFAULT_MAX_DEPTH,
     Extraction,

@@ -19,7 +19,7 @@ from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables.config import run_in_executor
 from pydantic import Field, PrivateAttr, SkipValidation
 
-from langchain_jsonrecover._extract import (
+from langchain_jsonrecover._core.extract import (
     DEFAULT_MAX_CHARS,
     DEFAULT_MAX_DEPTH,
     Extraction,
@@ -27,9 +27,9 @@ from langchain_jsonrecover._extract import (
     extract,
     extract_partial,
 )
-from langchain_jsonrecover._instructions import shape_of
-from langchain_jsonrecover._prompts import Shape
-from langchain_jsonrecover._schema import Schema
+from langchain_jsonrecover._core.prompts.feedback import Shape
+from langchain_jsonrecover._core.prompts.instructions import shape_of
+from langchain_jsonrecover._core.schema.validate import Schema
 from langchain_jsonrecover.errors import JsonRecoveryError, error_for
 from langchain_jsonrecover.events import areport_recovery, report_recovery
 from langchain_jsonrecover.outcomes import Continue, Halt

@@ -22,7 +22,7 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.messages.ai import UsageMetadata, add_usage
 
-from langchain_jsonrecover._retry_prompts import (
+from langchain_jsonrecover._core.prompts.retry import (
     CONTINUE_REQUEST,
     ask_shorter,
     clean_parser_message,

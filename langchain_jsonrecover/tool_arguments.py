@@ -14,15 +14,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel
 
-from langchain_jsonrecover._call_text import (
-    duplicate_key,
-    whole_body,
-)
-from langchain_jsonrecover._candidate_order import SEVERAL_REASON
-from langchain_jsonrecover._envelopes import CALL_NAME_KEYS
-from langchain_jsonrecover._markup import prepare_reply
-from langchain_jsonrecover._schema_keys import PAYLOAD_KEYS
-from langchain_jsonrecover._tool_prompts import (
+from langchain_jsonrecover._core.candidates.order import SEVERAL_REASON
+from langchain_jsonrecover._core.prompts.tools import (
     cut_off_error,
     duplicate_key_error,
     guessed_error,
@@ -31,6 +24,13 @@ from langchain_jsonrecover._tool_prompts import (
     several_values_error,
     wrapper_key_error,
 )
+from langchain_jsonrecover._core.reply.call_text import (
+    duplicate_key,
+    whole_body,
+)
+from langchain_jsonrecover._core.reply.envelopes import CALL_NAME_KEYS
+from langchain_jsonrecover._core.reply.markup import prepare_reply
+from langchain_jsonrecover._core.schema.keys import PAYLOAD_KEYS
 from langchain_jsonrecover.errors import (
     InvalidJsonError,
     JsonRecoveryError,
@@ -42,7 +42,7 @@ from langchain_jsonrecover.parsers import JsonFenceOutputParser
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from langchain_jsonrecover._extract import Extraction
+    from langchain_jsonrecover._core.extract import Extraction
 
 Arguments = tuple[dict[str, Any], tuple[str, ...], dict[str, Any]]
 """Arguments read: the value, the repairs made, the recovery payload."""

@@ -18,17 +18,7 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.messages.tool import invalid_tool_call as make_invalid_call
 from langchain_core.messages.tool import tool_call as make_tool_call
 
-from langchain_jsonrecover._call_text import (
-    CALL_HINT,
-    KEY_VALUE_HINT,
-    duplicate_key,
-    take_out,
-    whole_body,
-)
-from langchain_jsonrecover._envelopes import read_call_envelope
-from langchain_jsonrecover._markup import read_tool_markup
-from langchain_jsonrecover._reasoning import blank, merge_spans, think_spans
-from langchain_jsonrecover._tool_prompts import (
+from langchain_jsonrecover._core.prompts.tools import (
     cut_off_error,
     duplicate_key_error,
     extra_members_error,
@@ -40,6 +30,16 @@ from langchain_jsonrecover._tool_prompts import (
     unread_calls_error,
     withheld_with_others_error,
 )
+from langchain_jsonrecover._core.reply.call_text import (
+    CALL_HINT,
+    KEY_VALUE_HINT,
+    duplicate_key,
+    take_out,
+    whole_body,
+)
+from langchain_jsonrecover._core.reply.envelopes import read_call_envelope
+from langchain_jsonrecover._core.reply.markup import read_tool_markup
+from langchain_jsonrecover._core.reply.reasoning import blank, merge_spans, think_spans
 from langchain_jsonrecover.errors import (
     InvalidJsonError,
     JsonRecoveryError,

@@ -10,10 +10,10 @@ import re
 import pytest
 
 import langchain_jsonrecover
-from langchain_jsonrecover import _repair_tokens
-from langchain_jsonrecover._repair import repair
-from langchain_jsonrecover._repair_pass import _STEPS, rewrite
-from langchain_jsonrecover._repair_state import Pass, State
+from langchain_jsonrecover._core.repair import tokens as _repair_tokens
+from langchain_jsonrecover._core.repair.state import Pass, State
+from langchain_jsonrecover._core.repair.syntax import repair
+from langchain_jsonrecover._core.repair.walk import _STEPS, rewrite
 
 REPAIR_MODULES = sorted(
     info.name

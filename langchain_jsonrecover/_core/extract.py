@@ -14,23 +14,28 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 import orjson
 
-from langchain_jsonrecover._candidate_kinds import (
+from langchain_jsonrecover._core.candidates.choice import (
+    Reading,
+    defaulted,
+    noted,
+    read_all,
+)
+from langchain_jsonrecover._core.candidates.find import (
+    NON_SPACE,
+    close_or_fail,
+    iter_candidates,
+)
+from langchain_jsonrecover._core.candidates.kinds import (
     Candidate,
     CandidateFailure,
     Place,
     Scan,
     Step,
 )
-from langchain_jsonrecover._candidate_repair import RepairPass
-from langchain_jsonrecover._candidates import (
-    NON_SPACE,
-    close_or_fail,
-    iter_candidates,
-)
-from langchain_jsonrecover._choice import Reading, defaulted, noted, read_all
-from langchain_jsonrecover._decode import DecodeFailure, loads_within
-from langchain_jsonrecover._markup import Prepared, prepare_reply
-from langchain_jsonrecover._schema import FieldError, Schema, two_readings
+from langchain_jsonrecover._core.candidates.repair import RepairPass
+from langchain_jsonrecover._core.decode.tolerant import DecodeFailure, loads_within
+from langchain_jsonrecover._core.reply.markup import Prepared, prepare_reply
+from langchain_jsonrecover._core.schema.validate import FieldError, Schema, two_readings
 
 Prefer = Literal["first", "last"]
 ReplyFailureKind = Literal[

@@ -9,18 +9,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from langchain_jsonrecover._candidate_kinds import (
-    Candidate,
-    Place,
-    Scan,
-)
-from langchain_jsonrecover._candidates import (
+from langchain_jsonrecover._core.candidates.find import (
     NON_SPACE,
     decode_place,
     strip_space,
 )
-from langchain_jsonrecover._decode import Decoded, decode
-from langchain_jsonrecover._extract import (
+from langchain_jsonrecover._core.candidates.kinds import (
+    Candidate,
+    Place,
+    Scan,
+)
+from langchain_jsonrecover._core.decode.tolerant import Decoded, decode
+from langchain_jsonrecover._core.extract import (
     DEFAULT_MAX_CHARS,
     DEFAULT_MAX_DEPTH,
     Extraction,
@@ -30,14 +30,14 @@ from langchain_jsonrecover._extract import (
     refuse_too_large,
     report_no_json,
 )
-from langchain_jsonrecover._fences import find_fences
-from langchain_jsonrecover._markup import prepare_reply
-from langchain_jsonrecover._repair import repair as repair_syntax
+from langchain_jsonrecover._core.repair.syntax import repair as repair_syntax
+from langchain_jsonrecover._core.reply.fences import find_fences
+from langchain_jsonrecover._core.reply.markup import prepare_reply
 
 if TYPE_CHECKING:
     import re
 
-    from langchain_jsonrecover._schema import Schema
+    from langchain_jsonrecover._core.schema.validate import Schema
 
 
 def extract_with_pattern(

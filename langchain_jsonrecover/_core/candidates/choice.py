@@ -22,15 +22,15 @@ from typing import TYPE_CHECKING, Any, Final
 
 from pydantic import BaseModel
 
-from langchain_jsonrecover._candidate_kinds import CandidateFailure
-from langchain_jsonrecover._candidate_order import SEVERAL
-from langchain_jsonrecover._schema import Accepted, FieldError, Rejected
+from langchain_jsonrecover._core.candidates.kinds import CandidateFailure
+from langchain_jsonrecover._core.candidates.order import SEVERAL
+from langchain_jsonrecover._core.schema.validate import Accepted, FieldError, Rejected
 
 if TYPE_CHECKING:
     from collections.abc import Container, Iterable, Iterator
 
-    from langchain_jsonrecover._candidate_kinds import Candidate
-    from langchain_jsonrecover._schema import Schema
+    from langchain_jsonrecover._core.candidates.kinds import Candidate
+    from langchain_jsonrecover._core.schema.validate import Schema
 
 _TWO_CLOSER_READINGS: Final = (
     "a stray closer after the JSON, or a lost opener before it (two readings)"

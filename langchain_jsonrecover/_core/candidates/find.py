@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Final
 
-from langchain_jsonrecover._candidate_kinds import (
+from langchain_jsonrecover._core.candidates.kinds import (
     Candidate,
     CandidateFailure,
     CandidateFailureKind,
@@ -29,7 +29,7 @@ from langchain_jsonrecover._candidate_kinds import (
     Scan,
     Step,
 )
-from langchain_jsonrecover._candidate_order import (
+from langchain_jsonrecover._core.candidates.order import (
     SEVERAL,
     SEVERAL_REASON,
     block_is_broken,
@@ -45,21 +45,21 @@ from langchain_jsonrecover._candidate_order import (
     value_in_rest,
     values_after,
 )
-from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode
-from langchain_jsonrecover._fences import Fence, find_fences, outer_fence
-from langchain_jsonrecover._recover import (
+from langchain_jsonrecover._core.decode.close import (
     Closed,
     close_truncated,
     ends_in_string,
     opens_nested,
 )
-from langchain_jsonrecover._span_frames import json_extent
+from langchain_jsonrecover._core.decode.tolerant import Decoded, DecodeFailure, decode
+from langchain_jsonrecover._core.reply.fences import Fence, find_fences, outer_fence
+from langchain_jsonrecover._core.spans.frames import json_extent
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from langchain_jsonrecover._markup import Prepared
-    from langchain_jsonrecover._spans import Span
+    from langchain_jsonrecover._core.reply.markup import Prepared
+    from langchain_jsonrecover._core.spans.find import Span
 
 NON_SPACE: Final = re.compile(r"\S")
 _JSON_LABEL: Final = re.compile(r"json[ \t]*\r?\n", re.IGNORECASE)
@@ -92,7 +92,7 @@ def iter_candidates(prepared: Prepared, scan: Scan) -> Iterator[Candidate]:
         Candidates; each has a value or a failure.
 
     Example:
-        >>> from langchain_jsonrecover._markup import prepare_reply
+        >>> from langchain_jsonrecover._core.reply.markup import prepare_reply
         >>> prepared = prepare_reply("[1] or {}")
         >>> [c.value for c in iter_candidates(prepared, Scan(max_depth=200))]
         [[1], {}]

@@ -5,7 +5,7 @@ candidates; ``_candidate_order`` orders the spans they come from; both speak
 of them in these types.
 
 Example:
-    >>> from langchain_jsonrecover._candidate_kinds import Place
+    >>> from langchain_jsonrecover._core.candidates.kinds import Place
     >>> Place(0, 2, (), "prose", closed=True).end
     2
 """

@@ -14,14 +14,14 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any, Final
 
-from langchain_jsonrecover._decode import Decoded, decode
-from langchain_jsonrecover._fences import Fence
-from langchain_jsonrecover._spans import Span, find_spans
+from langchain_jsonrecover._core.decode.tolerant import Decoded, decode
+from langchain_jsonrecover._core.reply.fences import Fence
+from langchain_jsonrecover._core.spans.find import Span, find_spans
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from langchain_jsonrecover._candidate_kinds import Candidate, Place
+    from langchain_jsonrecover._core.candidates.kinds import Candidate, Place
 
 
 SEVERAL: Final = "several_values"

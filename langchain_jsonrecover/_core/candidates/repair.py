@@ -12,33 +12,37 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
-from langchain_jsonrecover._candidate_kinds import Candidate, Scan
-from langchain_jsonrecover._candidate_order import (
-    SEVERAL,
-    value_follows,
-    values_after,
-)
-from langchain_jsonrecover._candidates import (
+from langchain_jsonrecover._core.candidates.find import (
     INSIDE_STRUCTURE,
     NON_SPACE,
     OPENERS,
     UNESCAPED_QUOTE,
 )
-from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode
-from langchain_jsonrecover._recover import (
+from langchain_jsonrecover._core.candidates.kinds import Candidate, Scan
+from langchain_jsonrecover._core.candidates.order import (
+    SEVERAL,
+    value_follows,
+    values_after,
+)
+from langchain_jsonrecover._core.decode.close import (
     Closed,
     close_truncated,
     swallows_structure,
 )
-from langchain_jsonrecover._repair import Repaired
-from langchain_jsonrecover._repair import repair as repair_syntax
-from langchain_jsonrecover._single_edit import Ambiguous, fix_single_edit, value_key
-from langchain_jsonrecover._spans import continues_structure
+from langchain_jsonrecover._core.decode.tolerant import Decoded, DecodeFailure, decode
+from langchain_jsonrecover._core.repair.single_edit import (
+    Ambiguous,
+    fix_single_edit,
+    value_key,
+)
+from langchain_jsonrecover._core.repair.syntax import Repaired
+from langchain_jsonrecover._core.repair.syntax import repair as repair_syntax
+from langchain_jsonrecover._core.spans.find import continues_structure
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
-    from langchain_jsonrecover._markup import Prepared
+    from langchain_jsonrecover._core.reply.markup import Prepared
 
 _LOOK_BACK: Final = 64
 _CHECK_LIMIT: Final = 1 << 16
@@ -61,7 +65,7 @@ class RepairPass:
     """The repairs of one prepared reply, each made once.
 
     Example:
-        >>> from langchain_jsonrecover._markup import prepare_reply
+        >>> from langchain_jsonrecover._core.reply.markup import prepare_reply
         >>> repairs = RepairPass(prepare_reply("{'a': 1,}"), Scan(max_depth=200))
         >>> found = repairs.repair_whole()
         >>> found.value, found.repairs

@@ -28,13 +28,13 @@ from typing import Any, Final
 
 import pydantic_core
 
-from langchain_jsonrecover._decode import (
+from langchain_jsonrecover._core.decode.skip import skip_string
+from langchain_jsonrecover._core.decode.tolerant import (
     DecodeFailure,
     escape_control_characters,
     too_deep,
     within_depth,
 )
-from langchain_jsonrecover._skip import skip_string
 
 _TOKENS: Final = re.compile(r'[\[\]{}"]')
 _OPENERS_OR_QUOTE: Final = re.compile(r'[\[{"]')

@@ -18,7 +18,7 @@ from typing import Any, Final, Literal
 import orjson
 import pydantic_core
 
-from langchain_jsonrecover._skip import skip_string
+from langchain_jsonrecover._core.decode.skip import skip_string
 
 DecodeFailureKind = Literal["invalid_json", "truncated", "too_deep"]
 

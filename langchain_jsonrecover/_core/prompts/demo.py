@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final, Literal
 
 from pydantic import BaseModel, Field
 
-from langchain_jsonrecover._tool_prompts import TOOL_RESULT_PREFIX
+from langchain_jsonrecover._core.prompts.tools import TOOL_RESULT_PREFIX
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

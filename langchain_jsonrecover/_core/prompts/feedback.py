@@ -13,11 +13,11 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from langchain_jsonrecover._schema import FieldError
-from langchain_jsonrecover._shorten import shorten, shorten_quoting
+from langchain_jsonrecover._core.schema.validate import FieldError
+from langchain_jsonrecover._core.shorten import shorten, shorten_quoting
 
 if TYPE_CHECKING:
-    from langchain_jsonrecover._extract import ReplyFailure
+    from langchain_jsonrecover._core.extract import ReplyFailure
 
 FORMAT_INSTRUCTIONS: Final = (
     "Respond with only one JSON object: no prose before or after it, "
@@ -116,7 +116,7 @@ def describe(failure: ReplyFailure, text: str, shape: Shape | None = None) -> De
         The message, the observation and the position.
 
     Example:
-        >>> from langchain_jsonrecover._extract import extract
+        >>> from langchain_jsonrecover._core.extract import extract
         >>> print(describe(extract("hello"), "hello").message)
         No JSON found in the reply.
     """

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from langchain_jsonrecover._prompts import Shape
-from langchain_jsonrecover._schema_refs import (
+from langchain_jsonrecover._core.prompts.feedback import Shape
+from langchain_jsonrecover._core.schema.refs import (
     merge_all_of,
     resolve_pointer,
     shared_refs,
 )
-from langchain_jsonrecover._schema_words import (
+from langchain_jsonrecover._core.schema.words import (
     article,
     chosen_note,
     closed_note,

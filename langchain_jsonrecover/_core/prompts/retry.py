@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from langchain_jsonrecover._shorten import shorten, shorten_quoting
+from langchain_jsonrecover._core.shorten import shorten, shorten_quoting
 
 EXCERPT_LIMIT: Final = 500
 """The most characters of a failed reply quoted back in the system prompt."""

@@ -11,8 +11,12 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Final
 
-from langchain_jsonrecover import _repair_tokens as tok
-from langchain_jsonrecover._repair_tokens import NUMBER_START, VALUE_START, match_end
+from langchain_jsonrecover._core.repair import tokens as tok
+from langchain_jsonrecover._core.repair.tokens import (
+    NUMBER_START,
+    VALUE_START,
+    match_end,
+)
 
 """A value with no opening quote: up to a quote, past no ``{[:`` or backslash."""
 

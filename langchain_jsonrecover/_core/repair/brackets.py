@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Final
 
 import orjson
 
-from langchain_jsonrecover import _repair_tokens as tok
-from langchain_jsonrecover._repair_tokens import match_end
+from langchain_jsonrecover._core.repair import tokens as tok
+from langchain_jsonrecover._core.repair.tokens import match_end
 
 if TYPE_CHECKING:
-    from langchain_jsonrecover._repair_state import Mark, Pass
+    from langchain_jsonrecover._core.repair.state import Mark, Pass
 
 CLOSER: Final = {"{": "}", "[": "]"}
 """The closing bracket of each opening one."""
@@ -31,7 +31,7 @@ def close_containers(p: Pass, *, empty: bool) -> bool:
     (``[{"a": 1]``), since a closer lost inside a nested one cannot be placed.
 
     Example:
-        >>> from langchain_jsonrecover._repair_state import Pass
+        >>> from langchain_jsonrecover._core.repair.state import Pass
         >>> p = Pass.start('{"a": 1]', {})
         >>> p.pos = 7
         >>> close_containers(p, empty=False), p.out, p.repairs

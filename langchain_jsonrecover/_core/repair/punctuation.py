@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from langchain_jsonrecover import _repair_tokens as tok
-from langchain_jsonrecover._repair_state import Pass, State
-from langchain_jsonrecover._repair_tokens import match_end
+from langchain_jsonrecover._core.repair import tokens as tok
+from langchain_jsonrecover._core.repair.state import Pass, State
+from langchain_jsonrecover._core.repair.tokens import match_end
 
 _KEY_FIRST, _KEY, _COLON, _MEMBER, _ITEM_FIRST, _ITEM, _AFTER = State
 # What may start a value right after a key whose colon was lost: a quote,

@@ -34,7 +34,7 @@ from typing import Final
 
 import orjson
 
-from langchain_jsonrecover import _repair_tokens as tok
+from langchain_jsonrecover._core.repair import tokens as tok
 
 _SEP: Final = "\x00"
 """Joins parts so that one C call reads them all; never in a candidate taken."""

@@ -37,9 +37,13 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
-from langchain_jsonrecover._decode import Decoded, decode, escape_control_characters
-from langchain_jsonrecover._repair import Repaired
-from langchain_jsonrecover._single_edit_far import Far, find_far_sites
+from langchain_jsonrecover._core.decode.tolerant import (
+    Decoded,
+    decode,
+    escape_control_characters,
+)
+from langchain_jsonrecover._core.repair.single_edit_far import Far, find_far_sites
+from langchain_jsonrecover._core.repair.syntax import Repaired
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import TYPE_CHECKING, Final
 
-from langchain_jsonrecover._repair_ahead import Ahead, Where
-from langchain_jsonrecover._repair_tokens import match_end
+from langchain_jsonrecover._core.repair.ahead import Ahead, Where
+from langchain_jsonrecover._core.repair.tokens import match_end
 
 if TYPE_CHECKING:
     import re

@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Final
 
 import orjson
 
-from langchain_jsonrecover import _repair_tokens as tok
-from langchain_jsonrecover._repair_ahead import Ahead, Where
-from langchain_jsonrecover._repair_tokens import match_end
+from langchain_jsonrecover._core.repair import tokens as tok
+from langchain_jsonrecover._core.repair.ahead import Ahead, Where
+from langchain_jsonrecover._core.repair.tokens import match_end
 
 if TYPE_CHECKING:
-    from langchain_jsonrecover._repair_state import Pass
+    from langchain_jsonrecover._core.repair.state import Pass
 
 _IN_KEY: Final = Where.KEY  # (a module constant: enum members read slowly)
 
@@ -61,7 +61,7 @@ def write_string(p: Pass, where: Where) -> int:
         dangling ``\`` or partial ``\u`` escape dropped); or :data:`WRONG`.
 
     Example:
-        >>> from langchain_jsonrecover._repair_state import Pass
+        >>> from langchain_jsonrecover._core.repair.state import Pass
         >>> p = Pass.start("{'a': 1}", {})
         >>> write_string(p, Where.KEY), p.out
         (4, ['{', '"a"'])
@@ -91,7 +91,7 @@ def write_single_quoted_key(p: Pass, pos: int) -> int:
         The offset after the colon, or ``pos`` when no such key is there.
 
     Example:
-        >>> from langchain_jsonrecover._repair_state import Pass
+        >>> from langchain_jsonrecover._core.repair.state import Pass
         >>> p = Pass.start("{'a' :1}", {})
         >>> write_single_quoted_key(p, 1), p.out, p.repairs
         (6, ['{', '"a" :'], {'single_quotes_replaced': None})
@@ -114,7 +114,7 @@ def write_comma_and_key(p: Pass, pos: int) -> int:
         The offset after the key's colon, or ``pos`` when they are not there.
 
     Example:
-        >>> from langchain_jsonrecover._repair_state import Pass
+        >>> from langchain_jsonrecover._core.repair.state import Pass
         >>> p = Pass.start("{'a':1, 'b':2}", {})
         >>> write_comma_and_key(p, 6), p.out, p.comma_at
         (12, ['{', ',', ' "b":'], 1)
@@ -408,7 +408,7 @@ def write_triple_quoted(p: Pass, where: Where) -> int:
     closing quotes are not followed by what may follow a value.
 
     Example:
-        >>> from langchain_jsonrecover._repair_state import Pass
+        >>> from langchain_jsonrecover._core.repair.state import Pass
         >>> p = Pass.start("['''a\nb''']", {})
         >>> write_triple_quoted(p, Where.ARRAY), p.out
         (10, ['[', '"a\\nb"'])
@@ -433,7 +433,7 @@ def write_escaped_string(p: Pass, where: Where) -> int:
     and is followed by what may follow it (a colon after a key).
 
     Example:
-        >>> from langchain_jsonrecover._repair_state import Pass
+        >>> from langchain_jsonrecover._core.repair.state import Pass
         >>> p = Pass.start(r'{\"q\": 1}', {})
         >>> write_escaped_string(p, Where.KEY), p.out
         (6, ['{', '"q"'])

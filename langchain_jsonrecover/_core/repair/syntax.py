@@ -14,7 +14,8 @@ would need a guess about the data itself: an unquoted value
 
 This module reads the candidate as a whole (escaped, entity-quoted or
 template-doubled JSON, a restarted value) around the pass, which
-``_repair_pass`` runs: one step per :class:`~langchain_jsonrecover._repair_state.State`,
+``_repair_pass`` runs: one step per
+:class:`~langchain_jsonrecover._core.repair.state.State`,
 with the quote rule in ``_repair_ahead``, strings in ``_repair_strings`` and
 closing brackets in ``_repair_brackets``.
 
@@ -35,10 +36,10 @@ import html
 from dataclasses import dataclass
 from typing import Final
 
-from langchain_jsonrecover import _repair_tokens as tok
-from langchain_jsonrecover._repair_pass import rewrite
-from langchain_jsonrecover._repair_python_style import rewrite_python_style
-from langchain_jsonrecover._repair_tokens import match_end
+from langchain_jsonrecover._core.repair import tokens as tok
+from langchain_jsonrecover._core.repair.python_style import rewrite_python_style
+from langchain_jsonrecover._core.repair.tokens import match_end
+from langchain_jsonrecover._core.repair.walk import rewrite
 
 _ESCAPED_WINDOW: Final = 256
 _OUTER_CHARS: Final = {

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from langchain_jsonrecover._recover import END_IN_STRING as _END_IN_STRING
+from langchain_jsonrecover._core.decode.close import END_IN_STRING as _END_IN_STRING
 
 # --- the strict-JSON runs the hot path takes whole ------------------------------
 

@@ -13,28 +13,31 @@ from typing import TYPE_CHECKING, Final
 
 import orjson
 
-from langchain_jsonrecover import _repair_tokens as tok
-from langchain_jsonrecover._decode import DECODER_DEPTH
-from langchain_jsonrecover._repair_ahead import (
+from langchain_jsonrecover._core.decode.tolerant import DECODER_DEPTH
+from langchain_jsonrecover._core.repair import tokens as tok
+from langchain_jsonrecover._core.repair.ahead import (
     Where,
     find_unopened_value_end,
     lacks_comma,
     starts_key_or_item,
 )
-from langchain_jsonrecover._repair_brackets import array_may_close, close_containers
-from langchain_jsonrecover._repair_punctuation import (
+from langchain_jsonrecover._core.repair.brackets import (
+    array_may_close,
+    close_containers,
+)
+from langchain_jsonrecover._core.repair.punctuation import (
     take_after_value,
     take_at_colon,
     take_stray,
 )
-from langchain_jsonrecover._repair_state import (
+from langchain_jsonrecover._core.repair.state import (
     Mark,
     Pass,
     Rewritten,
     State,
     collector_paused,
 )
-from langchain_jsonrecover._repair_strings import (
+from langchain_jsonrecover._core.repair.strings import (
     CUT,
     QUOTE_REPAIRS,
     WRONG,
@@ -44,7 +47,7 @@ from langchain_jsonrecover._repair_strings import (
     write_string,
     write_triple_quoted,
 )
-from langchain_jsonrecover._repair_tokens import (
+from langchain_jsonrecover._core.repair.tokens import (
     NUMBER_START,
     match_end,
     take_items,

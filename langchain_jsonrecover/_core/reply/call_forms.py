@@ -4,9 +4,9 @@ Pure functions on ``str``; no LangChain imports.
 
 Each reader takes the reply, where its opening token starts and where it
 ends, and returns the calls it read, the spans to blank and where reading
-stopped (:class:`~langchain_jsonrecover._call_json.Found`), or ``None`` when
+stopped (:class:`~langchain_jsonrecover._core.reply.call_json.Found`), or ``None`` when
 the token opens no call. :data:`READERS` maps each opening token's name (see
-:mod:`~langchain_jsonrecover._markup_tokens`) to its reader.
+:mod:`~langchain_jsonrecover._core.reply.markup_tokens`) to its reader.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Final
 
 import orjson
 
-from langchain_jsonrecover._call_json import (
+from langchain_jsonrecover._core.reply.call_json import (
     CLOSERS,
     Found,
     FoundCall,
@@ -26,7 +26,7 @@ from langchain_jsonrecover._call_json import (
     read_json_call,
     skip_space,
 )
-from langchain_jsonrecover._markup_tokens import spell_deepseek
+from langchain_jsonrecover._core.reply.markup_tokens import spell_deepseek
 
 _NAME_LIMIT: Final = 100
 MARKUP_IN_KEY: Final = "a key that holds markup"

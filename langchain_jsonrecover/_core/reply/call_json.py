@@ -16,13 +16,17 @@ from typing import Any, Final, NamedTuple, Self
 
 import orjson
 
-from langchain_jsonrecover._envelopes import (
+from langchain_jsonrecover._core.reply.envelopes import (
     CALL_ARGUMENT_KEYS,
     CALL_KEYS,
     CALL_NAME_KEYS,
     read_call_envelope,
 )
-from langchain_jsonrecover._markup_tokens import JSON_RUN, TO_TOKEN, spell_deepseek
+from langchain_jsonrecover._core.reply.markup_tokens import (
+    JSON_RUN,
+    TO_TOKEN,
+    spell_deepseek,
+)
 
 _WINDOW: Final = 512
 _TRAILING: Final = "unexpected content after document"
@@ -52,7 +56,7 @@ CLOSERS: Final = {
 class FoundCall(NamedTuple):
     """A tool call as a form's reader found it.
 
-    :class:`~langchain_jsonrecover._markup.MarkupCall`, the record callers
+    :class:`~langchain_jsonrecover._core.reply.markup.MarkupCall`, the record callers
     get, is made from it (same fields, same meaning).
     """
 

@@ -3,7 +3,7 @@
 Pure functions on ``str``; no LangChain imports.
 
 Text becomes a call in two cases only (issue 21): the call sits in the
-model's own call markup (read by :mod:`~langchain_jsonrecover._markup`), or
+model's own call markup (read by :mod:`~langchain_jsonrecover._core.reply.markup`), or
 the whole visible content (reasoning, markup and whitespace aside) is call
 envelopes, bare or in one fence with nothing else. :func:`whole_body` finds
 that body; a call mentioned, negated, proposed or quoted in prose is not one.

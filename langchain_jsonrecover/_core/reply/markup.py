@@ -31,15 +31,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Final
 
-from langchain_jsonrecover._call_forms import READERS
-from langchain_jsonrecover._call_json import ScanText, find_clean_end
-from langchain_jsonrecover._markup_tokens import (
+from langchain_jsonrecover._core.reply.call_forms import READERS
+from langchain_jsonrecover._core.reply.call_json import ScanText, find_clean_end
+from langchain_jsonrecover._core.reply.markup_tokens import (
     ANGLE_TOKEN,
     JSON_RUN,
     PROSE_NEXT,
     TOKEN_KIND,
 )
-from langchain_jsonrecover._reasoning import (
+from langchain_jsonrecover._core.reply.reasoning import (
     HarmonyMessage,
     StringParity,
     blank,
@@ -172,7 +172,7 @@ def prepare_reply(text: str) -> Prepared:
     r"""Blank reasoning, tool-call markup and special tokens, keeping offsets.
 
     Rules:
-    - reasoning as :func:`~langchain_jsonrecover._reasoning.mask_reasoning`
+    - reasoning as :func:`~langchain_jsonrecover._core.reply.reasoning.mask_reasoning`
       hides it (``<think>`` blocks, harmony ``analysis``; a harmony ``final``
       message, when present, is the answer and hides the rest);
     - tool-call markup around JSON is blanked so the JSON inside is a

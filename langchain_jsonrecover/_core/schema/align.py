@@ -34,8 +34,8 @@ from __future__ import annotations
 import copy
 from typing import Any, Final
 
-from langchain_jsonrecover._decode import Decoded, decode
-from langchain_jsonrecover._schema_keys import (
+from langchain_jsonrecover._core.decode.tolerant import Decoded, decode
+from langchain_jsonrecover._core.schema.keys import (
     Refusal,
     names_payload,
     normalize,
@@ -43,7 +43,7 @@ from langchain_jsonrecover._schema_keys import (
     titles_of,
     wrapper_refused,
 )
-from langchain_jsonrecover._schema_nodes import (
+from langchain_jsonrecover._core.schema.nodes import (
     Node,
     SchemaNodes,
     admits,

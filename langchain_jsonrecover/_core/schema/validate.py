@@ -45,9 +45,9 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
-from langchain_jsonrecover._align import Aligner
-from langchain_jsonrecover._decode import Decoded, decode
-from langchain_jsonrecover._schema_keys import Refusal, keys_refused
+from langchain_jsonrecover._core.decode.tolerant import Decoded, decode
+from langchain_jsonrecover._core.schema.align import Aligner
+from langchain_jsonrecover._core.schema.keys import Refusal, keys_refused
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping

@@ -3,8 +3,8 @@
 Pure functions on ``str``; no LangChain imports.
 
 One pass, one stack, no recursion. A bracket opens a frame
-(:mod:`~langchain_jsonrecover._span_frames`) of the kind that the first
-character after it shows (:mod:`~langchain_jsonrecover._span_kinds`): plainly
+(:mod:`~langchain_jsonrecover._core.spans.frames`) of the kind that the first
+character after it shows (:mod:`~langchain_jsonrecover._core.spans.kinds`): plainly
 JSON, maybe JSON (a bare first key), or prose.
 
 JSON-like spans that no JSON-like span encloses are the candidates. Strings are
@@ -23,9 +23,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Final
 
-from langchain_jsonrecover._decode import Decoded, DecodeFailure, decode
-from langchain_jsonrecover._skip import COMMENT_END, skip_comment, skip_string
-from langchain_jsonrecover._span_frames import (
+from langchain_jsonrecover._core.decode.skip import (
+    COMMENT_END,
+    skip_comment,
+    skip_string,
+)
+from langchain_jsonrecover._core.decode.tolerant import Decoded, DecodeFailure, decode
+from langchain_jsonrecover._core.spans.frames import (
     Frame,
     close_run,
     pop_frame,
@@ -33,7 +37,7 @@ from langchain_jsonrecover._span_frames import (
     push_run,
     tokens_of,
 )
-from langchain_jsonrecover._span_kinds import JSON, MAYBE, PROSE, classify
+from langchain_jsonrecover._core.spans.kinds import JSON, MAYBE, PROSE, classify
 
 _OPENERS: Final = re.compile(r"[\[{]")
 # Braces that hold no bracket, quote, colon, comment or backslash and are not

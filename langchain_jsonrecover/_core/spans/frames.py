@@ -13,8 +13,12 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from langchain_jsonrecover._skip import COMMENT_END, skip_comment, skip_string
-from langchain_jsonrecover._span_kinds import JSON, MAYBE, PROSE, classify
+from langchain_jsonrecover._core.decode.skip import (
+    COMMENT_END,
+    skip_comment,
+    skip_string,
+)
+from langchain_jsonrecover._core.spans.kinds import JSON, MAYBE, PROSE, classify
 
 _OPENER_RUN: Final = re.compile(r"[\[{]++")
 _CLOSER_OF: Final = {"{": "}", "[": "]"}
