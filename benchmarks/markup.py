@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 
 import orjson
 
-from langchain_jsonrecover._markup import prepare_reply
-from langchain_jsonrecover._reasoning import mask_reasoning
+from langchain_jsonrecover._core.reply.markup import prepare_reply
+from langchain_jsonrecover._core.reply.reasoning import mask_reasoning
 
 if TYPE_CHECKING:
     from collections.abc import Callable

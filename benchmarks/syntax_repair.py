@@ -32,7 +32,7 @@ from _faults import FAULTS, faulty_reply
 from _report import Section, differences, run_sections, target_line
 
 from langchain_jsonrecover import JsonFenceOutputParser
-from langchain_jsonrecover._repair import repair as repair_syntax
+from langchain_jsonrecover._core.repair.syntax import repair as repair_syntax
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -40,8 +40,7 @@ from langchain_core.messages import (
 )
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from langchain_jsonrecover._sync_or_async import Call, arun_steps, run_steps
-from langchain_jsonrecover._tool_prompts import (
+from langchain_jsonrecover._core.prompts.tools import (
     NOT_EXECUTED,
     describe_tools,
     read_raw_call,
@@ -49,6 +48,7 @@ from langchain_jsonrecover._tool_prompts import (
     write_provider_error_feedback,
     write_tool_result,
 )
+from langchain_jsonrecover._core.sync_or_async import Call, arun_steps, run_steps
 from langchain_jsonrecover.errors import InvalidJsonError
 from langchain_jsonrecover.events import RECOVERY_EVENT, aemit_event, emit_event
 from langchain_jsonrecover.outcomes import Continue

@@ -46,7 +46,7 @@ from typing import TYPE_CHECKING, BinaryIO
 import pydantic_core
 
 from langchain_jsonrecover import __version__
-from langchain_jsonrecover._limits import DEFAULT_MAX_CHARS
+from langchain_jsonrecover._core.limits import DEFAULT_MAX_CHARS
 
 # The batch runner, the demo and the parsers (with LangChain) are imported by
 # the command that uses them: --version and --help load none of them.

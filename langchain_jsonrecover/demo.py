@@ -20,7 +20,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langchain_core.outputs import ChatGeneration, ChatResult, LLMResult
 
-from langchain_jsonrecover._demo import (
+from langchain_jsonrecover._core.prompts.demo import (
     AGENT_QUESTION,
     MODEL_NAME,
     QUESTION,
@@ -95,7 +95,7 @@ class DemoChatModel(_ScriptedChatModel):
     Example:
         >>> from langchain_jsonrecover.parsers import JsonFenceOutputParser
         >>> from langchain_jsonrecover.retry import JsonRetryChain
-        >>> from langchain_jsonrecover._demo import QUESTION, WeatherReport
+        >>> from langchain_jsonrecover._core.prompts.demo import QUESTION, WeatherReport
         >>> chain = JsonRetryChain(
         ...     model=DemoChatModel(),
         ...     parser=JsonFenceOutputParser(pydantic_object=WeatherReport),

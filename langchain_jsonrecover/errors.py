@@ -25,17 +25,22 @@ A refusal is not a parse failure: it raises langchain-core's
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypedDict
 
 from langchain_core.exceptions import OutputParserException
+from langchain_core.messages import AIMessage  # noqa: TC002 (a TypedDict's field)
+from langchain_core.messages.ai import UsageMetadata  # noqa: TC002
 
-from langchain_jsonrecover._prompts import Shape, cut_quoting_short, describe
+from langchain_jsonrecover._core.prompts.feedback import (
+    Shape,
+    cut_quoting_short,
+    describe,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from langchain_jsonrecover._extract import ReplyFailure
-    from langchain_jsonrecover.retry_steps import Attempt
+    from langchain_jsonrecover._core.extract import ReplyFailure
 
 __all__ = [
     "InvalidJsonError",
@@ -46,6 +51,23 @@ __all__ = [
     "SchemaValidationError",
     "UnknownToolError",
 ]
+
+
+class Attempt(TypedDict):
+    """One model call of a retry loop.
+
+    Example:
+        >>> from langchain_core.messages import AIMessage
+        >>> Attempt(reply=AIMessage("{}"), error=None, usage=None)["error"] is None
+        True
+    """
+
+    reply: AIMessage
+    """The model's reply, as it came."""
+    error: Exception | None
+    """Why it was not used (the parse error), or ``None`` for the reply used."""
+    usage: UsageMetadata | None
+    """The reply's token usage, when the model reported it."""
 
 
 class _WrittenMessageError(OutputParserException):

@@ -31,7 +31,7 @@ from langchain_core.runnables.config import (
 if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
 
-    from langchain_jsonrecover._extract import Extraction
+    from langchain_jsonrecover._core.extract import Extraction
 
 __all__ = [
     "RECOVERY_EVENT",
@@ -71,7 +71,7 @@ def recovery_payload(found: Extraction, reply: str) -> dict[str, Any] | None:
         made, the reply's size and the value's size as compact JSON (UTF-8).
 
     Example:
-        >>> from langchain_jsonrecover._extract import Extraction
+        >>> from langchain_jsonrecover._core.extract import Extraction
         >>> found = Extraction([1], (0, 2), "raw", ("truncation_closed",))
         >>> payload = recovery_payload(found, "[1")
         >>> payload["repairs"], payload["bytes_before"], payload["bytes_after"]

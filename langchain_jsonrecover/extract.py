@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from langchain_jsonrecover._extract import (
+from langchain_jsonrecover._core.extract import (
     DEFAULT_MAX_DEPTH,
     Extraction,
     ReplyFailure,
     extract,
 )
-from langchain_jsonrecover._limits import DEFAULT_MAX_CHARS
+from langchain_jsonrecover._core.limits import DEFAULT_MAX_CHARS
 from langchain_jsonrecover.errors import error_for
 
 __all__ = ["Extraction", "extract_json"]

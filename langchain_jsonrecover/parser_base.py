@@ -19,17 +19,17 @@ from langchain_core.outputs import ChatGeneration, Generation
 from langchain_core.runnables.config import run_in_executor
 from pydantic import Field, PrivateAttr, SkipValidation
 
-from langchain_jsonrecover._extract import (
+from langchain_jsonrecover._core.extract import (
     DEFAULT_MAX_DEPTH,
     Extraction,
     ReplyFailure,
     extract,
     extract_partial,
 )
-from langchain_jsonrecover._instructions import shape_of
-from langchain_jsonrecover._limits import DEFAULT_MAX_CHARS
-from langchain_jsonrecover._prompts import Shape
-from langchain_jsonrecover._schema import Schema
+from langchain_jsonrecover._core.limits import DEFAULT_MAX_CHARS
+from langchain_jsonrecover._core.prompts.feedback import Shape
+from langchain_jsonrecover._core.prompts.instructions import shape_of
+from langchain_jsonrecover._core.schema.validate import Schema
 from langchain_jsonrecover.errors import JsonRecoveryError, error_for
 from langchain_jsonrecover.events import areport_recovery, report_recovery
 from langchain_jsonrecover.outcomes import Continue, Halt

@@ -38,7 +38,7 @@ import pydantic_core
 from langchain_core.exceptions import ModelRefusalError
 from langchain_core.messages import AIMessage, BaseMessage
 
-from langchain_jsonrecover._logged import (
+from langchain_jsonrecover._core.reply.logged import (
     LoggedMessageError,
     read_logged_message,
     unwrap_message,

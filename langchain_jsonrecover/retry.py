@@ -42,14 +42,13 @@ from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import patch_config
 from pydantic import ConfigDict, SkipValidation, field_validator
 
-from langchain_jsonrecover._sync_or_async import Call, Steps
-from langchain_jsonrecover.errors import RetryExhaustedError
+from langchain_jsonrecover._core.sync_or_async import Call, Steps
+from langchain_jsonrecover.errors import Attempt, RetryExhaustedError
 from langchain_jsonrecover.events import write_to_stream
 from langchain_jsonrecover.retry_parsing import parse_continued
 from langchain_jsonrecover.retry_runnable import ChainRun, LoopRunnable
 from langchain_jsonrecover.retry_steps import (
     Ask,
-    Attempt,
     Done,
     FeedbackStrategy,
     GiveUp,

@@ -4,7 +4,7 @@ Internal to the retry loop (``retry``, ``structured``, ``agents``); not a
 public API. A refusal raises; a reply that does not parse becomes a
 :class:`~langchain_jsonrecover.retry_steps.Rejected` with its feedback: our
 parsers' own, another parser's observation or cleaned message. Each parse is a
-generator of :class:`~langchain_jsonrecover._sync_or_async.Call`, so the sync
+generator of :class:`~langchain_jsonrecover._core.sync_or_async.Call`, so the sync
 and the async loop share it (the parser's ``process``/``aprocess``,
 ``parse_result``/``aparse_result``).
 """
@@ -21,19 +21,19 @@ from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration
 from langchain_core.runnables.config import run_in_executor
 
-from langchain_jsonrecover._joins import (
+from langchain_jsonrecover._core.decode.joins import (
     MAX_READINGS,
     Reading,
     join_readings,
     restart_at,
 )
-from langchain_jsonrecover._retry_prompts import (
+from langchain_jsonrecover._core.prompts.retry import (
     CONTINUE_REQUEST,
     WHOLE_REQUEST,
     clean_parser_message,
     cut_foreign_feedback,
 )
-from langchain_jsonrecover._sync_or_async import Call
+from langchain_jsonrecover._core.sync_or_async import Call
 from langchain_jsonrecover.errors import InvalidJsonError, JsonRecoveryError
 from langchain_jsonrecover.outcomes import Continue
 from langchain_jsonrecover.parser_base import (
@@ -84,7 +84,7 @@ def parse_reply(
 
     Example:
         >>> from langchain_core.messages import AIMessage
-        >>> from langchain_jsonrecover._sync_or_async import run_steps
+        >>> from langchain_jsonrecover._core.sync_or_async import run_steps
         >>> from langchain_jsonrecover.parsers import JsonFenceOutputParser
         >>> parser = JsonFenceOutputParser()
         >>> run_steps(parse_reply(parser, AIMessage('{"a": 1}'))).value
@@ -133,7 +133,7 @@ def parse_continued(
 
     Example:
         >>> from langchain_core.messages import AIMessage
-        >>> from langchain_jsonrecover._sync_or_async import run_steps
+        >>> from langchain_jsonrecover._core.sync_or_async import run_steps
         >>> from langchain_jsonrecover.parsers import JsonFenceOutputParser
         >>> parser = JsonFenceOutputParser()
         >>> state = State(partial='{"a": [1, 2')

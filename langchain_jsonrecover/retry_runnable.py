@@ -18,7 +18,7 @@ from langchain_core.messages import AnyMessage
 from langchain_core.prompt_values import ChatPromptValueConcrete, StringPromptValue
 from langchain_core.runnables import RunnableConfig, RunnableSerializable
 
-from langchain_jsonrecover._sync_or_async import arun_steps, run_steps
+from langchain_jsonrecover._core.sync_or_async import arun_steps, run_steps
 
 if TYPE_CHECKING:
     from langchain_core.callbacks import (
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
         CallbackManagerForChainRun,
     )
 
-    from langchain_jsonrecover._sync_or_async import Steps
+    from langchain_jsonrecover._core.sync_or_async import Steps
 
 T = TypeVar("T")
 

@@ -16,13 +16,13 @@ import functools
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Literal, TypedDict
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.messages.ai import UsageMetadata, add_usage
 
-from langchain_jsonrecover._retry_prompts import (
+from langchain_jsonrecover._core.prompts.retry import (
     CONTINUE_REQUEST,
     ask_shorter,
     clean_parser_message,
@@ -31,6 +31,7 @@ from langchain_jsonrecover._retry_prompts import (
     write_system_feedback,
 )
 from langchain_jsonrecover.errors import (
+    Attempt,
     InvalidJsonError,
     JsonRecoveryError,
     RetryExhaustedError,
@@ -53,23 +54,6 @@ OnTruncation = Literal["reask", "continue"]
 
 FOREIGN_KIND: Final = "parse_error"
 """The kind a ``jsonrecover.retry`` event reports for another parser's error."""
-
-
-class Attempt(TypedDict):
-    """One model call of a retry loop.
-
-    Example:
-        >>> from langchain_core.messages import AIMessage
-        >>> Attempt(reply=AIMessage("{}"), error=None, usage=None)["error"] is None
-        True
-    """
-
-    reply: AIMessage
-    """The model's reply, as it came."""
-    error: Exception | None
-    """Why it was not used (the parse error), or ``None`` for the reply used."""
-    usage: UsageMetadata | None
-    """The reply's token usage, when the model reported it."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,7 +25,7 @@ from langchain_core.messages import (
 from langchain_core.prompt_values import PromptValue
 from langchain_core.runnables import Runnable, RunnableBinding
 
-from langchain_jsonrecover._tool_prompts import NOT_EXECUTED, write_call_feedback
+from langchain_jsonrecover._core.prompts.tools import NOT_EXECUTED, write_call_feedback
 from langchain_jsonrecover.streaming import message_text
 
 if TYPE_CHECKING:

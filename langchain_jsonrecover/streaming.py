@@ -232,7 +232,7 @@ def stream_values(
 
     Example:
         >>> import json
-        >>> from langchain_jsonrecover._extract import extract_partial
+        >>> from langchain_jsonrecover._core.extract import extract_partial
         >>> parts = ['{"a": 1', ', "b": [2', "]}"]
         >>> def whole(result):
         ...     return json.loads(result[0].text)

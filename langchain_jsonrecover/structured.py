@@ -19,8 +19,9 @@ from langchain_core.language_models import LanguageModelInput  # noqa: TC002 - f
 from langchain_core.runnables import Runnable  # noqa: TC002 - a field's type
 from pydantic import ConfigDict, SkipValidation
 
-from langchain_jsonrecover._retry_prompts import prepend_system_prompt
-from langchain_jsonrecover._sync_or_async import Call, Steps
+from langchain_jsonrecover._core.prompts.retry import prepend_system_prompt
+from langchain_jsonrecover._core.sync_or_async import Call, Steps
+from langchain_jsonrecover.errors import Attempt
 from langchain_jsonrecover.parser_base import _JsonRecoveringParser, raise_if_refused
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.retry import (
@@ -33,7 +34,6 @@ from langchain_jsonrecover.retry import (
 from langchain_jsonrecover.retry_parsing import doubled_call, parse_continued
 from langchain_jsonrecover.retry_runnable import ChainRun, LoopRunnable
 from langchain_jsonrecover.retry_steps import (
-    Attempt,
     Move,
     OnTruncation,
     Outcome,

@@ -5,65 +5,66 @@ call written as JSON in the text, or a call in tool-call markup, is either
 accepted (its arguments decode to an object and, with the tools known,
 validate) or withheld with an error that says why. A :class:`CallLedger`
 collects both, with the ``jsonrecover.recovery`` payload of each call
-accepted; :func:`langchain_jsonrecover.tools.recover` builds the new message
-from it.
+accepted; :func:`langchain_jsonrecover.tools.recover` builds the message.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import uuid
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages.tool import invalid_tool_call as make_invalid_call
 from langchain_core.messages.tool import tool_call as make_tool_call
-from pydantic import BaseModel
 
-from langchain_jsonrecover._call_text import (
+from langchain_jsonrecover._core.prompts.tools import (
+    cut_off_error,
+    duplicate_key_error,
+    extra_members_error,
+    guessed_error,
+    markup_inside_error,
+    reasoning_inside_error,
+    reasoning_unsettled_error,
+    text_beside_calls_error,
+    unknown_tool_error,
+    unread_calls_error,
+    withheld_with_others_error,
+)
+from langchain_jsonrecover._core.reply.call_text import (
     CALL_HINT,
     KEY_VALUE_HINT,
     duplicate_key,
     take_out,
     whole_body,
 )
-from langchain_jsonrecover._candidate_order import SEVERAL_REASON
-from langchain_jsonrecover._envelopes import CALL_NAME_KEYS, read_call_envelope
-from langchain_jsonrecover._markup import prepare_reply, read_tool_markup
-from langchain_jsonrecover._reasoning import blank, merge_spans, think_bounds
-from langchain_jsonrecover._schema_keys import PAYLOAD_KEYS
-from langchain_jsonrecover._tool_prompts import (
-    cut_off_error,
-    duplicate_key_error,
-    extra_members_error,
-    guessed_error,
-    markup_inside_error,
-    not_an_object_error,
-    reasoning_inside_error,
-    reasoning_unsettled_error,
-    several_values_error,
-    text_beside_calls_error,
-    unknown_tool_error,
-    unread_calls_error,
-    withheld_with_others_error,
-    wrapper_key_error,
+from langchain_jsonrecover._core.reply.envelopes import (
+    read_call_envelope,
+)
+from langchain_jsonrecover._core.reply.markup import read_tool_markup
+from langchain_jsonrecover._core.reply.reasoning import (
+    blank,
+    merge_spans,
+    think_bounds,
 )
 from langchain_jsonrecover.errors import (
     InvalidJsonError,
     JsonRecoveryError,
-    UnknownToolError,
 )
-from langchain_jsonrecover.events import recovery_payload
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
+from langchain_jsonrecover.tool_arguments import (
+    Arguments,
+    Spec,
+    make_call_id,
+    make_error,
+    read_arguments,
+    same_arguments,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
     from langchain_core.messages import AIMessage, InvalidToolCall, ToolCall
 
-    from langchain_jsonrecover._extract import Extraction
-    from langchain_jsonrecover.tools import ToolSpec
 
 __all__ = [
     "CallLedger",
@@ -72,9 +73,6 @@ __all__ = [
     "read_text_calls",
     "withhold_cut_call",
 ]
-
-Arguments = tuple[dict[str, Any], tuple[str, ...], dict[str, Any]]
-"""Arguments read: the value, the repairs made, the recovery payload."""
 
 
 @dataclass(slots=True)
@@ -109,7 +107,7 @@ class CallLedger:
         error: JsonRecoveryError,
     ) -> None:
         """Keep a call out of the tool calls, as an invalid call saying why."""
-        call_id = call_id or _make_call_id()
+        call_id = call_id or make_call_id()
         text = str(error.observation or error)
         self.invalid.append(
             make_invalid_call(name=name, args=arguments, id=call_id, error=text)
@@ -155,7 +153,7 @@ def withhold_cut_call(ledger: CallLedger, call: ToolCall) -> None:
 def read_invalid_call(
     ledger: CallLedger,
     call: InvalidToolCall,
-    specs: Mapping[str, ToolSpec] | None,
+    specs: Mapping[str, Spec] | None,
     *,
     repair: bool,
     cut: bool,
@@ -163,13 +161,13 @@ def read_invalid_call(
     """Accept or withhold a call the provider found invalid (same id kept)."""
     name = call.get("name") or ""
     arguments = call.get("args") or ""
-    call_id = call.get("id") or _make_call_id()
+    call_id = call.get("id") or make_call_id()
     if specs is not None and name not in specs:
         text = unknown_tool_error(name, sorted(specs))
-        ledger.withhold(call.get("name"), call.get("args"), call_id, _make_error(text))
+        ledger.withhold(call.get("name"), call.get("args"), call_id, make_error(text))
         return
     spec = specs[name] if specs is not None else None
-    outcome = _read_arguments(arguments, name, spec, repair=repair, cut=cut)
+    outcome = read_arguments(arguments, name, spec, repair=repair, cut=cut)
     if isinstance(outcome, JsonRecoveryError):
         ledger.withhold(call.get("name"), call.get("args"), call_id, outcome)
         return
@@ -209,7 +207,7 @@ def check_text_beside_calls(
     provider += [(c.get("name") or "", c.get("args") or "") for c in invalid]
     written = [(c.name, c.arguments) for c in markup.calls]
     if len(written) == len(provider) and all(
-        w_name == p_name and _same_arguments(w_args, p_args)
+        w_name == p_name and same_arguments(w_args, p_args)
         for (w_name, w_args), (p_name, p_args) in zip(written, provider, strict=True)
     ):
         if isinstance(message.content, str):
@@ -224,21 +222,6 @@ def check_text_beside_calls(
         error = _invalid(text_beside_calls_error(call["name"]))
         ledger.withhold(call["name"], arguments, call.get("id"), error)
     return message.content
-
-
-def _same_arguments(written: str, sent: Any) -> bool:
-    """Whether arguments written in markup are those the provider sent."""
-    if isinstance(sent, str):
-        if written.strip() == sent.strip():
-            return True
-        try:
-            sent = json.loads(sent)
-        except ValueError:
-            return False
-    try:
-        return bool(json.loads(written) == sent)
-    except ValueError:
-        return False
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +244,7 @@ class _Written:
 def read_text_calls(
     ledger: CallLedger,
     message: AIMessage,
-    specs: Mapping[str, ToolSpec],
+    specs: Mapping[str, Spec],
     *,
     repair: bool,
     cut: bool,
@@ -355,7 +338,7 @@ def _refusal(
 
 
 def _read_whole_content(
-    rest: str, specs: Mapping[str, ToolSpec], *, repair: bool, seen: str
+    rest: str, specs: Mapping[str, Spec], *, repair: bool, seen: str
 ) -> tuple[list[_Written], tuple[int, int]] | None:
     """The calls of a text that is only call envelopes, and the span they take.
 
@@ -407,7 +390,7 @@ def _read_whole_content(
 def _read_all(
     ledger: CallLedger,
     written: Sequence[_Written],
-    specs: Mapping[str, ToolSpec],
+    specs: Mapping[str, Spec],
     *,
     repair: bool,
     cut: bool,
@@ -455,18 +438,18 @@ def _read_all(
 
 
 def _read_written(
-    call: _Written, specs: Mapping[str, ToolSpec], *, repair: bool, cut: bool
+    call: _Written, specs: Mapping[str, Spec], *, repair: bool, cut: bool
 ) -> Arguments | JsonRecoveryError:
     """A written call's arguments read, or why the call cannot be used."""
     if call.name not in specs:
-        return _make_error(unknown_tool_error(call.name, sorted(specs)))
+        return make_error(unknown_tool_error(call.name, sorted(specs)))
     if call.extra:
         return _invalid(extra_members_error(call.name, call.extra))
     if call.refused is not None:
         return _invalid(call.refused)
     if call.guessed:
         return _invalid(guessed_error(call.name, call.guessed))
-    return _read_arguments(
+    return read_arguments(
         call.arguments, call.name, specs[call.name], repair=repair, cut=cut
     )
 
@@ -497,7 +480,7 @@ def _take_call(
     payload = {**payload, "repairs": list(all_repairs)}
     ledger.accept(
         name,
-        _make_call_id(),
+        make_call_id(),
         value,
         source=source,
         repairs=all_repairs,
@@ -515,157 +498,3 @@ def _put_text_repairs_first(
 def _put_markup_first(repairs: tuple[str, ...]) -> tuple[str, ...]:
     """The repairs of a call found in tool-call markup."""
     return ("tool_markup_stripped", *repairs)
-
-
-def _read_arguments(
-    arguments: str,
-    name: str,
-    spec: ToolSpec | None,
-    *,
-    repair: bool,
-    cut: bool,
-) -> Arguments | JsonRecoveryError:
-    """Decode (and validate) a call's arguments, or say why they are not used."""
-    if cut:
-        return _make_cut_off_error(arguments, name)
-    try:
-        found = JsonFenceOutputParser(repair=repair).extract(arguments)
-    except JsonRecoveryError as error:
-        if isinstance(error, InvalidJsonError) and error.truncated:
-            return _make_cut_off_error(arguments, name)
-        if isinstance(error, InvalidJsonError) and SEVERAL_REASON in str(error):
-            text = several_values_error(name)  # two calls glued: say so of the call
-            return InvalidJsonError(text, llm_output=arguments, observation=text)
-        return error
-    if not _is_whole(arguments, found):
-        text = several_values_error(name)
-        return InvalidJsonError(text, llm_output=arguments, observation=text)
-    if _blanked_inside(arguments, found):
-        text = markup_inside_error(name)
-        return InvalidJsonError(text, llm_output=arguments, observation=text)
-    if (key := duplicate_key(arguments)) is not None:
-        text = duplicate_key_error(name, key)
-        return InvalidJsonError(text, llm_output=arguments, observation=text)
-    guessed = [r for r in found.repairs if r.endswith("_guessed")]
-    if guessed:
-        text = guessed_error(name, guessed)
-        return InvalidJsonError(text, llm_output=arguments, observation=text)
-    value = found.value
-    if not isinstance(value, dict):
-        text = not_an_object_error(name)
-        return InvalidJsonError(text, llm_output=arguments, observation=text)
-    if spec is not None:
-        checked = _validate(value, found, spec, name)
-        if isinstance(checked, JsonRecoveryError):
-            return checked
-        value, found = checked
-    payload = recovery_payload(found, arguments) or {
-        "repairs": list(found.repairs),
-        "bytes_before": len(arguments.encode("utf-8", "surrogatepass")),
-        "bytes_after": len(json.dumps(value, default=str).encode()),
-        "cut_off": False,
-    }
-    return value, found.repairs, payload
-
-
-_BLANKING: frozenset[str] = frozenset(
-    {"tool_markup_stripped", "special_tokens_stripped", "reasoning_skipped"}
-)
-
-
-def _blanked_inside(arguments: str, found: Extraction) -> bool:
-    """Whether the parser blanked markup or reasoning inside the value it read.
-
-    A token inside a string the scan does not track (single quotes:
-    ``{'path': '<tool_call>'}``) is blanked as the reply's markup, which
-    changes the value.
-    """
-    if not _BLANKING.intersection(found.repairs):
-        return False
-    begin, end = found.span
-    return prepare_reply(arguments).text[begin:end] != arguments[begin:end]
-
-
-def _is_whole(arguments: str, found: Extraction) -> bool:
-    """Whether the value read is all the arguments hold (one fence allowed).
-
-    Glued objects (``{"city": "Oslo"}{"city": "Rome"}``, two parallel calls
-    run together) or key/value text (``q="x", opts={"n": 2}``) are not one
-    object: reading one of them would change the call.
-    """
-    body = whole_body(arguments)
-    if body is None:
-        return False
-    begin, stop, _, _ = body
-    return found.span == (begin, stop)
-
-
-def _validate(
-    value: dict[str, Any], found: Extraction, spec: ToolSpec, name: str
-) -> tuple[dict[str, Any], Extraction] | JsonRecoveryError:
-    """Check decoded arguments against the tool's schema.
-
-    The arguments stay as decoded (the tool validates and coerces them),
-    unless an envelope was unwrapped: the tool then gets the inside. Only a
-    wrapper whose key names the payload (:data:`PAYLOAD_KEYS`, or the tool's
-    own name) is unwrapped, once, at the top: ``{"exclude": {"path": "/x"}}``
-    or ``{"previous": {…}}`` say something the inside does not. An inner
-    envelope naming another tool is not this call's arguments either.
-    """
-    try:
-        validated = spec.validator.extract(json.dumps(value, ensure_ascii=False))
-    except JsonRecoveryError as error:
-        return error
-    if not validated.repairs:
-        return value, found
-    wrapper = _foreign_wrapper(value, validated.repairs, name)
-    if wrapper is not None:
-        text = wrapper_key_error(name, wrapper)
-        return InvalidJsonError(text, observation=text)
-    inner = validated.value
-    if isinstance(inner, BaseModel):
-        inner = inner.model_dump(mode="json", by_alias=True, exclude_unset=True)
-    found = dataclasses.replace(found, repairs=(*found.repairs, *validated.repairs))
-    return inner, found
-
-
-def _foreign_wrapper(
-    value: dict[str, Any], repairs: Sequence[str], name: str
-) -> str | None:
-    """The wrapper key the schema reading unwrapped though it names no payload.
-
-    ``None`` when the arguments were not unwrapped, or only once, at the top,
-    from a key of :data:`PAYLOAD_KEYS` or the tool's name; for an envelope
-    unwrapped inside, its tool's name must be the call's.
-    """
-    unwraps = sum(r == "wrapper_unwrapped" for r in repairs)
-    keys = list(value)
-    top = keys[0] if len(keys) == 1 else None
-    allowed = top is not None and (
-        top.casefold() in PAYLOAD_KEYS or top.casefold() == name.casefold()
-    )
-    if unwraps > int(allowed):
-        return top if top is not None and not allowed else "…"
-    if any(r.startswith(("unwrapped_", "tool_envelope")) for r in repairs):
-        inner = value.get("function", value)
-        named = (
-            [inner.get(k) for k in CALL_NAME_KEYS] if isinstance(inner, dict) else []
-        )
-        if any(isinstance(n, str) and n != name for n in named):
-            return next(n for n in named if isinstance(n, str) and n != name)
-    return None
-
-
-def _make_cut_off_error(arguments: str, name: str) -> InvalidJsonError:
-    text = cut_off_error(name)
-    return InvalidJsonError(
-        text, llm_output=arguments, observation=text, truncated=True
-    )
-
-
-def _make_error(text: str) -> UnknownToolError:
-    return UnknownToolError(text, observation=text)
-
-
-def _make_call_id() -> str:
-    return f"call_{uuid.uuid4().hex[:24]}"

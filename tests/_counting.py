@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
     from types import ModuleType
 
-    from langchain_jsonrecover._repair_state import Pass
+    from langchain_jsonrecover._core.repair.state import Pass
 
 Charge = Callable[[int], None]
 """Told how many characters one call may have examined."""
@@ -224,7 +224,7 @@ def pass_steps_counted() -> Iterator[Tally]:
     Example: ``with pass_steps_counted() as steps: repair(text)``, then
     ``steps.calls``.
     """
-    import langchain_jsonrecover._repair_pass as pass_module  # noqa: PLC0415
+    import langchain_jsonrecover._core.repair.walk as pass_module  # noqa: PLC0415
 
     tally = Tally()
 

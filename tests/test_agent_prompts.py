@@ -19,7 +19,7 @@ from langchain_core.tools import tool
 from pydantic import BaseModel
 
 from langchain_jsonrecover import JsonFenceOutputParser
-from langchain_jsonrecover._tool_prompts import ask_for_call, write_call_feedback
+from langchain_jsonrecover._core.prompts.tools import ask_for_call, write_call_feedback
 from langchain_jsonrecover.agents import JsonRecoveryMiddleware
 
 

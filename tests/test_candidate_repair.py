@@ -6,9 +6,10 @@ from typing import Any
 
 import pytest
 
-from langchain_jsonrecover._candidate_repair import RepairPass
-from langchain_jsonrecover._candidates import Scan, iter_candidates
-from langchain_jsonrecover._markup import prepare_reply
+from langchain_jsonrecover._core.candidates.find import iter_candidates
+from langchain_jsonrecover._core.candidates.kinds import Scan
+from langchain_jsonrecover._core.candidates.repair import RepairPass
+from langchain_jsonrecover._core.reply.markup import prepare_reply
 
 SCAN = Scan(max_depth=200)
 
@@ -59,8 +60,8 @@ def test_failing_candidates_repaired(reply: str, scan: Scan, values: list[Any]) 
 
 
 def test_a_text_is_repaired_once_per_reply(monkeypatch: pytest.MonkeyPatch) -> None:
-    import langchain_jsonrecover._candidate_repair as module  # noqa: PLC0415
-    from langchain_jsonrecover._repair import repair as real  # noqa: PLC0415
+    import langchain_jsonrecover._core.candidates.repair as module  # noqa: PLC0415
+    from langchain_jsonrecover._core.repair.syntax import repair as real  # noqa: PLC0415
 
     texts: list[str] = []
 

@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
-from langchain_jsonrecover._candidates import Scan, iter_candidates
-from langchain_jsonrecover._markup import prepare_reply
+from langchain_jsonrecover._core.candidates.find import iter_candidates
+from langchain_jsonrecover._core.candidates.kinds import Scan
+from langchain_jsonrecover._core.reply.markup import prepare_reply
 
 SCAN = Scan(max_depth=200)
 

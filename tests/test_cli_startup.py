@@ -28,7 +28,7 @@ sys.stderr.write("loaded: " + " ".join(
 _IMPORT = """
 import sys
 import langchain_jsonrecover
-import langchain_jsonrecover._extract
+import langchain_jsonrecover._core.extract
 sys.stderr.write("loaded: " + " ".join(
     name for name in ("langchain_core", "langchain_jsonrecover.parsers")
     if name in sys.modules))
@@ -64,7 +64,7 @@ def test_importing_the_package_or_its_core_loads_no_langchain() -> None:
         ("JsonFenceOutputParser", "langchain_jsonrecover.parsers"),
         ("extract_json", "langchain_jsonrecover.extract"),
         ("recover_record", "langchain_jsonrecover.records"),
-        ("Extraction", "langchain_jsonrecover._extract"),
+        ("Extraction", "langchain_jsonrecover._core.extract"),
     ],
 )
 def test_a_public_name_is_its_modules_own(name: str, module: str) -> None:

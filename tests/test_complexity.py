@@ -27,7 +27,7 @@ import pydantic_core
 import pytest
 from _counting import Charge, CountingStr, count_patterns, package_modules
 
-import langchain_jsonrecover._fences as fences_module
+import langchain_jsonrecover._core.reply.fences as fences_module
 from langchain_jsonrecover import (
     InvalidJsonError,
     JsonFenceOutputParser,
@@ -37,7 +37,7 @@ from langchain_jsonrecover import (
     ReplyTooLargeError,
     extract_json,
 )
-from langchain_jsonrecover._extract import Extraction
+from langchain_jsonrecover._core.extract import Extraction
 
 N = 2_500
 """The smaller size; each growth test also runs at twice this."""

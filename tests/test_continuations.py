@@ -25,8 +25,13 @@ from langchain_jsonrecover import (
     RetryExhaustedError,
     TruncationRecoveringOutputParser,
 )
-from langchain_jsonrecover._joins import join_readings, lead_in, overlaps, restart_at
-from langchain_jsonrecover._retry_prompts import CONTINUE_REQUEST, WHOLE_REQUEST
+from langchain_jsonrecover._core.decode.joins import (
+    join_readings,
+    lead_in,
+    overlaps,
+    restart_at,
+)
+from langchain_jsonrecover._core.prompts.retry import CONTINUE_REQUEST, WHOLE_REQUEST
 from langchain_jsonrecover.structured import structured_output
 
 if TYPE_CHECKING:

@@ -13,9 +13,13 @@ import random
 
 import pytest
 
-from langchain_jsonrecover import _cut_scan
-from langchain_jsonrecover._cut_scan import CutState, _cut_state_tokens, cut_state
-from langchain_jsonrecover._recover import Closed, close_truncated
+from langchain_jsonrecover._core.decode import cut_scan as _cut_scan
+from langchain_jsonrecover._core.decode.close import Closed, close_truncated
+from langchain_jsonrecover._core.decode.cut_scan import (
+    CutState,
+    _cut_state_tokens,
+    cut_state,
+)
 
 _DOCUMENTS = [
     '{"a": {"b": [1, {"c": "x\\"y", "d": [[], {}]}], "e": "z"}, "f": ["q", {"g": 1}]}',

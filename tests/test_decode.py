@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 import pytest
 
-from langchain_jsonrecover._decode import (
+from langchain_jsonrecover._core.decode.tolerant import (
     Decoded,
     DecodeFailure,
     decode,

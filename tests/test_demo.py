@@ -12,7 +12,7 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langchain_core.output_parsers import BaseOutputParser
 
-from langchain_jsonrecover._demo import (
+from langchain_jsonrecover._core.prompts.demo import (
     FINAL_REPLY,
     FIRST_REPLY,
     QUESTION,

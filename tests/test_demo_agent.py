@@ -7,7 +7,11 @@ import sys
 import pytest
 from langchain_core.messages import HumanMessage
 
-from langchain_jsonrecover._demo import AGENT_ANSWER, AGENT_CALL, AGENT_QUESTION
+from langchain_jsonrecover._core.prompts.demo import (
+    AGENT_ANSWER,
+    AGENT_CALL,
+    AGENT_QUESTION,
+)
 from langchain_jsonrecover.cli import main
 from langchain_jsonrecover.demo import DemoAgentModel
 

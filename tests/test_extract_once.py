@@ -19,16 +19,17 @@ import pytest
 from langchain_core.exceptions import OutputParserException
 from pydantic import BaseModel
 
-import langchain_jsonrecover._decode as decode_module
-import langchain_jsonrecover._extract as extract_module
-import langchain_jsonrecover._fences as fences_module
-import langchain_jsonrecover._markup as markup_module
+import langchain_jsonrecover._core.decode.tolerant as decode_module
+import langchain_jsonrecover._core.extract as extract_module
+import langchain_jsonrecover._core.reply.fences as fences_module
+import langchain_jsonrecover._core.reply.markup as markup_module
 import langchain_jsonrecover.events as events_module
 from langchain_jsonrecover import (
     JsonFenceOutputParser,
     TruncationRecoveringOutputParser,
 )
-from langchain_jsonrecover._extract import Extraction, extract, extract_with_pattern
+from langchain_jsonrecover._core.extract import Extraction, extract
+from langchain_jsonrecover._core.extract_pattern import extract_with_pattern
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import pytest
 from _counting import CountingStr, Tally, as_params, assert_linear_work, measure
 
-from langchain_jsonrecover._fences import Fence, find_fences, outer_fence
+from langchain_jsonrecover._core.reply.fences import Fence, find_fences, outer_fence
 
 if TYPE_CHECKING:
     from collections.abc import Callable

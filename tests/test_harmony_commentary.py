@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from langchain_jsonrecover import NoJsonFoundError, TruncationRecoveringOutputParser
-from langchain_jsonrecover._extract import Extraction, extract
-from langchain_jsonrecover._markup import prepare_reply
+from langchain_jsonrecover._core.extract import Extraction, extract
+from langchain_jsonrecover._core.reply.markup import prepare_reply
 
 START = "<|start|>assistant"
 ANALYSIS = "<|channel|>analysis<|message|>The user wants a city. {draft}<|end|>"

@@ -22,9 +22,9 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 from typing_extensions import TypeAliasType
 
 from langchain_jsonrecover import JsonFenceOutputParser
-from langchain_jsonrecover import _instructions as instructions
-from langchain_jsonrecover._instructions import shape_of
-from langchain_jsonrecover._schema import Schema
+from langchain_jsonrecover._core.prompts import instructions
+from langchain_jsonrecover._core.prompts.instructions import shape_of
+from langchain_jsonrecover._core.schema.validate import Schema
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

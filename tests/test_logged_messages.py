@@ -23,7 +23,7 @@ from langchain_jsonrecover import (
     recover_frame,
     recover_record,
 )
-from langchain_jsonrecover._logged import read_logged_message
+from langchain_jsonrecover._core.reply.logged import read_logged_message
 from langchain_jsonrecover.records import recover_line
 
 LENGTH = {"finish_reason": "length"}

@@ -11,7 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_complexity import N, assert_linear, counting
 
-from langchain_jsonrecover._markup import MarkupCall, find_tool_calls, prepare_reply
+from langchain_jsonrecover._core.reply.markup import (
+    MarkupCall,
+    find_tool_calls,
+    prepare_reply,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from langchain_jsonrecover._patterns import compile_pattern
+from langchain_jsonrecover._core.patterns import compile_pattern
 
 
 @pytest.mark.parametrize(

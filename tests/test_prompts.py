@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from langchain_jsonrecover._extract import ReplyFailure
-from langchain_jsonrecover._prompts import (
+from langchain_jsonrecover._core.extract import ReplyFailure
+from langchain_jsonrecover._core.prompts.feedback import (
     FORMAT_INSTRUCTIONS,
     Shape,
     cut_quoting_short,
@@ -19,7 +19,7 @@ from langchain_jsonrecover._prompts import (
     locate,
     point_at,
 )
-from langchain_jsonrecover._schema import FieldError
+from langchain_jsonrecover._core.schema.validate import FieldError
 
 # --- where: line, column, excerpt ------------------------------------------------
 

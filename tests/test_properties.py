@@ -35,7 +35,7 @@ from langchain_jsonrecover import (
 )
 
 if TYPE_CHECKING:
-    from langchain_jsonrecover._extract import Extraction
+    from langchain_jsonrecover._core.extract import Extraction
 
 # --- values ---------------------------------------------------------------------
 

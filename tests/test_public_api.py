@@ -72,10 +72,13 @@ def test_public_name_documented_with_example(name: str) -> None:
 
 
 def _modules() -> list[ModuleType]:
+    # Every folder: a module moved into a wing keeps its doctests run.
     names = [
-        f"langchain_jsonrecover.{info.name}"
-        for info in pkgutil.iter_modules(langchain_jsonrecover.__path__)
-        if info.name != "__main__"
+        info.name
+        for info in pkgutil.walk_packages(
+            langchain_jsonrecover.__path__, prefix="langchain_jsonrecover."
+        )
+        if not info.name.endswith("__main__")
     ]
     return [langchain_jsonrecover, *(importlib.import_module(n) for n in sorted(names))]
 
@@ -86,11 +89,12 @@ def test_docstring_examples_run(module: ModuleType) -> None:
     assert result.failed == 0
 
 
-CORE = [m for m in _modules() if m.__name__.rsplit(".", 1)[-1].startswith("_")]
+CORE = [m for m in _modules() if m.__name__.startswith("langchain_jsonrecover._core")]
 
 
 def test_core_modules_found() -> None:
-    assert len(CORE) >= 5
+    # Pinned in tests/test_layout.py; here: the walk reaches into the folders.
+    assert len(CORE) >= 50
 
 
 @pytest.mark.parametrize("module", CORE, ids=lambda m: m.__name__)

@@ -86,9 +86,13 @@ def test_readme_links_lead_to_files() -> None:
 
 def test_layout_names_every_module() -> None:
     layout = PAGES["architecture.md"].split("- Layout:", 1)[1].split("\n- ", 1)[0]
-    named = set(re.findall(r"`(\w+\.py)`", layout))
+    named = set(re.findall(r"`([\w/]+\.py)`", layout)) - {"tests/test_readme.py"}
     package = Path(langchain_jsonrecover.__file__).parent
-    modules = {path.name for path in package.glob("*.py")} - {"__init__.py"}
+    modules = {
+        path.relative_to(package).as_posix()
+        for path in package.rglob("*.py")
+        if path.name != "__init__.py"
+    }
     assert sorted(modules - named) == []
     assert sorted(named - modules) == []
 

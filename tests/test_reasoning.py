@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import pytest
 from _counting import CountingStr, Tally, as_params, assert_linear_work, measure
 
-from langchain_jsonrecover._reasoning import (
+from langchain_jsonrecover._core.reply.reasoning import (
     blank,
     harmony_hidden,
     harmony_messages,

@@ -14,14 +14,14 @@ import pydantic_core
 import pytest
 from _counting import Tally, as_params, assert_linear_work, measure
 
-from langchain_jsonrecover._decode import DecodeFailure
-from langchain_jsonrecover._recover import (
+from langchain_jsonrecover._core.decode.close import (
     Closed,
     close_truncated,
     ends_in_string,
     error_at_cut,
     opens_nested,
 )
+from langchain_jsonrecover._core.decode.tolerant import DecodeFailure
 
 if TYPE_CHECKING:
     from collections.abc import Callable

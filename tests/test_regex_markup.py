@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from langchain_jsonrecover import NoJsonFoundError, RegexJsonOutputParser
-from langchain_jsonrecover._extract import Extraction, extract_with_pattern
-from langchain_jsonrecover._pattern_view import find_capture, pattern_view
+from langchain_jsonrecover._core.extract import Extraction
+from langchain_jsonrecover._core.extract_pattern import extract_with_pattern
+from langchain_jsonrecover._core.pattern_view import find_capture, pattern_view
 
 TOOL_CALL = r"<tool_call>(.*?)</tool_call>"
 MISTRAL = r"\[TOOL_CALLS\]\s*(\[.*\])"

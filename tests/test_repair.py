@@ -241,7 +241,7 @@ def test_repaired_reply_with_prose_after_it() -> None:
 def test_repaired_whole_reply_skips_the_span_scan(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import langchain_jsonrecover._candidate_order as order_module  # noqa: PLC0415
+    import langchain_jsonrecover._core.candidates.order as order_module  # noqa: PLC0415
 
     def no_scan(*_: Any, **__: Any) -> Any:
         raise AssertionError

@@ -20,10 +20,10 @@ from _json_values import SETTINGS, same_value_in_key_order
 from hypothesis import given
 from hypothesis import strategies as st
 
-import langchain_jsonrecover._repair_tokens as repair_module
+import langchain_jsonrecover._core.repair.tokens as repair_module
 from langchain_jsonrecover import InvalidJsonError, TruncationRecoveringOutputParser
-from langchain_jsonrecover._repair import Repaired, repair
-from langchain_jsonrecover._repair_pass import DEEPEST
+from langchain_jsonrecover._core.repair.syntax import Repaired, repair
+from langchain_jsonrecover._core.repair.walk import DEEPEST
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator

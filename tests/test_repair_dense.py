@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 import pytest
 from _counting import pass_steps_counted
 
-import langchain_jsonrecover._repair_tokens as repair_module
-from langchain_jsonrecover._repair import Repaired, repair
+import langchain_jsonrecover._core.repair.tokens as repair_module
+from langchain_jsonrecover._core.repair.syntax import Repaired, repair
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -26,7 +26,7 @@ from langchain_jsonrecover import (
     TruncationRecoveringOutputParser,
     recover_tool_calls,
 )
-from langchain_jsonrecover._extract import Extraction, ReplyFailure, extract
+from langchain_jsonrecover._core.extract import Extraction, ReplyFailure, extract
 
 ERROR = InvalidJsonError
 SWAPPED = "swapped_quotes_replaced"

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from langchain_jsonrecover import JsonFenceOutputParser, JsonRecoveryError
-from langchain_jsonrecover._repair import repair
+from langchain_jsonrecover._core.repair.syntax import repair
 
 Row = tuple[str, str, Any]
 

@@ -20,10 +20,10 @@ from _counting import pass_steps_counted
 from _oracle import generate
 from _real_replies import load_real_cases
 
-import langchain_jsonrecover._repair as repair_module
-import langchain_jsonrecover._repair_python_style as fast_module
-from langchain_jsonrecover._repair import Repaired, repair
-from langchain_jsonrecover._repair_python_style import rewrite_python_style
+import langchain_jsonrecover._core.repair.python_style as fast_module
+import langchain_jsonrecover._core.repair.syntax as repair_module
+from langchain_jsonrecover._core.repair.python_style import rewrite_python_style
+from langchain_jsonrecover._core.repair.syntax import Repaired, repair
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -11,7 +11,7 @@ from typing import Any
 import orjson
 import pytest
 
-from langchain_jsonrecover._repair import repair
+from langchain_jsonrecover._core.repair.syntax import repair
 
 TYPO = ("typographic_quotes_replaced",)
 

@@ -6,19 +6,22 @@ import gc
 import importlib
 import pkgutil
 import re
+from pathlib import Path
 
 import pytest
 
 import langchain_jsonrecover
-from langchain_jsonrecover import _repair_tokens
-from langchain_jsonrecover._repair import repair
-from langchain_jsonrecover._repair_pass import _STEPS, rewrite
-from langchain_jsonrecover._repair_state import Pass, State
+from langchain_jsonrecover._core.repair import tokens as _repair_tokens
+from langchain_jsonrecover._core.repair.state import Pass, State
+from langchain_jsonrecover._core.repair.syntax import repair
+from langchain_jsonrecover._core.repair.walk import _STEPS, rewrite
 
 REPAIR_MODULES = sorted(
-    info.name
-    for info in pkgutil.iter_modules(langchain_jsonrecover.__path__)
-    if info.name.startswith("_repair")
+    f"_core.repair.{info.name}"
+    for info in pkgutil.iter_modules(
+        [str(Path(langchain_jsonrecover.__file__).parent / "_core" / "repair")]
+    )
+    if not info.name.startswith("single_edit")
 )
 
 
@@ -43,7 +46,9 @@ def test_steps_are_indexed_by_state(state: State, step: str) -> None:
     assert _STEPS[state].__name__ == step
 
 
-@pytest.mark.parametrize("name", [n for n in REPAIR_MODULES if n != "_repair_tokens"])
+@pytest.mark.parametrize(
+    "name", [n for n in REPAIR_MODULES if n != "_core.repair.tokens"]
+)
 def test_compiled_patterns_live_only_in_the_tokens_module(name: str) -> None:
     # The linear-work tests count the work of every pattern by patching
     # _repair_tokens: a pattern compiled elsewhere would go uncounted.

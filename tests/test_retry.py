@@ -26,12 +26,12 @@ from langchain_core.prompts import ChatPromptTemplate
 from langchain_core.runnables import Runnable, RunnableLambda
 from pydantic import BaseModel
 
-from langchain_jsonrecover._retry_prompts import (
+from langchain_jsonrecover._core.prompts.retry import (
     CONTINUE_REQUEST,
     SHORTER_REQUEST,
     WHOLE_REQUEST,
 )
-from langchain_jsonrecover._retry_prompts import (
+from langchain_jsonrecover._core.prompts.retry import (
     write_system_feedback as system_feedback,
 )
 from langchain_jsonrecover.errors import (

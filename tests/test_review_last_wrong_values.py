@@ -25,7 +25,7 @@ from langchain_jsonrecover import (
     extract_json,
     structured_output,
 )
-from langchain_jsonrecover._reasoning import think_bounds
+from langchain_jsonrecover._core.reply.reasoning import think_bounds
 from langchain_jsonrecover.agents import JsonRecoveryMiddleware
 from langchain_jsonrecover.retry import RetryExhaustedError
 from langchain_jsonrecover.tools import arecover_tool_calls, recover_tool_calls

@@ -22,7 +22,7 @@ from langchain_jsonrecover import (
     TruncationRecoveringOutputParser,
     structured_output,
 )
-from langchain_jsonrecover._schema_keys import unit_stem
+from langchain_jsonrecover._core.schema.keys import unit_stem
 
 
 class Config(BaseModel):

@@ -18,9 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict
 
 from langchain_jsonrecover import JsonFenceOutputParser, SchemaValidationError
-from langchain_jsonrecover._align import Aligner
-from langchain_jsonrecover._schema import Accepted, Rejected, Schema
-from langchain_jsonrecover._schema_nodes import normalize_key
+from langchain_jsonrecover._core.schema.align import Aligner
+from langchain_jsonrecover._core.schema.nodes import normalize_key
+from langchain_jsonrecover._core.schema.validate import Accepted, Rejected, Schema
 
 
 class Trip(BaseModel):

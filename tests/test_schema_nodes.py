@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from langchain_jsonrecover._schema_nodes import SchemaNodes, normalize_key
-from langchain_jsonrecover._schema_refs import (
+from langchain_jsonrecover._core.schema.nodes import SchemaNodes, normalize_key
+from langchain_jsonrecover._core.schema.refs import (
     merge_all_of,
     resolve_pointer,
     shared_refs,
 )
-from langchain_jsonrecover._schema_words import constraints, group_type
+from langchain_jsonrecover._core.schema.words import constraints, group_type
 
 PET: dict[str, Any] = {
     "$defs": {

@@ -31,7 +31,11 @@ from langchain_jsonrecover import (
     recover_tool_calls,
     structured_output,
 )
-from langchain_jsonrecover._schema_keys import PAYLOAD_KEYS, UNIT_SUFFIXES, unit_stem
+from langchain_jsonrecover._core.schema.keys import (
+    PAYLOAD_KEYS,
+    UNIT_SUFFIXES,
+    unit_stem,
+)
 from langchain_jsonrecover.agents import JsonRecoveryMiddleware
 
 

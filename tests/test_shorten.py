@@ -23,7 +23,7 @@ from langchain_jsonrecover import (
     RetryExhaustedError,
     SchemaValidationError,
 )
-from langchain_jsonrecover._shorten import (
+from langchain_jsonrecover._core.shorten import (
     TEXT_WIDTH,
     VALUE_WIDTH,
     shorten,

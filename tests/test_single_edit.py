@@ -8,10 +8,10 @@ import orjson
 import pytest
 from _counting import GROWTH
 
-import langchain_jsonrecover._single_edit as single_edit
 from langchain_jsonrecover import JsonFenceOutputParser
-from langchain_jsonrecover._repair import Repaired
-from langchain_jsonrecover._single_edit import Ambiguous, fix_single_edit
+from langchain_jsonrecover._core.repair import single_edit
+from langchain_jsonrecover._core.repair.single_edit import Ambiguous, fix_single_edit
+from langchain_jsonrecover._core.repair.syntax import Repaired
 from langchain_jsonrecover.errors import InvalidJsonError
 
 if TYPE_CHECKING:

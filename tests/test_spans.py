@@ -14,14 +14,11 @@ import orjson
 import pytest
 from _counting import Tally, as_params, assert_linear_work, measure
 
-from langchain_jsonrecover._skip import skip_comment, skip_string
-from langchain_jsonrecover._span_kinds import JSON, MAYBE, PROSE, classify
-from langchain_jsonrecover._spans import (
-    Span,
-    continues_structure,
-    find_spans,
-    json_extent,
-)
+from langchain_jsonrecover._core.decode.skip import skip_comment, skip_string
+from langchain_jsonrecover._core.spans.after import continues_structure
+from langchain_jsonrecover._core.spans.find import Span, find_spans
+from langchain_jsonrecover._core.spans.frames import json_extent
+from langchain_jsonrecover._core.spans.kinds import JSON, MAYBE, PROSE, classify
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 from typing_extensions import TypedDict
 
-import langchain_jsonrecover._extract as extract_module
+import langchain_jsonrecover._core.extract as extract_module
 from langchain_jsonrecover import (
     InvalidJsonError,
     JsonFenceOutputParser,

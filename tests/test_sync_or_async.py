@@ -6,10 +6,10 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from langchain_jsonrecover._sync_or_async import Call, arun_steps, run_steps
+from langchain_jsonrecover._core.sync_or_async import Call, arun_steps, run_steps
 
 if TYPE_CHECKING:
-    from langchain_jsonrecover._sync_or_async import Steps
+    from langchain_jsonrecover._core.sync_or_async import Steps
 
 
 class Recorder:

@@ -18,7 +18,7 @@ from langchain_core.tools import tool
 from pydantic import BaseModel
 
 from langchain_jsonrecover import structured_output
-from langchain_jsonrecover._call_text import duplicate_key
+from langchain_jsonrecover._core.reply.call_text import duplicate_key
 from langchain_jsonrecover.agents import JsonRecoveryMiddleware
 from langchain_jsonrecover.tools import recover_tool_calls
 

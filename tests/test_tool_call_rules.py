@@ -24,7 +24,7 @@ from langchain_core.tools import tool
 from pydantic import BaseModel
 
 from langchain_jsonrecover import JsonFenceOutputParser, structured_output
-from langchain_jsonrecover._envelopes import (
+from langchain_jsonrecover._core.reply.envelopes import (
     CALL_KEYS,
     JSONRPC_KEYS,
     CallEnvelope,

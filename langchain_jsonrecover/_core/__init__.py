@@ -1,0 +1,1 @@
+"""The pure core: find, decode, repair, validate; no LangChain import."""

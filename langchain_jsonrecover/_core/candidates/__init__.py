@@ -1,0 +1,1 @@
+"""A reply's candidates: found, ordered, repaired, chosen."""

@@ -1,0 +1,93 @@
+"""The kinds of a candidate: where it lies, how it decoded, how it was read.
+
+Pure dataclasses, no LangChain imports. ``_candidates`` finds and decodes the
+candidates; ``_candidate_order`` orders the spans they come from; both speak
+of them in these types.
+
+Example:
+    >>> from langchain_jsonrecover._core.candidates.kinds import Place
+    >>> Place(0, 2, (), "prose", closed=True).end
+    2
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+Step = Literal["raw", "fence", "prose", "regex"]
+CandidateFailureKind = Literal["invalid_json", "truncated", "too_deep"]
+
+
+@dataclass(frozen=True, slots=True)
+class Scan:
+    """How to read the candidates of one reply."""
+
+    max_depth: int
+    """Deeper nesting is a failure."""
+    scalars: bool = False
+    """A reply that is wholly one JSON scalar is a candidate (with a schema)."""
+    close_truncated: bool = False
+    """Close a candidate the reply ends inside, instead of failing."""
+    final_only: bool = False
+    """When closing, the reply is a stream still arriving."""
+    cut_off: bool = False
+    """The model said it stopped at its token limit: a reply that ends right
+    after a closer is closed as a cut (else two readings: an error)."""
+    trim_runaway_newlines: bool = False
+    """When closing, trim a run of ``\\n`` escapes ending a depth-1 string."""
+    last: bool = False
+    """``prefer="last"``: within each group of candidates (json fences,
+    untagged fences, objects in prose, arrays in prose), the last comes first."""
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateFailure:
+    """Why one candidate gave no value."""
+
+    kind: CandidateFailureKind
+    """``invalid_json``, ``truncated`` (the reply stops inside it) or ``too_deep``."""
+    reason: str
+    """The decoder's reason in plain words."""
+    pos: int
+    """Offset in the reply where decoding stopped."""
+    detail: str = ""
+    """``"nested_value"``: a value inside an object whose opener is missing."""
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One place in the reply that may hold the answer, decoded."""
+
+    start: int
+    end: int
+    step: Step
+    repairs: tuple[str, ...]
+    value: Any = None
+    failure: CandidateFailure | None = None
+    cut_key: str | None = None
+    """Closed from a cut that removed this key's value (see ``_recover``)."""
+    rival: tuple[Any, ...] = ()
+    """Another reading of the same text, when the repair had two: the value
+    with a stray closer dropped where ``value`` has an opener inserted
+    (``{"a": 1}]``). Only a schema that takes one of them decides."""
+    whole: bool = False
+    """The structure shows ``[start, end)`` is one value: a repair must read
+    all of it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a candidate lies and what is known of it before it is decoded."""
+
+    start: int
+    end: int
+    """The candidate's text is ``reply[start:end]``."""
+    repairs: tuple[str, ...]
+    """What was done to the reply to find it (``fence_stripped`` …)."""
+    step: Step
+    closed: bool
+    """Something after it (a closing fence, prose) shows the model went on:
+    a cut inside it is a missing closer, not the end of the reply."""
+    whole: bool = False
+    """It is one value: text after the value inside it is a failure."""

@@ -1,0 +1,398 @@
+"""The second pass over a reply: the syntax of failing candidates repaired.
+
+Pure functions on ``str``; no LangChain imports. When no candidate gives a
+value as it stands, the failing ones are repaired (``_repair``) and decoded
+again, in the same order. Each candidate text is repaired and decoded at most
+once per reply, even when the whole reply was tried first as one broken value.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Final
+
+import orjson
+
+from langchain_jsonrecover._core.candidates.find import (
+    INSIDE_STRUCTURE,
+    NON_SPACE,
+    OPENERS,
+    UNESCAPED_QUOTE,
+)
+from langchain_jsonrecover._core.candidates.kinds import Candidate, Scan
+from langchain_jsonrecover._core.candidates.order import (
+    SEVERAL,
+    value_follows,
+    values_after,
+)
+from langchain_jsonrecover._core.decode.close import (
+    Closed,
+    close_truncated,
+    swallows_structure,
+)
+from langchain_jsonrecover._core.decode.tolerant import Decoded, DecodeFailure, decode
+from langchain_jsonrecover._core.repair.single_edit import (
+    Ambiguous,
+    fix_single_edit,
+    value_key,
+)
+from langchain_jsonrecover._core.repair.syntax import Repaired
+from langchain_jsonrecover._core.repair.syntax import repair as repair_syntax
+from langchain_jsonrecover._core.spans.after import continues_structure
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+    from langchain_jsonrecover._core.reply.markup import Prepared
+
+_LOOK_BACK: Final = 64
+_CHECK_LIMIT: Final = 1 << 16
+_LINE_LOOK_BACK: Final = 4096
+_CHECKED: Final = frozenset(
+    {
+        "bracket_fixed_guessed",
+        "inner_quote_escaped_guessed",
+        "literal_backslashes_guessed",
+        "opening_quote_guessed",
+        "comment_removed",
+    }
+)
+# A reply's first key and its colon (escapes in it allowed, no line break).
+_KEY_FIRST: Final = re.compile(r'"(?:[^"\\\n]|\\.)*"[ \t]*:')
+_REPAIRABLE: Final = frozenset({"invalid_json", "truncated"})
+# A member's value, or several values together: no repair makes one answer.
+_NOT_REPAIRED: Final = frozenset({"nested_value", SEVERAL})
+
+
+class RepairPass:
+    """The repairs of one prepared reply, each made once.
+
+    Example:
+        >>> from langchain_jsonrecover._core.reply.markup import prepare_reply
+        >>> repairs = RepairPass(prepare_reply("{'a': 1,}"), Scan(max_depth=200))
+        >>> found = repairs.repair_whole()
+        >>> found.value, found.repairs
+        ({'a': 1}, ('single_quotes_replaced', 'trailing_comma_removed'))
+    """
+
+    __slots__ = ("_decoded", "_fixed", "masked", "prepared", "scan")
+
+    def __init__(self, prepared: Prepared, scan: Scan) -> None:
+        self.prepared = prepared
+        self.masked = prepared.text
+        self.scan = scan
+        self._fixed: dict[tuple[int, bool], Repaired | None] = {}
+        self._decoded: dict[tuple[int, bool], Decoded | DecodeFailure] = {}
+
+    def repair_whole(self) -> Candidate | None:
+        """A reply that is one broken JSON value (and perhaps prose after it).
+
+        The strict pass would have one candidate, failing, and the repair pass
+        would then repair it: the same answer, without walking the broken value
+        in Python to find its extent first. Only when nothing JSON-like follows
+        the repaired value (no other candidate could exist); else ``None``.
+        """
+        masked = self.masked
+        lead = NON_SPACE.search(masked)
+        if lead is None:
+            return None
+        if lead.group() == '"':
+            return self._brace_lost(lead.start())
+        if lead.group() not in "{[":
+            return None
+        start = lead.start()
+        fixed = self._repair(start, entities=False)
+        if fixed is None:
+            return self._stray_bracket(start)
+        if fixed.truncated:
+            return None
+        end = start + fixed.end
+        if _follows_value(masked, end):
+            return None
+        result = self._decode(start, fixed, entities=False)
+        if not isinstance(result, Decoded):
+            return None
+        repairs = (*self.prepared.repairs, *fixed.repairs)
+        if NON_SPACE.search(masked, end) is not None:
+            repairs = (*repairs, "prose_trimmed")
+        rival = self._rival(start, fixed)
+        return Candidate(start, end, "raw", repairs, value=result.value, rival=rival)
+
+    def _brace_lost(self, start: int) -> Candidate | None:
+        r"""A reply of members after a prefilled ``{``: the brace added back.
+
+        ``opening_brace_added``: the reply starts with a key and its colon
+        and ends with ``}`` (``"a": 1,\n"b": 2\n}``). A key is only ever
+        inside an object, so the one reading opens it before the first key
+        (unless that key holds a ``{``: ``"{a": 1}`` may be a stray quote);
+        it is taken only when that ``{`` is the one the last ``}`` closes,
+        with nothing after it, decoding as it stands or after repairs that
+        guess nothing.
+        """
+        body = self.masked[start:].rstrip()
+        key = _KEY_FIRST.match(body)
+        if not body.endswith("}") or key is None or "{" in key.group():
+            return None  # ``"{a": 1}``: a stray quote before the brace, or not
+        text = "{" + body
+        max_depth = self.scan.max_depth
+        result = decode(text, max_depth=max_depth, allow_trailing=False)
+        repairs: tuple[str, ...] = ()
+        if not isinstance(result, Decoded):
+            fixed = repair_syntax(text)
+            if (
+                fixed is None
+                or fixed.truncated
+                or fixed.end != len(text)
+                or any(name.endswith("_guessed") for name in fixed.repairs)
+            ):
+                return None
+            result = decode(fixed.text, max_depth=max_depth, allow_trailing=False)
+            repairs = fixed.repairs
+        if not isinstance(result, Decoded) or not isinstance(result.value, dict):
+            return None
+        repairs = (*self.prepared.repairs, "opening_brace_added", *repairs)
+        return Candidate(start, start + len(body), "raw", repairs, value=result.value)
+
+    def _stray_bracket(self, start: int) -> Candidate | None:
+        r"""A whole root object and one ``]`` after it, nothing else: two readings.
+
+        ``{"input": "…"}]``: the ``]`` is stray (the root is the answer), or
+        the root's ``[`` was lost (an array of it). The candidate holds both;
+        only a schema that takes one of them decides (``settle``), else the
+        reply is an error. Where the single-edit search names one reading
+        (a short root), :meth:`_rival` gives the same pair.
+        """
+        masked = self.masked
+        root = decode(
+            masked[start:], max_depth=self.scan.max_depth, allow_trailing=True
+        )
+        if not isinstance(root, Decoded):
+            return None
+        closer = NON_SPACE.search(masked, start + root.end)
+        if masked[start] != "{" or closer is None or closer.group() != "]":
+            return None
+        end = closer.end()
+        if NON_SPACE.search(masked, end) is not None:
+            return None
+        repairs = (*self.prepared.repairs, "character_inserted")
+        return Candidate(
+            start, end, "raw", repairs, value=[root.value], rival=(root.value,)
+        )
+
+    def _rival(self, start: int, fixed: Repaired) -> tuple[Any, ...]:
+        r"""The root alone, when the repair wrapped it in an opener it inserted.
+
+        ``{"a": 1}\n]`` is a root and a stray ``]``, or an array whose ``[``
+        was lost: two readings (see ``Candidate.rival``).
+        """
+        text = fixed.text
+        if (
+            fixed.repairs != ("character_inserted",)
+            or text[:1] not in {"[", "{"}
+            or not self.masked.startswith(text[1:-1].rstrip(), start)
+        ):
+            return ()
+        root = decode(
+            self.masked[start:], max_depth=self.scan.max_depth, allow_trailing=True
+        )
+        if not isinstance(root, Decoded):
+            return ()
+        # Only a lone closer after the whole root: the opener inserted matches
+        # it (a root opener lost before several items is one reading).
+        closer = NON_SPACE.search(self.masked, start + root.end)
+        if closer is None or closer.start() != start + fixed.end - 1:
+            return ()
+        return (root.value,)
+
+    def repair_each(self, tried: Iterable[Candidate]) -> Iterator[Candidate]:
+        """The failing candidates with their syntax repaired, in the same order.
+
+        The repair reads from a candidate's opener and decides itself where the
+        value ends: the strict scan's bracket matching, and a fence finder that
+        may take a ``` line inside a string for the closing fence, cannot be
+        trusted on broken syntax. But a repaired value must account for the
+        structure around it: it may not end before a candidate known to be one
+        value does, nor where the text goes on as if it had not ended (a closer,
+        or ``, "key":``). The text handed to the repair is bounded by twice the
+        reply's length, so the pass stays linear.
+
+        Args:
+            tried: Candidates of the strict pass, in order.
+        """
+        masked = self.masked
+        budget = 2 * len(masked) + 1024
+        limit = len(masked)
+        for candidate in tried:
+            failure = candidate.failure
+            if (
+                failure is None
+                or failure.kind not in _REPAIRABLE
+                or failure.detail in _NOT_REPAIRED
+            ):
+                continue
+            if limit - candidate.start > budget:
+                return
+            budget -= limit - candidate.start
+            repaired = self._repair_candidate(candidate)
+            if repaired is not None:
+                yield repaired
+
+    def _repair_candidate(self, candidate: Candidate) -> Candidate | None:
+        masked, scan = self.masked, self.scan
+        entities = candidate.step == "fence"
+        fixed = self._repair(candidate.start, entities=entities)
+        if fixed is None:
+            return None
+        end = candidate.start + fixed.end
+        if not fixed.truncated and (
+            (candidate.whole and NON_SPACE.search(masked, end, candidate.end))
+            or continues_structure(masked, end, len(masked))
+            or _another_value(masked, end, scan.max_depth)
+        ):
+            return None
+        repairs = tuple(
+            r for r in candidate.repairs if r != "control_characters_escaped"
+        )
+        if fixed.truncated:
+            if not scan.close_truncated:
+                return None
+            if masked[candidate.start :].rstrip()[-1:] in {
+                "}",
+                "]",
+            } or swallows_structure(fixed.text):
+                # The reply ends with a closer, yet the repair ran out of text
+                # (in a string or a comment it opened): not a cut.
+                return None
+            if "bracket_fixed_guessed" in fixed.repairs:
+                # A closer of the wrong kind before a cut (``{"a": {"v": [1]],
+                # "b": 2``): read as ``}``, it moves the members after it out
+                # of their object; dropped as stray, the text is a cut as
+                # well. Two readings, and no closer at the end to choose.
+                return None
+            closing = close_truncated(
+                fixed.text, max_depth=scan.max_depth, after_closer=scan.cut_off
+            )
+            if not isinstance(closing, Closed):
+                return None
+            value, added = closing.value, (*fixed.repairs, *closing.repairs)
+            cut_key = closing.cut_key
+        else:
+            result = self._decode(candidate.start, fixed, entities=entities)
+            if not isinstance(result, Decoded):
+                return None
+            value, added, cut_key = result.value, fixed.repairs, None
+        return Candidate(
+            candidate.start,
+            end,
+            candidate.step,
+            (*repairs, *added),
+            value=value,
+            cut_key=cut_key,
+            rival=() if fixed.truncated else self._rival(candidate.start, fixed),
+        )
+
+    def _repair(self, start: int, *, entities: bool) -> Repaired | None:
+        key = (start, entities)
+        if key not in self._fixed:
+            self._fixed[key] = self._repair_text(start, entities=entities)
+        return self._fixed[key]
+
+    def _repair_text(self, start: int, *, entities: bool) -> Repaired | None:
+        """The repair pass's reading, checked against the single-edit search.
+
+        Neither runs on an opener inside a string (see ``_inside_string``).
+
+        The search runs where the pass found nothing, or chose between readings
+        (a ``*_guessed`` repair, or a ``#`` comment that may be text a lost
+        quote let out of a string): a fix by one edit with one reading that
+        reads otherwise than the pass's guess, or two such fixes, make the
+        candidate an error.
+        A guess in a reply longer than ``_CHECK_LIMIT`` (64 K characters) is
+        not checked: there the search, which decodes the text once per edit
+        that passes a local check, would cost more than the pass itself.
+        """
+        if _inside_string(self.masked, start):
+            return None
+        text = self.masked[start:]
+        fixed = repair_syntax(text, entities=entities)
+        if fixed is not None and (
+            len(text) > _CHECK_LIMIT or not _CHECKED.intersection(fixed.repairs)
+        ):
+            return fixed
+        if _inside_structure(self.masked, start):
+            return fixed
+        single = fix_single_edit(text, max_depth=self.scan.max_depth)
+        if isinstance(single, Ambiguous):
+            return None
+        if single is None:
+            return fixed
+        if fixed is None:
+            return single
+        if _same_value(fixed, single):
+            return fixed if fixed.end >= single.end else single
+        return None
+
+    def _decode(
+        self, start: int, fixed: Repaired, *, entities: bool
+    ) -> Decoded | DecodeFailure:
+        key = (start, entities)
+        if key not in self._decoded:
+            self._decoded[key] = decode(
+                fixed.text, max_depth=self.scan.max_depth, allow_trailing=False
+            )
+        return self._decoded[key]
+
+
+def _another_value(text: str, end: int, max_depth: int) -> bool:
+    """Whether a whole value follows ``end`` after spaces or a comma (glued)."""
+    if not value_follows(text, end, len(text)):
+        return False
+    rest = values_after(text, end, len(text), max_depth=max_depth)
+    return rest is not None and bool(rest[0])
+
+
+def _follows_value(text: str, end: int) -> bool:
+    """Whether JSON-like text follows ``end``: a fence, an opener, or more of a value.
+
+    Used to tell that a value repaired from the reply's start is not the only
+    candidate the reply holds.
+    """
+    return (
+        "```" in text[end:]
+        or OPENERS.search(text, end) is not None
+        or continues_structure(text, end, len(text))
+    )
+
+
+def _inside_structure(text: str, start: int) -> bool:
+    """Whether the opener at ``start`` follows a quote, a key's colon or a comma.
+
+    Such a candidate is a value inside a larger one whose start the reply
+    lost (``"a": {…}``) or text inside a string (``"{a": 1}``): the
+    single-edit search, which reads from the candidate's opener, would take
+    the part for the whole.
+    """
+    return INSIDE_STRUCTURE.search(text, max(0, start - _LOOK_BACK), start) is not None
+
+
+def _same_value(one: Repaired, other: Repaired) -> bool:
+    """Whether two repairs of a candidate read the same JSON value."""
+    try:
+        key = value_key(orjson.loads(one.text))
+        return key is not None and key == value_key(orjson.loads(other.text))
+    except orjson.JSONDecodeError:
+        return False
+
+
+def _inside_string(text: str, start: int) -> bool:
+    r"""Whether the opener at ``start`` sits inside a string of its line.
+
+    An odd number of unescaped quotes between the line's start and the opener
+    (strings do not span lines): a bracket in a value's text, such as the code
+    or the escaped JSON of ``"title": "cfg = {\"a\": 1}"`` in a reply that
+    lost its own opener. Repairing from there would answer the part for the
+    whole. Only the last ``_LINE_LOOK_BACK`` characters are counted, so many
+    candidates on one long line cost no more than that each.
+    """
+    line = max(text.rfind("\n", 0, start) + 1, start - _LINE_LOOK_BACK)
+    return len(UNESCAPED_QUOTE.findall(text, line, start)) % 2 == 1

@@ -1,0 +1,1 @@
+"""Decoding a candidate: tolerant decoding, cuts closed, joins."""

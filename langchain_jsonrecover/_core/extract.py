@@ -1,0 +1,411 @@
+"""Find the JSON in a reply: candidates in order, first success wins.
+
+Pure functions on ``str``; no LangChain imports. The reply is prepared once
+(reasoning and markup blanked, ``_markup``), its candidates are found and
+decoded lazily in order (``_candidates``), and the first that decodes (and
+validates against the schema, if any) wins. With ``repair``, the failing
+candidates are repaired and tried again (``_candidate_repair``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, Literal
+
+import orjson
+
+from langchain_jsonrecover._core.candidates.choice import (
+    Reading,
+    defaulted,
+    noted,
+    read_all,
+)
+from langchain_jsonrecover._core.candidates.find import (
+    NON_SPACE,
+    close_or_fail,
+    iter_candidates,
+)
+from langchain_jsonrecover._core.candidates.kinds import (
+    Candidate,
+    CandidateFailure,
+    Place,
+    Scan,
+    Step,
+)
+from langchain_jsonrecover._core.candidates.repair import RepairPass
+from langchain_jsonrecover._core.decode.tolerant import DecodeFailure, loads_within
+from langchain_jsonrecover._core.limits import DEFAULT_MAX_CHARS
+from langchain_jsonrecover._core.reply.markup import Prepared, prepare_reply
+from langchain_jsonrecover._core.schema.validate import FieldError, Schema, two_readings
+
+Prefer = Literal["first", "last"]
+ReplyFailureKind = Literal[
+    "too_large", "no_json", "invalid_json", "truncated", "too_deep", "schema"
+]
+
+if TYPE_CHECKING:
+    from collections.abc import Container, Iterable, Iterator
+
+DEFAULT_MAX_DEPTH: Final = 200
+
+_END_OF_DATA: Final = "unexpected end of data"
+_CLOSER: Final = {"{": "}", "[": "]"}
+_FILLS_NOTHING: Final = (
+    "none of the schema's fields is in the JSON: every value would be a default"
+)
+_FILLS_NOTHING_ERRORS: Final = (FieldError("", _FILLS_NOTHING, ""),)
+TWO_READINGS: Final = "two_readings"
+"""``ReplyFailure.detail`` of a reply with two readings (``_choice``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Extraction:
+    r"""The JSON found in a reply, and how it was found.
+
+    Example:
+        >>> from langchain_jsonrecover import extract_json
+        >>> found = extract_json('Sure! ```json\n{"a": 1}\n```')
+        >>> found.value, found.step, found.repairs
+        ({'a': 1}, 'fence', ('fence_stripped',))
+    """
+
+    value: Any
+    """The decoded value."""
+    span: tuple[int, int]
+    """Where the value's text lies in the reply: ``reply[start:end]``."""
+    step: Step
+    """What found it: ``raw`` (the reply itself), ``fence``, ``prose`` or ``regex``."""
+    repairs: tuple[str, ...] = ()
+    """What was done to get the value, in order (``"reasoning_skipped"``,
+    ``"fence_stripped"``, ``"json_label_dropped"``, ``"prose_trimmed"``,
+    ``"control_characters_escaped"``, ``"truncation_closed"`` …)."""
+    cut_off: bool = False
+    """The model reported stopping at its token limit (``finish_reason`` and
+    kin in the reply's metadata)."""
+
+
+# Its home before the core moved into folders: pickles name a class by its
+# module, and ``langchain_jsonrecover._extract`` still provides it.
+Extraction.__module__ = "langchain_jsonrecover._extract"
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyFailure:
+    """Why no value came out of a reply."""
+
+    kind: ReplyFailureKind
+    """``no_json``, ``invalid_json``, ``truncated``, ``too_deep``, ``too_large``
+    or ``schema`` (decoded, but does not match the schema)."""
+    reason: str
+    """The decoder's reason in plain words (empty for ``no_json``)."""
+    pos: int | None = None
+    """Offset in the reply where decoding stopped."""
+    start: int | None = None
+    """Offset in the reply where the failing candidate starts."""
+    detail: str = ""
+    """Extra context: ``"reasoning_only"``, ``"nested_value"``,
+    ``"two_readings"``, or the regex that matched nothing."""
+    errors: tuple[FieldError, ...] = ()
+    """For ``schema``: why the value does not match."""
+    value: Any = None
+    """For ``schema``: the decoded value that does not match."""
+    recovered: bool = False
+    """For ``schema``: the value came from closing a truncated reply."""
+    cut_off: bool = False
+    """The model reported stopping at its token limit."""
+
+
+def extract(
+    text: str,
+    *,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    schema: Schema | None = None,
+    prefer: Prefer = "first",
+    close_truncated: bool = False,
+    trim_runaway_newlines: bool = False,
+    repair: bool = False,
+    cut_off: bool = False,
+) -> Extraction | ReplyFailure:
+    r"""Find and decode the JSON value a reply holds.
+
+    The reply is prepared once (reasoning and markup blanked) and that view
+    serves every stage: the candidates, the repairs and the no-JSON report.
+    A reply that is clean JSON is answered before it is prepared at all.
+
+    Args:
+        text: The model's reply.
+        max_chars: Longer replies are refused before any scan.
+        max_depth: Deeper nesting is a failure.
+        schema: When given, the first candidate that validates wins, and a
+            reply that is wholly one JSON scalar is a candidate too.
+        prefer: ``"last"`` tries each group of candidates from the end of the
+            reply (objects still before arrays).
+        close_truncated: Close a candidate the reply ends inside (see
+            ``_recover``) instead of failing.
+        trim_runaway_newlines: With ``close_truncated``, a string at depth 1
+            cut inside a run of ``\n`` escapes loses the run (a model that
+            wrote newlines until its token limit).
+        repair: When no candidate succeeds as it stands, repair the failing
+            candidates' syntax (``_repair``) and try them again, in order.
+        cut_off: The model said it stopped at its token limit: with
+            ``close_truncated``, a reply that ends right after a closer is
+            closed as a cut (else it is an error: a lost closer reads so too).
+
+    Returns:
+        The first candidate that decodes (and validates), or the failure to
+        report: the first failing candidate's (as it stood), else ``no_json``.
+
+    Example:
+        >>> extract('<think>{"draft": 1}</think> Answer: {"a": 1}').value
+        {'a': 1}
+    """
+    text = str(text)
+    if len(text) > max_chars:
+        return refuse_too_large(text, max_chars)
+    scan = Scan(
+        max_depth,
+        scalars=schema is not None,
+        close_truncated=close_truncated,
+        trim_runaway_newlines=trim_runaway_newlines,
+        cut_off=cut_off,
+        last=prefer == "last",
+    )
+    strict_first = prefer == "first"
+    fast = _read_clean_reply(text, scan)
+    if fast is not None and (fast.failure is None or not repair):
+        found = choose((fast,), schema, strict_first=strict_first)
+        if found is not None:  # always, for one candidate
+            return found
+    prepared = prepare_reply(text)
+    candidates: Iterable[Candidate] = (
+        (fast,) if fast is not None else iter_candidates(prepared, scan)
+    )
+    if not repair:
+        found = choose(candidates, schema, strict_first=strict_first)
+        return found or report_no_json(prepared)
+    repair_pass = RepairPass(prepared, scan)
+    return _choose_repairing(
+        candidates, repair_pass, schema, prefer=prefer, whole=fast is None
+    )
+
+
+def _choose_repairing(
+    candidates: Iterable[Candidate],
+    repair_pass: RepairPass,
+    schema: Schema | None,
+    *,
+    prefer: Prefer,
+    whole: bool,
+) -> Extraction | ReplyFailure:
+    """The winner when failing candidates may be repaired.
+
+    Args:
+        candidates: The strict candidates, in the order they are tried.
+        repair_pass: The repairs of the same prepared reply.
+        schema: What a value must match, if anything.
+        prefer: ``"first"``: every candidate as it stands, then each repaired;
+            ``"last"``: each candidate, then its repair, from the end.
+        whole: Try the reply as one broken value first.
+    """
+    if whole:
+        candidate = repair_pass.repair_whole()
+        if candidate is not None:
+            found = choose((candidate,), schema)
+            if isinstance(found, Extraction):
+                return found
+    no_json = report_no_json(repair_pass.prepared)
+    if prefer == "last":
+        # The last candidate that decodes, strictly or after repair.
+        repaired: dict[int, Candidate] = {}
+        either = (
+            alt
+            for candidate in candidates
+            for alt in (
+                candidate,
+                *noted(repair_pass.repair_each((candidate,)), repaired),
+            )
+        )
+        return choose(either, schema, repaired=repaired.keys()) or no_json
+    tried: list[Candidate] = []
+    strict = choose(_record_into(candidates, tried), schema, strict_first=True)
+    if isinstance(strict, ReplyFailure) and strict.detail == TWO_READINGS:
+        return strict  # final: no repair reads past two readings
+    if isinstance(strict, Extraction):
+        if schema is not None and any(c.failure is not None for c in tried):
+            # A broken candidate whose repair gives another value: two readings.
+            fixed = list(repair_pass.repair_each(tried))
+            both = sorted([*tried, *fixed], key=lambda c: c.start)
+            ids = {id(c) for c in fixed}
+            checked = choose(both, schema, strict_first=True, repaired=ids)
+            if isinstance(checked, ReplyFailure):
+                return checked
+        return strict
+    repaired_each = choose(repair_pass.repair_each(tried), schema, strict_first=True)
+    if isinstance(repaired_each, Extraction):
+        return repaired_each
+    return strict or repaired_each or no_json
+
+
+def _record_into(
+    candidates: Iterable[Candidate], into: list[Candidate]
+) -> Iterator[Candidate]:
+    """The candidates, each kept in ``into`` as it is tried."""
+    for candidate in candidates:
+        into.append(candidate)
+        yield candidate
+
+
+def extract_partial(
+    text: str,
+    *,
+    max_chars: int = DEFAULT_MAX_CHARS,
+    max_depth: int = DEFAULT_MAX_DEPTH,
+    trim_runaway_newlines: bool = False,
+    prefer: Prefer = "first",
+) -> Any:
+    r"""The value so far of a reply still streaming in, or ``None``.
+
+    Found as :func:`extract` finds it, with the cut candidate closed, and
+    holding only what is final: a number at the cut may still grow and is
+    left out; a string at the cut is kept as far as it goes.
+
+    Example:
+        >>> extract_partial('Sure! ```json\n{"name": "Ada", "age": 3')
+        {'name': 'Ada'}
+    """
+    text = str(text)
+    if len(text) > max_chars:
+        return None
+    scan = Scan(
+        max_depth,
+        close_truncated=True,
+        final_only=True,
+        trim_runaway_newlines=trim_runaway_newlines,
+        last=prefer == "last",
+    )
+    fast = _read_clean_reply(text, scan)
+    candidates: Iterable[Candidate] = (
+        (fast,) if fast is not None else iter_candidates(prepare_reply(text), scan)
+    )
+    found = choose(candidates, None)
+    return found.value if isinstance(found, Extraction) else None
+
+
+def _read_clean_reply(text: str, scan: Scan) -> Candidate | None:
+    """The reply is clean JSON, or clean JSON cut off: one orjson call, no scan.
+
+    When orjson runs out of text without meeting an error, the whole reply is
+    one JSON value cut off: with ``close_truncated`` it is closed at once (no
+    other candidate can exist), else the general path reports it. Without
+    ``close_truncated``, a reply whose last character is not the closer of
+    its first is not read here at all (orjson could only fail on it).
+    """
+    first = NON_SPACE.search(text)
+    if first is None or text[first.start()] not in "{[":
+        return None
+    end = len(text.rstrip(" \t\r\n"))
+    if not scan.close_truncated and text[end - 1] != _CLOSER[text[first.start()]]:
+        return None
+    try:
+        value, shallow = loads_within(text, scan.max_depth)
+    except orjson.JSONDecodeError as exc:
+        if scan.close_truncated and exc.msg.startswith(_END_OF_DATA):
+            place = Place(first.start(), len(text), (), "raw", closed=False)
+            cut = DecodeFailure("truncated", exc.pos - first.start(), "cut off")
+            return close_or_fail(text, place, scan, cut)
+        return None
+    if not shallow:
+        return None
+    return Candidate(first.start(), end, "raw", (), value=value)
+
+
+def choose(
+    candidates: Iterable[Candidate],
+    schema: Schema | None,
+    *,
+    strict_first: bool = False,
+    repaired: Container[int] = frozenset(),
+) -> Extraction | ReplyFailure | None:
+    """The first candidate that decodes and validates, else the first failure.
+
+    Args:
+        candidates: In the order they are tried.
+        schema: What a value must match, if anything.
+        strict_first: A value that validates as it stands wins over an
+            earlier one read through the schema (keys matched …).
+        repaired: The ``id`` of each candidate that is a syntax repair.
+
+    Returns:
+        The winner, the first failure, or ``None`` when there was no candidate.
+        A value that validates only because every field has a default (it
+        holds none of the schema's keys: an example, or keys the model
+        misspelt) never wins: it fills nothing from the reply, so it fails.
+        With a schema, every candidate is read: where one validates as it
+        stands and another only read through the schema or repaired, with a
+        different value, those are two readings, a ``schema`` failure naming
+        both (``_schema.two_readings``).
+    """
+    found = read_all(candidates, schema, repaired, _FILLS_NOTHING_ERRORS)
+    if found.clash is not None:
+        return _two_readings(*found.clash)
+    pick = (found.standing or found.read) if strict_first else found.winner
+    if pick is not None:
+        candidate = pick.candidate
+        span = (candidate.start, candidate.end)
+        repairs = pick.repairs
+        if "truncation_closed" in repairs and schema and defaulted(pick.value):
+            repairs = (*repairs, "unreached_fields_defaulted")
+        return Extraction(pick.value, span, candidate.step, repairs)
+    failed = found.failure
+    if failed is None:
+        return None
+    if failed.failure is not None:
+        return _to_reply_failure(failed, failed.failure)
+    return ReplyFailure(
+        "schema",
+        "",
+        pos=failed.start,
+        start=failed.start,
+        errors=found.errors or (),
+        value=failed.value,
+        recovered="truncation_closed" in failed.repairs,
+    )
+
+
+def _two_readings(first: Reading, second: Reading) -> ReplyFailure:
+    """Two candidates, one as it stands and one read or repaired: which one?"""
+    error = two_readings(
+        (first.value, first.candidate.start, first.read),
+        (second.value, second.candidate.start, second.read),
+    )
+    start = first.candidate.start
+    return ReplyFailure(
+        "schema", "", pos=start, start=start, detail=TWO_READINGS, errors=(error,)
+    )
+
+
+def _to_extraction(candidate: Candidate) -> Extraction:
+    """A candidate that decoded, as the :class:`Extraction` callers get."""
+    span = (candidate.start, candidate.end)
+    return Extraction(candidate.value, span, candidate.step, candidate.repairs)
+
+
+def _to_reply_failure(candidate: Candidate, failure: CandidateFailure) -> ReplyFailure:
+    """A candidate's failure as the reply's (it is the first one met)."""
+    return ReplyFailure(
+        failure.kind,
+        failure.reason,
+        pos=failure.pos,
+        start=candidate.start,
+        detail=failure.detail,
+    )
+
+
+def refuse_too_large(text: str, max_chars: int) -> ReplyFailure:
+    return ReplyFailure("too_large", f"{len(text)} characters, over {max_chars}")
+
+
+def report_no_json(prepared: Prepared) -> ReplyFailure:
+    detail = "reasoning_only" if prepared.only_reasoning else ""
+    return ReplyFailure("no_json", "", detail=detail)

@@ -1,0 +1,1 @@
+"""Every text we show a person or send to a model."""

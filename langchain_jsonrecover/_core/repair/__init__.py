@@ -1,0 +1,1 @@
+"""Syntax repair: the linear pass and the single-edit search."""

@@ -1,0 +1,478 @@
+r"""The single-edit fix: a broken candidate that one edit, one reading, makes valid.
+
+Pure functions on ``str``; no LangChain imports.
+
+Most broken replies carry one slip: a bracket, quote, comma or colon dropped,
+added or put in the wrong place. The decoder says where it stopped; the slip
+is at that point or before it. Every edit of one character that could have
+caused the stop is tried:
+
+- near the stop (``_WINDOW`` characters before it): drop a bracket, quote,
+  comma, colon, ``;`` or ``=``; insert one of the first four (or a backslash
+  before a quote; a quote only where it keeps the spaces between tokens out
+  of strings); replace a bracket with one of the other kind, or a comma,
+  colon, ``;`` or ``=`` with a comma or colon; swap a bracket, quote, comma
+  or colon with the character beside it;
+- further back, the edits a bracket slip allows there: insert an opener
+  where a value of the innermost open container starts (a lost ``[`` before
+  a run of items), or drop the opener of a container still open.
+
+An edit is kept when the whole candidate then decodes through the point where
+it stopped, and nothing after the value closes what it did not open or goes
+on as if it had not ended. When every edit kept gives the same value, that
+value is the candidate's only one-slip reading; when two give different
+values, the reply has two plausible readings and stays an error (a retry asks
+again). So does a fix that shows a reading no edit can make: dropping one
+of two commas (``[1,, 2]``, an item may be lost) or the space between two
+digits (``[1 500]`` may be ``1500``). The search reads the candidate a
+bounded number of times (at most ``_BUDGET_TIMES`` its length plus
+``_BUDGET_EXTRA`` characters, then gives up), so it stays linear in the reply.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+import orjson
+
+from langchain_jsonrecover._core.decode.tolerant import (
+    Decoded,
+    decode,
+    escape_control_characters,
+)
+from langchain_jsonrecover._core.repair.single_edit_far import Far, find_far_sites
+from langchain_jsonrecover._core.repair.strings import typographic_open
+from langchain_jsonrecover._core.repair.syntax import Repaired
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+_WINDOW: Final = 64
+_PAIR_LOOK_BACK: Final = 512
+"""How far back a straight quote's string is read for a typographic opener."""
+"""How far before the decoder's stop every kind of slip is looked for."""
+_AHEAD: Final = 1024
+"""How far past the stop an edit is checked before the text is decoded whole."""
+_BUDGET_TIMES: Final = 64
+_BUDGET_EXTRA: Final = 1 << 25
+_DROPPED: Final = frozenset('{}[]",:;=')
+_INSERTED: Final = '{}[]",:'
+_INSERTED_NOT_QUOTE: Final = "{}[],:"
+_SPACE: Final = frozenset(" \t\r\n")
+_SPACE_OR_STRUCTURAL: Final = _SPACE | frozenset("{}[],:")
+_REPLACEMENTS: Final = {
+    "{": "[",
+    "[": "{",
+    "}": "]",
+    "]": "}",
+    ",": ":",
+    ":": ",",
+    ";": ",:",
+    "=": ",:",
+    "'": '"',
+    "`": '"',
+    "\u201c": '"',
+    "\u201d": '"',
+    "\u201e": '"',
+    "\uff02": '"',
+}
+"""A bracket for one of the other kind, a separator for another, a quote for
+``'`` or a backtick: never an opener for a closer (``{{`` is no ``{}``)."""
+_IN_STRING: Final = "'`\u201c\u201d\u201e\uff02"
+"""What may be replaced inside a string (by a quote that closes it)."""
+_TYPOGRAPHIC: Final = frozenset("\u201c\u201d\u201e\uff02")
+"""Quotes that stand for ``"``: one is the lost quote's place, no '"' goes beside it."""
+_OPENERS: Final = frozenset("{[")
+_SWAPPED: Final = frozenset('{}[]",:')
+"""A character swapped with its neighbour is one of these, or beside one."""
+_NOT_BRACKET: Final = re.compile(r"[^\[\]{}]++")
+_TRAILING: Final = "unexpected content after document"
+_END: Final = "unexpected end of data"
+_CONTROL: Final = "unexpected control character in string"
+_ESCAPE: Final = "invalid escaped sequence"
+_DEPTH: Final = "depth limit exceeded"
+"""Nested past orjson's limit: deeper than any ``max_depth`` reads, fixed or not."""
+_ESCAPE_LENGTH: Final = 5
+
+_LOST_ITEM: Final = "lost_item"
+_DIGITS_JOINED: Final = "digits_joined"
+_LOST_BRACES: Final = "lost_braces"
+_REFUSING: Final = frozenset({_LOST_ITEM, _DIGITS_JOINED, _LOST_BRACES})
+"""Edits that, where they fix the text, show a reading we will not choose:
+``[1,, 2]`` and ``{"a": 1;, "b": 2}`` may have lost an item; ``[1 500]``,
+``{"t": 12:30}`` and ``{"p": 19,99}`` are no two numbers and no one;
+``["a": 1]`` may be ``[{"a": 1}]``."""
+_SEPARATOR_NEXT: Final = re.compile(r"[ \t\r\n]*+[,:;=]")
+_SEPARATORS: Final = frozenset(",:;=")
+_NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
+_TAIL_BRACKETS: Final = 4096
+_NUMBER_GOES_ON: Final = re.compile(r"\.?[0-9]")
+_NUMBER_END: Final = re.compile(r"-?[0-9.eE+]*+\Z")
+
+Edit = tuple[int, int, str, str]
+"""An edit: its offset, how many characters it drops there, what it inserts
+there, and its name."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ambiguous:
+    """Two single-character edits that fix a candidate into different values.
+
+    Example:
+        >>> fix_single_edit("[1, 2]]", max_depth=200)
+        Ambiguous(first=6, second=4)
+    """
+
+    first: int
+    """Offset of the first edit kept (the one nearest the decoder's stop)."""
+    second: int
+    """Offset of an edit that gives another value."""
+
+
+def fix_single_edit(text: str, *, max_depth: int) -> Repaired | Ambiguous | None:
+    r"""The candidate after its only single-character fix, if it has one.
+
+    Args:
+        text: The reply from the candidate's opener on (prose may follow).
+        max_depth: Deepest nesting accepted.
+
+    Returns:
+        The fixed value's text (strict JSON), named ``character_dropped``,
+        ``character_inserted``, ``character_replaced`` or
+        ``characters_swapped``; :class:`Ambiguous` when two fixes give
+        different values; ``None`` when the text decodes as it stands, is
+        cut off, nests deeper than the decoder reads, or has no single-edit
+        fix (or the search ran out of budget).
+
+    Example:
+        >>> fix_single_edit('{"a": 1 "b": 2}', max_depth=200).text
+        '{"a": 1 ,"b": 2}'
+        >>> fix_single_edit('{"tags": ["x", "y"}, "n": 2}', max_depth=200).text
+        '{"tags": ["x", "y"], "n": 2}'
+        >>> fix_single_edit('[1, 2]]', max_depth=200)  # [1, 2] or [1, [2]]
+        Ambiguous(first=6, second=4)
+    """
+    if text[:1] not in _OPENERS:
+        return None
+    escaped = None
+    stop, message = _stop(text)
+    if message.startswith(_CONTROL):
+        escaped = escape_control_characters(text)
+        if escaped.dangling >= 0:
+            return None
+        stop, message = _stop(escaped.text)
+    if stop < 0 or message.startswith((_END, _DEPTH)):
+        return None
+    work = text if escaped is None else escaped.text
+    if stop >= len(work.rstrip()):
+        return None
+    found = _search(work, stop, max_depth, escape=message.startswith(_ESCAPE))
+    if not isinstance(found, Repaired) or escaped is None:
+        return found
+    return Repaired(
+        found.text,
+        ("control_characters_escaped", *found.repairs),
+        truncated=False,
+        end=escaped.original(found.end),
+    )
+
+
+def value_key(value: Any) -> bytes | None:
+    """A key equal for two JSON values iff they are the same value.
+
+    Types count (``1``, ``1.0`` and ``True`` differ); key order does not.
+    ``None`` for a value orjson cannot write (an integer past 64 bits).
+
+    Example:
+        >>> value_key({"b": 1, "a": [True]}) == value_key({"a": [True], "b": 1})
+        True
+    """
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return None
+
+
+def _stop(text: str) -> tuple[int, str]:
+    """Where and why orjson stops on ``text``; ``(-1, "")`` when it decodes."""
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        return exc.pos, exc.msg
+    return -1, ""
+
+
+def _search(
+    text: str, stop: int, max_depth: int, *, escape: bool
+) -> Repaired | Ambiguous | None:
+    r"""Try every edit; the one value they agree on, or ``None``.
+
+    At an invalid escape the decoder stops at its backslash, before the
+    character that broke it (up to the last of ``\uXXXX``): edits go that far
+    past the stop; elsewhere to the character after it.
+    """
+    budget = _BUDGET_TIMES * len(text) + _BUDGET_EXTRA
+    found: Repaired | None = None
+    seen = b""
+    first = 0
+    lo = max(1, stop - _WINDOW)
+    far = find_far_sites(text, stop, lo)
+    far.last = stop + (_ESCAPE_LENGTH if escape else 1)
+    inner = max((at for at in far.stack if at < lo), default=0)
+    for at, drop, insert, name in _edits(text, lo, far):
+        if inner < at:
+            piece = text[inner:at] + insert + text[at + drop : stop + _AHEAD]
+            budget -= len(piece)
+            if budget < 0:
+                return None
+            if not _reads_on(piece):
+                continue
+        edited = text[:at] + insert + text[at + drop :]
+        shift = len(insert) - drop
+        budget -= 2 * len(edited)
+        if budget < 0:
+            return None
+        try:
+            orjson.loads(edited)
+        except orjson.JSONDecodeError as exc:
+            budget -= exc.pos
+            if not exc.msg.startswith(_TRAILING) or exc.pos <= stop + shift:
+                continue
+        result = decode(edited, max_depth=max_depth, allow_trailing=True)
+        if not isinstance(result, Decoded):
+            continue
+        end = result.end
+        if at > end or _goes_on(edited, end):
+            continue
+        end_in_text = end - shift if at < end else at + 1
+        if end_in_text <= stop:
+            continue
+        if name in _REFUSING:
+            return Ambiguous(first if found is not None else at, at)
+        key = value_key(result.value)
+        if key is None:
+            return None
+        if found is None:
+            seen = key
+            found = Repaired(edited[:end], (name,), truncated=False, end=end_in_text)
+            first = at
+        elif key != seen:
+            return Ambiguous(first, at)
+    return found
+
+
+def _goes_on(text: str, end: int) -> bool:
+    """Whether the text after the value (from ``end``) reads as more of it.
+
+    It does when it goes on as JSON would (a quote, separator or closer next,
+    which takes in every case of ``_spans.continues_structure``, or a digit
+    that goes on a number: ``}0.01`` read as
+    ``0}.01``), closes a bracket it did not open, leaves one open, or leaves a
+    quote open: a value that an edit closed early, the rest of the reply still
+    the JSON, or a cut one. Text after it with more than ``_TAIL_BRACKETS``
+    brackets is not read as prose at all (it costs one pass in C to tell).
+    """
+    after = _NEXT_CHAR.match(text, end)
+    if after is not None and after.group(1) in '":,]}':
+        return True
+    if _NUMBER_GOES_ON.match(text, end):
+        return True
+    tail = text[end:]
+    if (tail.count('"') - tail.count('\\"')) % 2:
+        return True
+    if sum(map(tail.count, "[]{}")) > _TAIL_BRACKETS:
+        return True
+    skeleton = _NOT_BRACKET.sub("", tail)
+    depth = 0
+    for bracket in skeleton:
+        depth += 1 if bracket in "[{" else -1
+        if depth < 0:
+            return True
+    return depth > 0
+
+
+def _reads_on(piece: str) -> bool:
+    """Whether ``piece`` is the start of a container that may decode.
+
+    ``piece`` runs from the innermost container open before the edited
+    offsets to a little past the decoder's stop. Every such piece of a valid
+    text decodes, closes early (text follows) or ends inside the value; only
+    then is the edited text decoded whole. The piece is small where the reply
+    is a list of records, and bounded past the stop: a text with a second
+    slip far after the first is not read to it once per edit.
+    """
+    try:
+        orjson.loads(piece)
+    except orjson.JSONDecodeError as exc:
+        return exc.msg.startswith((_TRAILING, _END))
+    return True
+
+
+def _edits(text: str, lo: int, far: Far) -> Iterator[Edit]:
+    """Every single-character edit that could have made the decoder stop.
+
+    Near the stop from ``far.last`` back to ``lo``, then the far ones.
+    """
+    in_array = bool(far.stack) and text[far.stack[-1]] == "["
+    strings = far.strings
+    for at in range(min(far.last, len(text) - 1), lo - 1, -1):
+        while strings and strings[-1][0] >= at:
+            strings.pop()
+        if strings and at < strings[-1][1] - 1:
+            yield from _edits_in_string(text, at, strings[-1][0])
+        else:
+            yield from _edits_at(text, at, in_array=in_array)
+    for at in reversed(far.slots):
+        if at < lo:
+            for opener in "[{":
+                yield at, 0, opener, "character_inserted"
+    for at in reversed(far.openers):
+        if 0 < at < lo:
+            yield at, 1, "", "character_dropped"
+    for at in reversed(far.quotes):
+        if at + 1 < lo:
+            yield at, 2, text[at + 1] + text[at], "characters_swapped"
+    if far.child is not None:
+        closer = "}" if text[far.child] == "{" else "]"
+        for at in reversed(far.child_ends):
+            if at < lo:
+                yield at, 0, closer, "character_inserted"
+
+
+def _edits_in_string(text: str, at: int, start: int = 0) -> Iterator[Edit]:
+    """The edits inside a string's text that can change more than its text.
+
+    A quote inserted (the string lost its closing quote there), a ``'`` or
+    backtick taken for the closing quote, or the last character swapped with
+    the closing quote (``"name:"`` for ``"name":``); any other edit there
+    leaves the string a string and the decoder's stop where it was.
+    """
+    if _may_quote(text, at):
+        yield at, 0, '"', "character_inserted"
+        if text[at - 2 : at] == '\\"' and text.count('\\"', start, at) % 2:
+            yield at - 2, 0, "\\", "character_inserted"
+    if text[at] in _IN_STRING:
+        yield at, 1, '"', "character_replaced"
+    if text[at + 1] == '"':
+        yield at, 2, '"' + text[at], "characters_swapped"
+
+
+def _edits_at(text: str, at: int, *, in_array: bool) -> Iterator[Edit]:
+    char = text[at]
+    between_digits = (text[at - 1 : at] + text[at + 1 : at + 2]).isdigit()
+    if char in _DROPPED and not (
+        char == '"' and (_before_structure(text, at, ":") or _closes_pair(text, at))
+    ):
+        name = "character_dropped"
+        if char in _SEPARATORS and between_digits:
+            name = _DIGITS_JOINED
+        elif _between_separators(text, at):
+            name = _LOST_ITEM
+        yield at, 1, "", name
+    elif char == " " and between_digits:
+        yield at, 1, "", _DIGITS_JOINED
+    splits = _splits_number(text, at)
+    for new in _INSERTED if _may_quote(text, at) else _INSERTED_NOT_QUOTE:
+        name = _DIGITS_JOINED if splits and new in ",:" else "character_inserted"
+        yield at, 0, new, name
+    if char == '"' and not _before_structure(text, at, ":"):
+        yield at, 0, "\\", "character_inserted"
+    for new in _REPLACEMENTS.get(char, ""):
+        name = "character_replaced"
+        if char in _SEPARATORS and between_digits:
+            name = _DIGITS_JOINED
+        elif char == ":" and in_array and _after_string(text, at):
+            name = _LOST_BRACES
+        yield at, 1, new, name
+    after = text[at + 1 : at + 2]
+    if after and after != char and (char in _SWAPPED or after in _SWAPPED):
+        yield at, 2, after + char, "characters_swapped"
+
+
+def _after_string(text: str, at: int) -> bool:
+    """Whether a string ends right before ``at`` (past spaces)."""
+    return text[:at].rstrip()[-1:] == '"'
+
+
+def _may_quote(text: str, at: int) -> bool:
+    """Whether a quote inserted at ``at`` keeps spaces between tokens out of strings.
+
+    A quote there that opens a string starting with a space after a bracket,
+    comma or colon (``, " key":``), or closes one ending with a space before
+    them, would move layout into the data; one after a backslash would be an
+    escaped quote, not a lost one: neither is a reading of the reply.
+    """
+    before, after = text[at - 1], text[at]
+    if before in _TYPOGRAPHIC or after in _TYPOGRAPHIC:
+        return False
+    return before != "\\" and not (
+        (after in _SPACE and before in _SPACE_OR_STRUCTURAL)
+        or (before in _SPACE and after in _SPACE_OR_STRUCTURAL)
+    )
+
+
+def _between_separators(text: str, at: int) -> bool:
+    """Whether dropping the separator at ``at`` leaves a lost item unread.
+
+    Two commas in a row, or a ``;`` or ``=`` beside a comma or colon, may
+    stand where an item or value was lost.
+    """
+    char = text[at]
+    if char not in _SEPARATORS:
+        return False
+    before = text[:at].rstrip()[-1:]
+    after = _SEPARATOR_NEXT.match(text, at + 1)
+    neighbours = (before if before in _SEPARATORS else "") + (
+        after.group()[-1] if after else ""
+    )
+    if char == ",":
+        return "," in neighbours
+    if char == ":":
+        return False
+    return bool(neighbours)
+
+
+def _before_structure(text: str, at: int, chars: str) -> bool:
+    r"""Whether the quote at ``at`` is followed (past spaces) by one of ``chars``.
+
+    Such a quote closes a key (``:``) or a value (``,``, ``]``, ``}``): escaping
+    it, or dropping a key's, would merge JSON's own structure into a string
+    (``{"a\\": 1, b": 2}``), not a reading of the reply.
+    """
+    after = _NEXT_CHAR.match(text, at + 1)
+    return after is not None and after.group(1) in chars
+
+
+def _closes_pair(text: str, at: int) -> bool:
+    """Whether the quote at ``at`` closes a typographic opener in its string.
+
+    ``"Hauptbutton „Start" im Header"``: the ``"`` after ``Start`` is the
+    pair's closer, written straight; dropping it is no reading of the reply
+    (only escaping it is). The string is looked at back to the quote before
+    it, at most ``_PAIR_LOOK_BACK`` characters.
+    """
+    begin = text.rfind('"', max(0, at - _PAIR_LOOK_BACK), at)
+    return begin >= 0 and typographic_open(text, begin + 1, at)
+
+
+def _splits_number(text: str, at: int) -> bool:
+    """Whether a separator inserted at ``at`` splits ``10-20`` or ``0 5``.
+
+    ``[18-25]`` is a range, ``[0 5]`` may be ``0.5``: no lost comma between two
+    numbers (``[1 500]`` is refused where dropping the space decodes).
+    """
+    before = text[max(0, at - 32) : at].rstrip(" ")
+    right = text[at : at + 32].lstrip(" ")
+    spaced = text[at - 1 : at] == " " or text[at : at + 1] == " "
+    number = _NUMBER_END.search(before)
+    return before[-1:].isdigit() and (
+        (
+            right[:1].isdigit()
+            and spaced
+            and number is not None
+            and number.group().lstrip("-") == "0"
+        )
+        or (right[:1] == "-" and right[1:2].isdigit() and not spaced)
+    )

@@ -1,0 +1,361 @@
+r"""Repair the syntax of one almost-JSON candidate, in one linear pass.
+
+Pure functions on ``str``; no LangChain imports.
+
+A tokenizer walks the candidate once, with an explicit stack (no recursion),
+and writes strict JSON into a list of pieces joined at the end. It repairs
+only what keeps the data as written: trailing commas, comments, Python
+literals, single quotes, bare keys, missing commas, invalid escapes, raw
+control characters, string-escaped JSON and literal ``\n`` between tokens;
+and, as repairs named ``*_guessed``, unescaped inner quotes and wrong or
+missing closing brackets, decided by what follows them. It refuses what
+would need a guess about the data itself: an unquoted value
+(``{status: ok}``), ``NaN``, ``Infinity``, garbage.
+
+This module reads the candidate as a whole (escaped, entity-quoted or
+template-doubled JSON, a restarted value) around the pass, which
+``_repair_pass`` runs: one step per
+:class:`~langchain_jsonrecover._core.repair.state.State`,
+with the quote rule in ``_repair_ahead``, strings in ``_repair_strings`` and
+closing brackets in ``_repair_brackets``.
+
+Speed comes from a hot path. At each step the pass first tries one compiled
+pattern that takes a whole run of strict JSON (members or items, with
+containers nested up to ``FLAT_DEPTH`` deep, see ``_repair_tokens``) in a
+single C-level match, so Python steps token by token only around the faults
+and into deep nesting. Every pattern may match empty, so a call costs what it
+consumes plus a bounded look ahead. A reply whose only faults are single
+quotes and Python literals has one on every row, though: before the pass,
+``_repair_python_style`` rewrites such a candidate with a few C-level calls,
+giving exactly what the pass would give, or declines and leaves it to the pass.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Final
+
+from langchain_jsonrecover._core.repair import tokens as tok
+from langchain_jsonrecover._core.repair.python_style import rewrite_python_style
+from langchain_jsonrecover._core.repair.tokens import match_end
+from langchain_jsonrecover._core.repair.walk import rewrite
+
+_ESCAPED_WINDOW: Final = 256
+_AS_QUOTE: Final = str.maketrans(dict.fromkeys("\u201c\u201d\uff02", '"'))
+"""The quotes :func:`_requoted` reads as ``"``: curly either way, fullwidth."""
+_OUTER_CHARS: Final = {
+    '"': '"',
+    "\\": "\\",
+    "/": "/",
+    "b": "\b",
+    "f": "\f",
+    "n": "\n",
+    "r": "\r",
+    "t": "\t",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Repaired:
+    r"""A candidate rewritten as strict JSON.
+
+    Example:
+        >>> fixed = repair("{'a': True,}")
+        >>> fixed.text, fixed.truncated
+        ('{"a": true}', False)
+        >>> fixed.repairs
+        ('single_quotes_replaced', 'python_literal_replaced', 'trailing_comma_removed')
+    """
+
+    text: str
+    """Strict JSON text; when ``truncated``, a strict-JSON prefix that ends where
+    the input ended, with no closing added (for pydantic-core's partial parser)."""
+    repairs: tuple[str, ...]
+    """What was repaired, each name once, in order of first occurrence."""
+    truncated: bool
+    """The input ended inside the value."""
+    end: int
+    """Offset in the input just after the value (its length when truncated)."""
+
+
+def repair(text: str, *, entities: bool = False) -> Repaired | None:
+    r"""Repair one candidate's text, which starts at its ``{`` or ``[``.
+
+    The first top-level value is rewritten; whatever follows it is ignored.
+    The repairs, by the name each gets in ``repairs``:
+
+    - ``trailing_comma_removed``: ``[1, 2,]``;
+    - ``single_quotes_replaced``: ``{'a': 'b'}``; a ``"`` inside is escaped;
+    - ``python_literal_replaced``: ``True``, ``False``, ``None`` as values;
+    - ``comment_removed``: ``//`` and ``#`` to the end of the line (not where
+      a member's value is due: ``{"c": #fff}`` is an unquoted value), and
+      ``/* */``;
+    - ``key_quoted``: an identifier key, ``{name: 1}``;
+    - ``comma_inserted``: a complete value followed directly by the next key
+      (``{"a": 1 "b": 2}``) or item (``[1 2]``, ``[{"a": 1}\n{"b": 2}]``);
+      an item must be apart from the value before it: ``[01]`` is refused;
+    - ``invalid_escape_fixed``: ``\_``, ``\'``, ``\ `` in a string lose the
+      backslash and keep the character; a ``\'`` beside another ``'``
+      (``r'\'x'``: code that means its backslash) is refused;
+    - ``control_characters_escaped``: a raw newline or tab in a string (the
+      strict decoder's tolerance, needed here for strict output);
+    - ``json_unescaped``: the value arrived string-escaped, ``{\"a\": 1}``,
+      and is unescaped (up to the first bare quote) before the rest;
+    - ``literal_newlines_removed``: ``\n``, ``\r``, ``\t`` written as two
+      characters between tokens.
+    - ``no_break_space_removed``: U+00A0 between tokens;
+    - ``typographic_quotes_replaced``: ``{“a”: “b”}``; a ``”`` closes a
+      straight-quoted string too (``"b”, "c": 1``) where the quote rule
+      below would close it, unless a ``“`` came first in that string;
+    - ``triple_quotes_replaced``: a Python triple-quoted string (three
+      ``"`` or three ``'`` each side, no backslash inside), followed by what
+      may follow a value;
+    - ``escaped_quotes_replaced``: ``{"q": \"rain\"}``, a key or value
+      escaped once too often among plain JSON;
+    - ``backticks_removed``: a container as inline code, ``"a": `{…}```;
+    - ``leading_comma_removed``: ``[,{…}]``, with a key or item after it;
+    - ``semicolon_as_comma``, ``equals_as_colon``, ``colon_inserted``,
+      ``comma_as_colon``, ``colon_as_comma``, ``punctuation_dropped``: a
+      ``;`` for a comma, a ``=`` for a colon, a lost colon after a quoted key,
+      a ``,`` for it, a ``:`` for a comma before a key, a stray ``:`` or
+      ``,``, each only where it has one reading (see ``_repair_punctuation``);
+    - ``swapped_quotes_replaced``, ``fullwidth_quotes_replaced``: the pass
+      refuses a candidate whose structural quotes are curly quotes the wrong
+      way round (``{”name“: ”Ada“}``, or ``“`` and ``”`` swapped in a few
+      places) or fullwidth (U+FF02): when the candidate holds no ``"`` at all,
+      every ``“``, ``”`` and fullwidth quote is read as ``"``, and the reading is kept
+      only when it decodes whole with no guessed repair (a curly quote meant
+      as text inside a string makes that reading fail, and the candidate
+      stays an error);
+    - ``opening_quote_guessed``: ``"note": Sent today.", "id": 4``, when the
+      text up to the next quote holds no ``"{[:`` or backslash and that
+      quote is followed by ``,`` or ``}`` and then a key or the end.
+
+    Some repairs choose between readings, and say so in their names:
+    ``opening_quote_guessed`` above, and these two.
+
+    ``inner_quote_escaped_guessed``: a quote met inside a string value is
+    its closing quote when what follows it (past spaces) may follow the
+    string:
+
+    - the end of the text, or a comment;
+    - a ``,`` and then the next key ``"k":``/``'k':``/``k:`` (in an
+      object), the next item (in an array), a closing bracket or the end,
+      looking past a line comment to the next line;
+    - with no comma: a quoted key with its colon, or any key on a new line
+      (in an object); an item on a new line, a ``{``/``[``, or a whole
+      string followed by ``,``, ``]``, ``}`` or a quote (in an array); a
+      ``:`` in an array (refused next);
+    - a closing bracket, itself followed by what may follow its container
+      (the top-level one by anything but a quote, a colon, or a comma and
+      something that does not fit); one of the wrong kind only when one of
+      its kind is open and a comma or a closing bracket follows it.
+
+    Any other quote is text, and is escaped. If the text then ends inside
+    the string although it ends with a closing bracket, the guess was wrong
+    and the candidate is refused. Keys end at their first quote.
+
+    ``bracket_fixed_guessed``: a closing bracket of the wrong kind, when the
+    container below the open one is of the bracket's kind, either is the
+    wrong kind and closes the open container (when a comma and something of
+    the container below follow: a key for an object, an item for an array,
+    ``{"a": ["b"}, "c": 1}``), or closes the container below after the
+    missing closer of the open one (``[{"a": 1]``). A bracket that nothing
+    open could close is the wrong kind (``{"a": 1]``), unless it ends the
+    top-level value and a comma follows. An array still open when its
+    object's next ``"key":`` comes is closed before it.
+
+    Three repairs read the candidate as a whole before the pass:
+
+    - ``html_entities_replaced`` (only with ``entities``, for a candidate in
+      a fence): ``{ &quot;a&quot;: 1 }``, when its first quote is
+      ``&quot;``; entities are replaced up to the first bare quote;
+    - ``template_braces_undoubled``: ``{{"a": 1}}``, a prompt template's
+      doubled braces, when every brace outside strings is doubled;
+    - ``false_start_dropped``: the model restarted the value inside itself
+      (``{"{"a": 1}``, ``{"a": "x",{"a": "x", "b": 2}``): when the pass
+      refuses the text, the restarted object is the answer if it is
+      complete, the text before it (less a trailing comma) is a prefix of
+      it, and nothing after it says the outer value goes on.
+
+    Args:
+        text: The candidate, from its opening bracket (prose may follow).
+        entities: Whether HTML entities may stand for quotes (the candidate
+            is in a fence, where a page may have escaped the reply).
+
+    Returns:
+        The rewritten text, or ``None`` when nothing needed repair or when
+        the text cannot be repaired without guessing data (an unquoted value
+        like ``{status: ok}``, ``NaN``, ``Infinity``, garbage).
+
+    Example:
+        >>> repair('{name: "Ada", tags: ["x" "y"], ok: True} // done').text
+        '{"name": "Ada", "tags": ["x", "y"], "ok": true}'
+        >>> repair('{"a": 1}') is None
+        True
+    """
+    if not text.startswith(("{", "[")):
+        return None
+    repairs: dict[str, None] = {}
+    # Only the first characters can show it, so the match is kept short.
+    length = len(text)
+    unescaped = tok.ESCAPED_START.match(text, 0, _ESCAPED_WINDOW) is not None
+    partly = False
+    if unescaped:
+        # A bare quote stops the unescaping: the end of a quoted value, or
+        # JSON only partly escaped (``{\"a\": \"x\", "b": "y"}``).
+        partly = match_end(tok.OUTER_BODY, text, 0) < len(text)
+        text = _unescape(text)
+        repairs["json_unescaped"] = None
+    elif entities and tok.ENTITY_START.match(text, 0, _ESCAPED_WINDOW) is not None:
+        quote = text.find('"')
+        text = html.unescape(text if quote < 0 else text[:quote])
+        repairs["html_entities_replaced"] = None
+        unescaped = True
+    elif tok.DOUBLED_START.match(text, 0, _ESCAPED_WINDOW) is not None:
+        undoubled = _undouble(text)
+        if undoubled is not None:
+            single, length = undoubled
+            fixed = repair(single)
+            if fixed is None:
+                found = rewrite(single, repairs)
+                if found is None or found[1]:
+                    return None
+                single = found[0]
+            elif fixed.truncated:
+                return None
+            else:
+                single = fixed.text
+                repairs.update(dict.fromkeys(fixed.repairs))
+            repairs = {"template_braces_undoubled": None, **repairs}
+            return Repaired(single, tuple(repairs), truncated=False, end=length)
+    if not repairs:
+        python_style = rewrite_python_style(text)
+        if python_style is not None:
+            out, names, end = python_style
+            return Repaired(out, names, truncated=False, end=end)
+    rewritten = rewrite(text, repairs)
+    if rewritten is None and not unescaped:
+        return _restarted(text) or _requoted(text)
+    if rewritten is None or not repairs:
+        return None
+    out, truncated, end = rewritten
+    if truncated and partly:
+        return None  # partly escaped: the unescaped part is not all of it
+    # Offsets in unescaped text are not the input's: claim all of it.
+    return Repaired(
+        out, tuple(repairs), truncated=truncated, end=length if unescaped else end
+    )
+
+
+def _undouble(text: str) -> tuple[str, int] | None:
+    """The value with a template's doubled braces made single, and its end.
+
+    ``None`` unless every brace outside strings, up to where the value
+    closes, is doubled; one linear scan, a run of braces in one step.
+    """
+    pieces: list[str] = []
+    braces = brackets = 0
+    pos, n = 0, len(text)
+    while pos < n:
+        char = text[pos]
+        if char == '"':
+            end = match_end(tok.OUTER_BODY, text, pos + 1)
+            if end >= n:
+                return None
+            pieces.append(text[pos : end + 1])
+            pos = end + 1
+            continue
+        if char in "{}":
+            run = match_end(tok.BRACE_RUN[char], text, pos) - pos
+            pairs = run // 2
+            if char == "}" and not brackets and 0 < braces <= pairs:
+                # The value closes inside this run.
+                return "".join(pieces) + "}" * braces, pos + 2 * braces
+            if run % 2:
+                return None
+            pieces.append(char * pairs)
+            pos += run
+            braces += pairs if char == "{" else -pairs
+        elif char in "[]":
+            pieces.append(char)
+            pos += 1
+            brackets += 1 if char == "[" else -1
+        else:
+            end = match_end(tok.BETWEEN_BRACES, text, pos)
+            pieces.append(text[pos:end])
+            pos = end
+            continue
+        if braces < 0 or brackets < 0:
+            return None
+        if braces == brackets == 0:
+            return "".join(pieces), pos
+    return None
+
+
+def _restarted(text: str) -> Repaired | None:
+    """The object the model restarted inside a refused one, when that is sure.
+
+    See ``false_start_dropped`` in :func:`repair`. Only restarts within the
+    first characters are looked for, and only the first that the false start
+    is a prefix of is read, so the cost stays linear.
+    """
+    pos = 0
+    while True:
+        pos = text.find("{", pos + 1, _ESCAPED_WINDOW)
+        if pos < 0:
+            return None
+        start = text[:pos].rstrip(" \t\r\n,")
+        if len(start) > 1 and text.startswith(start, pos):
+            break
+    repairs: dict[str, None] = {"false_start_dropped": None}
+    found = rewrite(text[pos:], repairs)
+    if found is None or found[1]:
+        return None
+    end = pos + found[2]
+    after = match_end(tok.SPACE, text, end)
+    if text.startswith("}", after):
+        end = after + 1
+        after = match_end(tok.SPACE, text, end)
+    if after < len(text) and text[after] in ",:\"'}]":
+        return None
+    return Repaired(found[0], tuple(repairs), truncated=False, end=end)
+
+
+def _requoted(text: str) -> Repaired | None:
+    """The candidate with every curly and fullwidth quote read as ``"``, when sure.
+
+    See ``swapped_quotes_replaced`` in :func:`repair`. Each quote is replaced
+    by one character, so offsets stay the input's.
+
+    Example:
+        >>> _requoted("{\u201dname\u201c: \u201dAda\u201c}").text
+        '{"name": "Ada"}'
+        >>> _requoted('{\u201dq\u201c: "x"}') is None
+        True
+    """
+    if '"' in text:
+        return None  # straight quotes mixed in: which are structural is a guess
+    repairs: dict[str, None] = {}
+    if "\u201c" in text or "\u201d" in text:
+        repairs["swapped_quotes_replaced"] = None
+    if "\uff02" in text:
+        repairs["fullwidth_quotes_replaced"] = None
+    if not repairs:
+        return None
+    found = rewrite(text.translate(_AS_QUOTE), repairs)
+    if found is None or found[1] or any(name.endswith("_guessed") for name in repairs):
+        return None
+    return Repaired(found[0], tuple(repairs), truncated=False, end=found[2])
+
+
+def _unescape(text: str) -> str:
+    r"""Undo one level of string escaping, up to the first bare quote.
+
+    ``\uXXXX`` stays as it is: in the strings it lands in, it means the same
+    character, and it cannot split a surrogate pair there. Invalid escapes
+    stay too, for the string scanner to fix and name.
+    """
+    end = match_end(tok.OUTER_BODY, text, 0)
+    return tok.OUTER_ESCAPE.sub(lambda m: _OUTER_CHARS[m.group(1)], text[:end])

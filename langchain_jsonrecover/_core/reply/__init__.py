@@ -1,0 +1,1 @@
+"""Reading a reply: reasoning, fences, tool-call markup, envelopes."""

@@ -1,0 +1,1 @@
+"""Schemas: validation, the aligned reading, keys and words."""

@@ -1,0 +1,1 @@
+"""The JSON-like spans of a reply: balanced brackets in prose."""

@@ -1,0 +1,231 @@
+"""The span finder's stack of open brackets: one frame per bracket, runs held as one.
+
+Pure functions on ``str``; no LangChain imports.
+
+A run of identical frames (``[[[[`` inside JSON, ``{{{{`` in prose) is held
+as one frame and pushed, popped or closed by a run of closers in C (string
+slicing and counting), so a megabyte of brackets costs a few operations per
+run, not per bracket.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from langchain_jsonrecover._core.decode.skip import (
+    COMMENT_END,
+    skip_comment,
+    skip_string,
+)
+from langchain_jsonrecover._core.spans.kinds import JSON, MAYBE, PROSE, classify
+
+_OPENER_RUN: Final = re.compile(r"[\[{]++")
+_CLOSER_OF: Final = {"{": "}", "[": "]"}
+_CLOSER_RUNS: Final = {"{": re.compile(r"\}++"), "[": re.compile(r"\]++")}
+
+
+def _frame_tokens(also: str) -> re.Pattern[str]:
+    """Brackets, the characters ``also``, and the openers of comments."""
+    return re.compile(f"[\\[\\]{{}}{also}]|//|/\\*|#")
+
+
+# What the scan looks for inside a frame: brackets only in prose; quotes and
+# comments in JSON (single quotes too in a Python-style dict), and colons
+# where the first key was in doubt.
+_PROSE_TOKENS: Final = re.compile(r"[\[\]{}]")
+JSON_TOKENS: Final = _frame_tokens('"')
+_MAYBE_TOKENS: Final = _frame_tokens('":')
+_JSON_TOKENS_SQ: Final = _frame_tokens("\"'")
+_MAYBE_TOKENS_SQ: Final = _frame_tokens("\":'")
+
+
+class Frame:
+    __slots__ = (
+        "broken",
+        "char",
+        "empty",
+        "has_colon",
+        "in_json",
+        "mark",
+        "mode",
+        "nested",
+        "run",
+        "squote",
+        "start",
+        "strings",
+    )
+
+    def __init__(  # noqa: PLR0917
+        self,
+        start: int,
+        char: str,
+        mode: int,
+        empty: bool,
+        mark: int,
+        in_json: bool,
+        strings: bool,
+    ) -> None:
+        self.start = start
+        self.char = char
+        self.mode = mode
+        self.empty = empty
+        self.mark = mark
+        self.in_json = in_json
+        self.strings = strings
+        self.squote = False
+        self.has_colon = False
+        self.broken = False
+        self.nested = False
+        # A run of identical frames held as one (``[[[[`` inside JSON, ``{{{{``
+        # in prose): the brackets of the units, and how many remain; ``char``
+        # is the top unit's bracket.
+        self.run = ""
+
+
+def pop_frame(stack: list[Frame], open_count: dict[str, int]) -> tuple[Frame, str]:
+    """Pop the top frame (one unit of a run frame); return it and its bracket."""
+    frame = stack[-1]
+    char = frame.char
+    open_count[char] -= 1
+    count = len(frame.run)
+    if count > 1:
+        frame.run = frame.run[: count - 1]  # the unit's frame does nothing on close
+        frame.char = frame.run[-1]
+    else:
+        stack.pop()
+    return frame, char
+
+
+def close_run(
+    text: str, i: int, hi: int, stack: list[Frame], open_count: dict[str, int]
+) -> int:
+    """Close, in C, units of a top run frame with a run of their closer at ``i``.
+
+    Returns:
+        How many closers were used (0 when the top is no run frame that they
+        close); the run frame keeps at least one unit, closed by the scan.
+    """
+    top = stack[-1]
+    want = top.char
+    if len(top.run) < 3 or _CLOSER_OF[want] != text[i]:
+        return 0
+    closers = _CLOSER_RUNS[want].match(text, i, hi)
+    units = len(top.run) - len(top.run.rstrip(want))
+    count = min(closers.end() - i if closers else 0, units, len(top.run) - 1)
+    if count < 2:
+        return 0
+    top.run = top.run[:-count]
+    top.char = top.run[-1]
+    open_count[want] -= count
+    return count
+
+
+def pop_run_until(stack: list[Frame], open_count: dict[str, int], want: str) -> None:
+    """Drop, in C, the units of a top run frame above its last ``want`` bracket."""
+    frame = stack[-1]
+    keep = frame.run.rfind(want) + 1
+    dropped = frame.run[keep:]
+    open_count["{"] -= dropped.count("{")
+    open_count["["] -= dropped.count("[")
+    if keep:
+        frame.run = frame.run[:keep]
+        frame.char = want
+    else:
+        stack.pop()
+
+
+def tokens_of(frame: Frame) -> re.Pattern[str]:
+    """What the scan looks for inside a frame: brackets, and its strings' quotes."""
+    if not frame.strings:
+        return _PROSE_TOKENS
+    if frame.mode == MAYBE:
+        return _MAYBE_TOKENS_SQ if frame.squote else _MAYBE_TOKENS
+    return _JSON_TOKENS_SQ if frame.squote else JSON_TOKENS
+
+
+def push_run(
+    text: str, pos: int, hi: int, stack: list[Frame], open_count: dict[str, int]
+) -> int:
+    """Push the openers of a run that follow the top frame's, as one frame.
+
+    Each opener but the run's last is followed by an opener, so all are
+    alike: inside JSON, frames of JSON that close no candidate; in prose,
+    ``{`` frames of prose (up to the first ``[``, which may start a
+    candidate). The last opener is left to the scan, to be classified by what
+    follows it.
+
+    Returns:
+        Where the scan resumes.
+    """
+    top = stack[-1]
+    found = _OPENER_RUN.match(text, pos, hi)
+    end = found.end() - 1 if found is not None else pos
+    in_json = top.in_json or top.mode == JSON
+    if not in_json:
+        if top.mode != PROSE:
+            return pos
+        square = text.find("[", pos, end)
+        if square >= 0:
+            end = square
+    if end - pos < 2:  # too short to be worth a run frame
+        return pos
+    run = Frame(
+        pos,
+        text[end - 1],
+        JSON if in_json else PROSE,
+        empty=False,
+        mark=top.mark,
+        in_json=in_json,
+        strings=top.strings,
+    )
+    run.squote = top.squote
+    run.run = text[pos:end]
+    stack.append(run)
+    open_count["{"] += run.run.count("{")
+    open_count["["] += run.run.count("[")
+    return end
+
+
+def json_extent(text: str, start: int) -> int | None:
+    """Where a plainly-JSON span starting at ``start`` ends (string-aware).
+
+    Used to keep backticks inside the strings of a reply that is JSON from
+    being taken for a fence.
+
+    Args:
+        text: The reply.
+        start: Offset of a ``{`` or ``[``.
+
+    Returns:
+        The offset just after its closing bracket, the reply's length when it
+        never closes, or ``None`` when the bracket does not open plain JSON.
+
+    Example:
+        >>> json_extent('{"a": "```"} and more', 0)
+        12
+    """
+    mode, _ = classify(text, start, len(text))
+    if mode != JSON:
+        return None
+    depth = 0
+    pos = start
+    while True:
+        found = JSON_TOKENS.search(text, pos)
+        if found is None:
+            return len(text)
+        char = found.group()
+        if char == '"' or char in COMMENT_END:
+            end = (
+                skip_string(text, found.start())
+                if char == '"'
+                else skip_comment(text, found.start(), char)
+            )
+            if end is None:
+                return len(text)
+            pos = end
+            continue
+        depth += 1 if char in "[{" else -1
+        pos = found.end()
+        if depth == 0:
+            return pos

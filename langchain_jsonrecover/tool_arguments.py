@@ -1,0 +1,246 @@
+"""A tool call's arguments read, validated, or refused (for ``tool_calls``).
+
+The arguments of one call, as text, become an object validated against the
+tool's schema, or an error that says why; the errors and call ids that
+reading needs are made here too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import uuid
+from typing import TYPE_CHECKING, Any, Protocol
+
+from pydantic import BaseModel
+
+from langchain_jsonrecover._core.candidates.order import SEVERAL_REASON
+from langchain_jsonrecover._core.prompts.tools import (
+    cut_off_error,
+    duplicate_key_error,
+    guessed_error,
+    markup_inside_error,
+    not_an_object_error,
+    several_values_error,
+    wrapper_key_error,
+)
+from langchain_jsonrecover._core.reply.call_text import (
+    duplicate_key,
+    whole_body,
+)
+from langchain_jsonrecover._core.reply.envelopes import CALL_NAME_KEYS
+from langchain_jsonrecover._core.reply.markup import prepare_reply
+from langchain_jsonrecover._core.schema.keys import PAYLOAD_KEYS
+from langchain_jsonrecover.errors import (
+    InvalidJsonError,
+    JsonRecoveryError,
+    UnknownToolError,
+)
+from langchain_jsonrecover.events import recovery_payload
+from langchain_jsonrecover.parsers import JsonFenceOutputParser
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from langchain_jsonrecover._core.extract import Extraction
+
+Arguments = tuple[dict[str, Any], tuple[str, ...], dict[str, Any]]
+"""Arguments read: the value, the repairs made, the recovery payload."""
+
+__all__ = [
+    "Arguments",
+    "Spec",
+    "make_call_id",
+    "make_error",
+    "read_arguments",
+    "same_arguments",
+]
+
+
+class Spec(Protocol):
+    """What reading a call needs of a bound tool: the parser of its arguments.
+
+    :class:`langchain_jsonrecover.tools.ToolSpec` is one.
+
+    Example:
+        >>> from langchain_jsonrecover.tools import tool_specs
+        >>> spec: Spec = tool_specs([{"name": "f", "parameters": {}}])["f"]
+        >>> type(spec.validator).__name__
+        'JsonFenceOutputParser'
+    """
+
+    @property
+    def validator(self) -> JsonFenceOutputParser[Any]:
+        """The parser that validates the arguments."""
+        ...
+
+
+def read_arguments(
+    arguments: str,
+    name: str,
+    spec: Spec | None,
+    *,
+    repair: bool,
+    cut: bool,
+) -> Arguments | JsonRecoveryError:
+    """Decode (and validate) a call's arguments, or say why they are not used."""
+    if cut:
+        return _make_cut_off_error(arguments, name)
+    try:
+        found = JsonFenceOutputParser(repair=repair).extract(arguments)
+    except JsonRecoveryError as error:
+        if isinstance(error, InvalidJsonError) and error.truncated:
+            return _make_cut_off_error(arguments, name)
+        if isinstance(error, InvalidJsonError) and SEVERAL_REASON in str(error):
+            text = several_values_error(name)  # two calls glued: say so of the call
+            return InvalidJsonError(text, llm_output=arguments, observation=text)
+        return error
+    if not _is_whole(arguments, found):
+        text = several_values_error(name)
+        return InvalidJsonError(text, llm_output=arguments, observation=text)
+    if _blanked_inside(arguments, found):
+        text = markup_inside_error(name)
+        return InvalidJsonError(text, llm_output=arguments, observation=text)
+    if (key := duplicate_key(arguments)) is not None:
+        text = duplicate_key_error(name, key)
+        return InvalidJsonError(text, llm_output=arguments, observation=text)
+    guessed = [r for r in found.repairs if r.endswith("_guessed")]
+    if guessed:
+        text = guessed_error(name, guessed)
+        return InvalidJsonError(text, llm_output=arguments, observation=text)
+    value = found.value
+    if not isinstance(value, dict):
+        text = not_an_object_error(name)
+        return InvalidJsonError(text, llm_output=arguments, observation=text)
+    if spec is not None:
+        checked = _validate(value, found, spec, name)
+        if isinstance(checked, JsonRecoveryError):
+            return checked
+        value, found = checked
+    payload = recovery_payload(found, arguments) or {
+        "repairs": list(found.repairs),
+        "bytes_before": len(arguments.encode("utf-8", "surrogatepass")),
+        "bytes_after": len(json.dumps(value, default=str).encode()),
+        "cut_off": False,
+    }
+    return value, found.repairs, payload
+
+
+_BLANKING: frozenset[str] = frozenset(
+    {"tool_markup_stripped", "special_tokens_stripped", "reasoning_skipped"}
+)
+
+
+def _blanked_inside(arguments: str, found: Extraction) -> bool:
+    """Whether the parser blanked markup or reasoning inside the value it read.
+
+    A token inside a string the scan does not track (single quotes:
+    ``{'path': '<tool_call>'}``) is blanked as the reply's markup, which
+    changes the value.
+    """
+    if not _BLANKING.intersection(found.repairs):
+        return False
+    begin, end = found.span
+    return prepare_reply(arguments).text[begin:end] != arguments[begin:end]
+
+
+def _is_whole(arguments: str, found: Extraction) -> bool:
+    """Whether the value read is all the arguments hold (one fence allowed).
+
+    Glued objects (``{"city": "Oslo"}{"city": "Rome"}``, two parallel calls
+    run together) or key/value text (``q="x", opts={"n": 2}``) are not one
+    object: reading one of them would change the call.
+    """
+    body = whole_body(arguments)
+    if body is None:
+        return False
+    begin, stop, _, _ = body
+    return found.span == (begin, stop)
+
+
+def _validate(
+    value: dict[str, Any], found: Extraction, spec: Spec, name: str
+) -> tuple[dict[str, Any], Extraction] | JsonRecoveryError:
+    """Check decoded arguments against the tool's schema.
+
+    The arguments stay as decoded (the tool validates and coerces them),
+    unless an envelope was unwrapped: the tool then gets the inside. Only a
+    wrapper whose key names the payload (:data:`PAYLOAD_KEYS`, or the tool's
+    own name) is unwrapped, once, at the top: ``{"exclude": {"path": "/x"}}``
+    or ``{"previous": {…}}`` say something the inside does not. An inner
+    envelope naming another tool is not this call's arguments either.
+    """
+    try:
+        validated = spec.validator.extract(json.dumps(value, ensure_ascii=False))
+    except JsonRecoveryError as error:
+        return error
+    if not validated.repairs:
+        return value, found
+    wrapper = _foreign_wrapper(value, validated.repairs, name)
+    if wrapper is not None:
+        text = wrapper_key_error(name, wrapper)
+        return InvalidJsonError(text, observation=text)
+    inner = validated.value
+    if isinstance(inner, BaseModel):
+        inner = inner.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    found = dataclasses.replace(found, repairs=(*found.repairs, *validated.repairs))
+    return inner, found
+
+
+def _foreign_wrapper(
+    value: dict[str, Any], repairs: Sequence[str], name: str
+) -> str | None:
+    """The wrapper key the schema reading unwrapped though it names no payload.
+
+    ``None`` when the arguments were not unwrapped, or only once, at the top,
+    from a key of :data:`PAYLOAD_KEYS` or the tool's name; for an envelope
+    unwrapped inside, its tool's name must be the call's.
+    """
+    unwraps = sum(r == "wrapper_unwrapped" for r in repairs)
+    keys = list(value)
+    top = keys[0] if len(keys) == 1 else None
+    allowed = top is not None and (
+        top.casefold() in PAYLOAD_KEYS or top.casefold() == name.casefold()
+    )
+    if unwraps > int(allowed):
+        return top if top is not None and not allowed else "…"
+    if any(r.startswith(("unwrapped_", "tool_envelope")) for r in repairs):
+        inner = value.get("function", value)
+        named = (
+            [inner.get(k) for k in CALL_NAME_KEYS] if isinstance(inner, dict) else []
+        )
+        if any(isinstance(n, str) and n != name for n in named):
+            return next(n for n in named if isinstance(n, str) and n != name)
+    return None
+
+
+def _make_cut_off_error(arguments: str, name: str) -> InvalidJsonError:
+    text = cut_off_error(name)
+    return InvalidJsonError(
+        text, llm_output=arguments, observation=text, truncated=True
+    )
+
+
+def make_error(text: str) -> UnknownToolError:
+    """The error for a call that names no bound tool, said back to the model."""
+    return UnknownToolError(text, observation=text)
+
+
+def make_call_id() -> str:
+    """A fresh id for a call the reply wrote without one."""
+    return f"call_{uuid.uuid4().hex[:24]}"
+
+
+def same_arguments(written: str, sent: Any) -> bool:
+    """Whether arguments written in markup are those the provider sent."""
+    if isinstance(sent, str):
+        if written.strip() == sent.strip():
+            return True
+        try:
+            sent = json.loads(sent)
+        except ValueError:
+            return False
+    try:
+        return bool(json.loads(written) == sent)
+    except ValueError:
+        return False
