@@ -33,7 +33,10 @@ QUOTE_AFTER_ROOT: Final = re.compile(r'"[ \t\r\n]*+[,:}\]]')
 # went on with a member that the cut removed (issue 21, family 20), so
 # reading the root alone would drop it. Matched only up to the scan's limit.
 CUT_KEY_AFTER_ROOT: Final = re.compile(
-    r'[ \t\r\n]*+(?:,[ \t\r\n]*+)?+(?:"(?:[^"\\\n]++|\\.)*+\\?"?[ \t\r\n]*+)?+\Z'
+    r'[ \t\r\n]*+(?:,[ \t\r\n]*+(?:"(?:[^"\\\n]++|\\.)*+\\?"?[ \t\r\n]*+)?+'
+    # Without a comma, a key begun (``} "n``); a lone quote is no key: it
+    # closes a reply quoted whole (``"{"a": 1}"``, one reading, the value).
+    r'|"(?:[^"\\\n]++|\\.)++\\?"?[ \t\r\n]*+)\Z'
 )
 
 
