@@ -252,24 +252,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _extract(args: argparse.Namespace) -> int:
-    from langchain_jsonrecover.batch import ParserSpec  # noqa: PLC0415 - loaded by the command that uses it
-    from langchain_jsonrecover.errors import (  # noqa: PLC0415 - loaded by the command that uses it
-        JsonRecoveryError,
-        SchemaValidationError,
-    )
+    # The pure core: no LangChain, no parser objects (_cli_extract).
+    from langchain_jsonrecover._cli_extract import Reader, failure_lines  # noqa: PLC0415 - loaded by the command that uses it
+    from langchain_jsonrecover._extract import ReplyFailure  # noqa: PLC0415
 
-    spec = ParserSpec(
-        schema=args.schema,
-        repair=args.repair,
-        truncated=args.truncated,
-        regex=args.regex,
-        prefer=args.prefer,
-        max_chars=args.max_chars,
-    )
     try:
-        parser = spec.build()
+        reader = Reader.build(
+            schema=args.schema,
+            repair=args.repair,
+            truncated=args.truncated,
+            regex=args.regex,
+            prefer=args.prefer,
+            max_chars=args.max_chars,
+        )
     except ValueError as exc:
-        _say(f"jsonrecover: {exc}")
+        _say(f"jsonrecover: {_take_first_line(str(exc))}")
         return 2
     try:
         raw = _read_input(args.file)
@@ -277,16 +274,10 @@ def _extract(args: argparse.Namespace) -> int:
         _say(f"jsonrecover: cannot read {args.file}: {exc.strerror or exc}")
         return 2
     text = raw.decode("utf-8-sig", errors="replace")
-    try:
-        found = parser.extract(text)
-    except SchemaValidationError as exc:
-        _say(f"jsonrecover: {type(exc).__name__}: {_take_first_line(str(exc))}")
-        for error in exc.errors:
-            got = f" (got {error['value']})" if error["value"] else ""
-            _say(f"  {error['path'] or 'the value'}: {error['message']}{got}")
-        return 1
-    except JsonRecoveryError as exc:
-        _say(f"jsonrecover: {type(exc).__name__}: {_take_first_line(str(exc))}")
+    found = reader.read(text)
+    if isinstance(found, ReplyFailure):
+        for line in failure_lines(found, text, reader.shape):
+            _say(line if line.startswith(" ") else f"jsonrecover: {line}")
         return 1
     if args.verbose:
         repairs = ", ".join(found.repairs) or "none"
