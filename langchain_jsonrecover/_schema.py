@@ -44,7 +44,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
-from pydantic_core import ValidationError  # pydantic's own
 
 from langchain_jsonrecover._align import Aligner
 from langchain_jsonrecover._decode import Decoded, decode
@@ -54,6 +53,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
 
     from pydantic import BaseModel, TypeAdapter
+    from pydantic_core import ValidationError
 
 _VALUE_WIDTH: Final = 60
 _TOOL_CALL_KEYS: Final = frozenset({"type", "function", "id", "index"})
@@ -140,6 +140,9 @@ class Schema:
             # pydantic is imported by the first schema (the core's callers
             # without one, the command line's included, do not load it).
             from pydantic import TypeAdapter  # noqa: PLC0415
+            from pydantic_core import ValidationError  # noqa: PLC0415 - pydantic's own
+
+            self._invalid: type[ValidationError] = ValidationError
 
             try:
                 self._adapter = TypeAdapter(target)
@@ -233,7 +236,7 @@ class Schema:
         if self._adapter is not None:
             try:
                 return Accepted(self._adapter.validate_python(value), repairs)
-            except ValidationError as exc:
+            except self._invalid as exc:
                 held = isinstance(value, dict) and any(
                     e["type"] not in _NOT_HELD
                     and e["loc"]

@@ -43,7 +43,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-import pydantic_core
+import orjson
 
 from langchain_jsonrecover import __version__
 from langchain_jsonrecover._limits import DEFAULT_MAX_CHARS
@@ -282,10 +282,7 @@ def _extract(args: argparse.Namespace) -> int:
     if args.verbose:
         repairs = ", ".join(found.repairs) or "none"
         _say(f"jsonrecover: found by {found.step} at {found.span}; repairs: {repairs}")
-    # Models, dataclasses and big integers, nested any way.
-    out = pydantic_core.to_json(
-        found.value, indent=2 if args.pretty else None, fallback=str
-    )
+    out = _to_json(found.value, pretty=args.pretty, plain=args.schema is None)
     try:
         sys.stdout.buffer.write(out + b"\n")
         sys.stdout.buffer.flush()
@@ -297,6 +294,22 @@ def _extract(args: argparse.Namespace) -> int:
         _say(f"jsonrecover: cannot write standard output: {exc.strerror or exc}")
         return 1
     return 0
+
+
+def _to_json(value: object, *, pretty: bool, plain: bool) -> bytes:
+    """The value as JSON, compact or indented by two spaces.
+
+    A plain JSON value (no schema) is written by orjson, which gives the same
+    bytes as pydantic-core for those and needs no pydantic-core at start-up;
+    what orjson refuses (an integer beyond 64 bits) and a schema's value
+    (models, dataclasses, nested any way) go to pydantic-core.
+    """
+    if plain:
+        with contextlib.suppress(orjson.JSONEncodeError):
+            return orjson.dumps(value, option=orjson.OPT_INDENT_2 if pretty else 0)
+    import pydantic_core  # noqa: PLC0415 - loaded by the values that need it
+
+    return pydantic_core.to_json(value, indent=2 if pretty else None, fallback=str)
 
 
 def _batch(args: argparse.Namespace) -> int:

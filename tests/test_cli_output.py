@@ -9,12 +9,13 @@ cut, with every option, must give the same bytes and exit codes.
 from __future__ import annotations
 
 import io
+import subprocess
 import sys
 from typing import TYPE_CHECKING
 
 import pytest
 
-from langchain_jsonrecover.cli import main
+from langchain_jsonrecover.cli import _to_json, main
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -361,3 +362,39 @@ def test_an_unusable_schema_is_a_usage_error_in_one_line(
     assert (code, out) == (2, "")
     assert err.startswith("jsonrecover: ")
     assert "not a usable schema: 5" in err
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"a": 1, "b": [1.5, -0.0, 1e300, 5e-324, 0.1], "c": None, "d": True},
+        {"n": 2**63, "m": 2**64 - 1, "k": -(2**63)},
+        {"big": 2**64, "bigger": -(10**30)},  # beyond orjson: pydantic-core writes
+        {"text": 'café ✓ 🎉 "q" \\ \n\t\u0001 </script>', "": {}},
+        [[], {}, [[{}]], ""],
+        12345678901234567890123,
+    ],
+)
+@pytest.mark.parametrize("pretty", [False, True])
+def test_plain_values_are_written_as_pydantic_core_writes_them(
+    value: object, *, pretty: bool
+) -> None:
+    import pydantic_core  # noqa: PLC0415 - the reference writer
+
+    expected = pydantic_core.to_json(value, indent=2 if pretty else None, fallback=str)
+    assert _to_json(value, pretty=pretty, plain=True) == expected
+
+
+def test_a_plain_reply_loads_no_pydantic() -> None:
+    code = (
+        "import sys; from langchain_jsonrecover.cli import main; main([]);"
+        " print(sorted(m for m in sys.modules if m.startswith('pydantic')))"
+    )
+    done = subprocess.run(  # noqa: S603 - this interpreter, fixed code
+        [sys.executable, "-c", code],
+        input='Sure: {"a": [1, 2.5, "x"]}',
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.splitlines() == ['{"a":[1,2.5,"x"]}', "[]"]
