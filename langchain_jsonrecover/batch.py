@@ -10,7 +10,6 @@ a summary ends the run there.
 
 from __future__ import annotations
 
-import importlib
 import multiprocessing
 import os
 import stat
@@ -23,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Final, TextIO
 
+from langchain_jsonrecover._core.schema.load import load_schema
 from langchain_jsonrecover.parsers import (
     JsonFenceOutputParser,
     RegexJsonOutputParser,
@@ -91,42 +91,6 @@ class ParserSpec:
         if self.truncated:
             return TruncationRecoveringOutputParser(**options)
         return JsonFenceOutputParser(**options)
-
-
-def load_schema(spec: str, search_path: str | None = None) -> Any:
-    """Import ``MODULE:NAME`` (``search_path`` first, then the environment).
-
-    Args:
-        spec: ``package.module:Name``.
-        search_path: A directory searched before the environment (default:
-            the current directory).
-
-    Returns:
-        The object named.
-
-    Raises:
-        ValueError: The spec is malformed, or the module or name is missing.
-    """
-    module_name, sep, name = spec.partition(":")
-    if not sep or not module_name or not name:
-        msg = f"--schema takes MODULE:NAME, got {spec!r}"
-        raise ValueError(msg)
-    directory = str(Path.cwd()) if search_path is None else search_path
-    if directory not in sys.path:
-        sys.path.insert(0, directory)
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        msg = f"cannot import {module_name!r} for --schema: {exc}"
-        raise ValueError(msg) from exc
-    try:
-        target: Any = module
-        for part in name.split("."):
-            target = getattr(target, part)
-    except AttributeError as exc:
-        msg = f"{module_name!r} has no {name!r} for --schema"
-        raise ValueError(msg) from exc
-    return target
 
 
 @dataclass(slots=True)

@@ -43,7 +43,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-import pydantic_core
+import orjson
 
 from langchain_jsonrecover import __version__
 from langchain_jsonrecover._core.limits import DEFAULT_MAX_CHARS
@@ -252,24 +252,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _extract(args: argparse.Namespace) -> int:
-    from langchain_jsonrecover.batch import ParserSpec  # noqa: PLC0415 - loaded by the command that uses it
-    from langchain_jsonrecover.errors import (  # noqa: PLC0415 - loaded by the command that uses it
-        JsonRecoveryError,
-        SchemaValidationError,
-    )
+    # The pure core: no LangChain, no parser objects (_cli_extract).
+    from langchain_jsonrecover._cli_extract import Reader, failure_lines  # noqa: PLC0415 - loaded by the command that uses it
+    from langchain_jsonrecover._core.extract import ReplyFailure  # noqa: PLC0415
 
-    spec = ParserSpec(
-        schema=args.schema,
-        repair=args.repair,
-        truncated=args.truncated,
-        regex=args.regex,
-        prefer=args.prefer,
-        max_chars=args.max_chars,
-    )
     try:
-        parser = spec.build()
+        reader = Reader.build(
+            schema=args.schema,
+            repair=args.repair,
+            truncated=args.truncated,
+            regex=args.regex,
+            prefer=args.prefer,
+            max_chars=args.max_chars,
+        )
     except ValueError as exc:
-        _say(f"jsonrecover: {exc}")
+        _say(f"jsonrecover: {_take_first_line(str(exc))}")
         return 2
     try:
         raw = _read_input(args.file)
@@ -277,24 +274,15 @@ def _extract(args: argparse.Namespace) -> int:
         _say(f"jsonrecover: cannot read {args.file}: {exc.strerror or exc}")
         return 2
     text = raw.decode("utf-8-sig", errors="replace")
-    try:
-        found = parser.extract(text)
-    except SchemaValidationError as exc:
-        _say(f"jsonrecover: {type(exc).__name__}: {_take_first_line(str(exc))}")
-        for error in exc.errors:
-            got = f" (got {error['value']})" if error["value"] else ""
-            _say(f"  {error['path'] or 'the value'}: {error['message']}{got}")
-        return 1
-    except JsonRecoveryError as exc:
-        _say(f"jsonrecover: {type(exc).__name__}: {_take_first_line(str(exc))}")
+    found = reader.read(text)
+    if isinstance(found, ReplyFailure):
+        for line in failure_lines(found, text, reader.shape):
+            _say(line if line.startswith(" ") else f"jsonrecover: {line}")
         return 1
     if args.verbose:
         repairs = ", ".join(found.repairs) or "none"
         _say(f"jsonrecover: found by {found.step} at {found.span}; repairs: {repairs}")
-    # Models, dataclasses and big integers, nested any way.
-    out = pydantic_core.to_json(
-        found.value, indent=2 if args.pretty else None, fallback=str
-    )
+    out = _to_json(found.value, pretty=args.pretty, plain=args.schema is None)
     try:
         sys.stdout.buffer.write(out + b"\n")
         sys.stdout.buffer.flush()
@@ -306,6 +294,22 @@ def _extract(args: argparse.Namespace) -> int:
         _say(f"jsonrecover: cannot write standard output: {exc.strerror or exc}")
         return 1
     return 0
+
+
+def _to_json(value: object, *, pretty: bool, plain: bool) -> bytes:
+    """The value as JSON, compact or indented by two spaces.
+
+    A plain JSON value (no schema) is written by orjson, which gives the same
+    bytes as pydantic-core for those and needs no pydantic-core at start-up;
+    what orjson refuses (an integer beyond 64 bits) and a schema's value
+    (models, dataclasses, nested any way) go to pydantic-core.
+    """
+    if plain:
+        with contextlib.suppress(orjson.JSONEncodeError):
+            return orjson.dumps(value, option=orjson.OPT_INDENT_2 if pretty else 0)
+    import pydantic_core  # noqa: PLC0415 - loaded by the values that need it
+
+    return pydantic_core.to_json(value, indent=2 if pretty else None, fallback=str)
 
 
 def _batch(args: argparse.Namespace) -> int:

@@ -170,6 +170,8 @@ def count_patterns(
         module: The module whose patterns are counted.
         charge_for: Given a pattern's name in the module, what to charge.
     """
+    for name in getattr(module, "LAZY_PATTERNS", ()):
+        getattr(module, name)  # compiled on first read: counted too
     for name, item in list(vars(module).items()):
         if isinstance(item, re.Pattern) and isinstance(item.pattern, str):
             patch.setattr(module, name, CountingPattern(item, charge_for(name)))

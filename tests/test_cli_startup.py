@@ -1,4 +1,4 @@
-"""The command line's start-up: --version and --help load no LangChain.
+"""The command line's start-up: --version, --help and extract load no LangChain.
 
 Each case runs in a fresh interpreter (a subprocess), so what the test run
 itself imported does not count.
@@ -35,9 +35,10 @@ sys.stderr.write("loaded: " + " ".join(
 """
 
 
-def _loaded(code: str, *args: str) -> str:
+def _loaded(code: str, *args: str, reply: str = "") -> str:
     done = subprocess.run(  # noqa: S603 - this interpreter, fixed code
         [sys.executable, "-c", code, *args],
+        input=reply,
         capture_output=True,
         text=True,
         check=True,
@@ -52,6 +53,39 @@ def _loaded(code: str, *args: str) -> str:
 )
 def test_version_and_help_load_no_langchain(args: tuple[str, ...]) -> None:
     assert _loaded(_PROBE, *args) == ""
+
+
+_MODELS = """
+from pydantic import BaseModel
+
+
+class Person(BaseModel):
+    name: str
+"""
+
+
+@pytest.mark.parametrize(
+    ("reply", "args"),
+    [
+        ('{"a":1}', ()),
+        ('{"a":1}', ("extract", "--pretty", "--verbose")),
+        ('{"a": 1,}', ()),
+        ("Sure: {'a': 1,}", ("--repair",)),
+        ('{"items": [1, 2', ("--truncated",)),
+        ("<j>[1]</j>", ("--regex", "<j>(.*?)</j>")),
+        ('{"name": "Ada"}', ("--schema", "startup_models:Person")),
+        ('{"name": 1}', ("--schema", "startup_models:Person")),
+        ("no json", ()),
+    ],
+)
+def test_extract_loads_no_langchain(
+    tmp_path: Path, reply: str, args: tuple[str, ...]
+) -> None:
+    (tmp_path / "startup_models.py").write_text(_MODELS, encoding="utf-8")
+    probe = _PROBE.replace(
+        "import sys\n", f"import sys\nsys.path.insert(0, {str(tmp_path)!r})\n", 1
+    )
+    assert _loaded(probe, *args, reply=reply) == ""
 
 
 def test_importing_the_package_or_its_core_loads_no_langchain() -> None:

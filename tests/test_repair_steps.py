@@ -6,6 +6,8 @@ import gc
 import importlib
 import pkgutil
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -57,6 +59,8 @@ def test_compiled_patterns_live_only_in_the_tokens_module(name: str) -> None:
 
 
 def test_tokens_module_holds_the_hot_path_patterns() -> None:
+    for name in _repair_tokens.LAZY_PATTERNS:  # compiled on first read
+        assert isinstance(getattr(_repair_tokens, name), re.Pattern)
     patterns = {k for k, v in vars(_repair_tokens).items() if isinstance(v, re.Pattern)}
     assert {"_KEY_COLON", "_MEMBERS", "_ITEMS", "SPACE", "DQ_BODY"} <= patterns
 
@@ -98,3 +102,22 @@ def test_a_run_of_openers_leaves_the_collector_as_it_found_it(enabled: bool) -> 
         assert gc.isenabled() is enabled
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_the_run_patterns_compile_when_first_used() -> None:
+    # A fresh interpreter: importing the core compiles neither run pattern.
+    code = (
+        "import langchain_jsonrecover._core.extract, langchain_jsonrecover._core.repair.tokens"
+        " as t; print(sorted(set(t.LAZY_PATTERNS) & set(vars(t))));"
+        " t.take_members('{\"a\": 1}', 5); t.take_items('[1]', 1);"
+        " print(sorted(set(t.LAZY_PATTERNS) & set(vars(t))))"
+    )
+    done = subprocess.run(  # noqa: S603 - this interpreter, fixed code
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split("\n")[:2] == ["[]", "['_ITEMS', '_MEMBERS']"]
+
+
+def test_an_unknown_name_of_the_tokens_module_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="NO_SUCH_PATTERN"):
+        _ = _repair_tokens.NO_SUCH_PATTERN  # type: ignore[attr-defined]

@@ -20,11 +20,14 @@ import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from pydantic import BaseModel
-
 from langchain_jsonrecover._core.candidates.kinds import CandidateFailure
 from langchain_jsonrecover._core.candidates.order import SEVERAL
-from langchain_jsonrecover._core.schema.validate import Accepted, FieldError, Rejected
+from langchain_jsonrecover._core.schema.validate import (
+    Accepted,
+    FieldError,
+    Rejected,
+    is_model,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Container, Iterable, Iterator
@@ -204,7 +207,7 @@ def defaulted(value: Any) -> bool:
     stack = [value]
     while stack:
         node = stack.pop()
-        if isinstance(node, BaseModel):
+        if is_model(node):
             if len(node.model_fields_set) < len(type(node).model_fields):
                 return True
             stack.extend(getattr(node, name) for name in type(node).model_fields)

@@ -26,8 +26,6 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
-import pydantic_core
-
 from langchain_jsonrecover._core.decode.cut_scan import CutState, cut_state
 from langchain_jsonrecover._core.decode.skip import skip_string
 from langchain_jsonrecover._core.decode.tolerant import (
@@ -111,6 +109,8 @@ def _key_text(text: str, start: int) -> str:
     end = skip_string(text, start)
     raw = text[start + 1 : (end - 1) if end is not None else len(text)]
     try:
+        import pydantic_core  # noqa: PLC0415 - loaded when first needed (start-up)
+
         return str(pydantic_core.from_json(f'"{raw}"'))
     except ValueError:
         return raw
@@ -185,6 +185,8 @@ def close_truncated(
     if state.key_start is not None and not kept_scalar:
         cut_key = _cut_path(stripped, state)
     repairs.append("truncation_closed")
+    import pydantic_core  # noqa: PLC0415 - loaded when first needed (start-up)
+
     escaped = False
     for _ in range(_RETRIES + 1):
         try:

@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 import orjson
-import pydantic_core
 
 from langchain_jsonrecover._core.decode.skip import skip_string
 
@@ -165,6 +164,8 @@ def loads_within(text: str, max_depth: int) -> tuple[Any, bool]:
     profile = text.encode("utf-8", "surrogatepass").translate(_DIGITS_AS_ZERO, _NOISE)
     if _LONG_RUN in profile:
         with contextlib.suppress(ValueError):
+            import pydantic_core  # noqa: PLC0415 - loaded when first needed (start-up)
+
             value = pydantic_core.from_json(text, allow_inf_nan=False)
     if len(text) <= max_depth:
         return value, True
@@ -207,6 +208,8 @@ def _failure(text: str, msg: str, pos: int, max_depth: int) -> DecodeFailure:
 def _allocation_failure(text: str, pos: int, max_depth: int) -> DecodeFailure:
     """Read with pydantic-core a text orjson ran out of memory on (deep openers)."""
     try:
+        import pydantic_core  # noqa: PLC0415 - loaded when first needed (start-up)
+
         pydantic_core.from_json(text, allow_inf_nan=False)
     except ValueError as exc:
         message = str(exc)

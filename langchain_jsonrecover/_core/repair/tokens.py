@@ -11,7 +11,7 @@ consumes plus a bounded look ahead.
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from langchain_jsonrecover._core.decode.close import END_IN_STRING as _END_IN_STRING
 
@@ -76,13 +76,44 @@ _PLAIN_SCALAR: Final = (
     rf"|{_NUM}|true|false|null)"
 )
 _BEFORE_SQ_KEY: Final = rf"(?={_W},{_W}'[^'\\\n]*+'{_W}:)"
-_MEMBERS: Final = re.compile(
+_MEMBERS_TEXT: Final = (
     rf"(?:(?<=:){_W}(?:{_VALUE}{_AFTER_MEMBER}|{_PLAIN_SCALAR}{_BEFORE_SQ_KEY})"
     rf"|(?<!:){_W},{_W}{_STR}{_W}:)*+"
 )
-_ITEMS: Final = re.compile(
-    rf"(?:(?<=[\[,]){_W}{_VALUE}{_AFTER_ITEM}|(?<![\[,]){_W},)*+"
-)
+_ITEMS_TEXT: Final = rf"(?:(?<=[\[,]){_W}{_VALUE}{_AFTER_ITEM}|(?<![\[,]){_W},)*+"
+LAZY_PATTERNS: Final = {"_MEMBERS": _MEMBERS_TEXT, "_ITEMS": _ITEMS_TEXT}
+"""The hot path's two run patterns (about 7,800 characters each), compiled
+when first read (``_repair_tokens._MEMBERS`` or a run taken): compiling them
+cost every user of the core about 20 ms at import, the command line's
+start-up included. Read them as module attributes, as the others."""
+
+if TYPE_CHECKING:
+    _MEMBERS: re.Pattern[str]
+    _ITEMS: re.Pattern[str]
+
+
+def _compile_lazy(name: str) -> re.Pattern[str]:
+    """Compile a lazy pattern on first read; it is a module attribute then.
+
+    Raises:
+        AttributeError: ``name`` is no lazy pattern (the module has no such name).
+    """
+    text = LAZY_PATTERNS.get(name)
+    if text is None:
+        msg = f"module {__name__!r} has no attribute {name!r}"
+        raise AttributeError(msg)
+    pattern = globals()[name] = re.compile(text)
+    return pattern
+
+
+if not TYPE_CHECKING:
+    __getattr__ = _compile_lazy
+
+
+def _lazy(name: str) -> re.Pattern[str]:
+    """The pattern named, compiled once (a test's patched one, if patched)."""
+    found: re.Pattern[str] | None = globals().get(name)
+    return found if found is not None else _compile_lazy(name)
 
 
 # A single-quoted key with nothing to repair (the careful path writes its body
@@ -117,12 +148,12 @@ def take_members(text: str, pos: int) -> int:
         >>> take_members('{"a": 1, "b": [2], c: 3}', 5)  # [2]: a bare key follows
         13
     """
-    return _MEMBERS.match(text, pos).end()  # type: ignore[union-attr]
+    return _lazy("_MEMBERS").match(text, pos).end()  # type: ignore[union-attr]
 
 
 def take_items(text: str, pos: int) -> int:
     """Find where a run of strict items from ``pos`` ends (``pos`` if none)."""
-    return _ITEMS.match(text, pos).end()  # type: ignore[union-attr]
+    return _lazy("_ITEMS").match(text, pos).end()  # type: ignore[union-attr]
 
 
 # --- what may follow a token ------------------------------------------------------

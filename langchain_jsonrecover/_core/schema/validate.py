@@ -39,11 +39,11 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import sys
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
-from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from langchain_jsonrecover._core.decode.tolerant import Decoded, decode
 from langchain_jsonrecover._core.schema.align import Aligner
@@ -51,6 +51,9 @@ from langchain_jsonrecover._core.schema.keys import Refusal, keys_refused
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
+
+    from pydantic import BaseModel, TypeAdapter
+    from pydantic_core import ValidationError
 
 _VALUE_WIDTH: Final = 60
 _TOOL_CALL_KEYS: Final = frozenset({"type", "function", "id", "index"})
@@ -134,6 +137,13 @@ class Schema:
             self._validator = _json_schema_validator(target)
             self.name = str(target.get("title", ""))
         else:
+            # pydantic is imported by the first schema (the core's callers
+            # without one, the command line's included, do not load it).
+            from pydantic import TypeAdapter  # noqa: PLC0415
+            from pydantic_core import ValidationError  # noqa: PLC0415 - pydantic's own
+
+            self._invalid: type[ValidationError] = ValidationError
+
             try:
                 self._adapter = TypeAdapter(target)
                 self.json_schema = self._adapter.json_schema()
@@ -226,7 +236,7 @@ class Schema:
         if self._adapter is not None:
             try:
                 return Accepted(self._adapter.validate_python(value), repairs)
-            except ValidationError as exc:
+            except self._invalid as exc:
                 held = isinstance(value, dict) and any(
                     e["type"] not in _NOT_HELD
                     and e["loc"]
@@ -351,7 +361,7 @@ def _top_level_keys(json_schema: dict[str, Any], target: Any) -> set[str]:
     properties = node.get("properties")
     if isinstance(properties, dict):
         keys.update(properties)
-    if isinstance(target, type) and issubclass(target, BaseModel):
+    if isinstance(target, type) and issubclass(target, _base_model()):
         keys.update(target.model_fields)
     elif isinstance(target, type) and dataclasses.is_dataclass(target):
         keys.update(f.name for f in dataclasses.fields(target))
@@ -404,7 +414,30 @@ def two_readings(
 
 
 def _plain(value: Any) -> Any:
-    return value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+    return value.model_dump(mode="json") if is_model(value) else value
+
+
+def _base_model() -> type[BaseModel]:
+    from pydantic import BaseModel  # noqa: PLC0415 - see is_model
+
+    return BaseModel
+
+
+def is_model(value: object) -> bool:
+    """Whether ``value`` is a pydantic model instance.
+
+    pydantic is not imported to answer: no instance exists before
+    ``pydantic.main`` is loaded.
+
+    Example:
+        >>> from pydantic import BaseModel
+        >>> class Point(BaseModel):
+        ...     x: int
+        >>> is_model(Point(x=1)), is_model({"x": 1})
+        (True, False)
+    """
+    main = sys.modules.get("pydantic.main")
+    return main is not None and isinstance(value, main.BaseModel)
 
 
 def format_path(loc: tuple[Any, ...]) -> str:

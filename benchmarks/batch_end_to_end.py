@@ -1,0 +1,105 @@
+"""``jsonrecover batch`` end to end: one job against ``--jobs 2``, start-up included.
+
+What it measures
+    The log of ``batch_throughput.py`` (fixed seed, ten shapes of logged
+    replies; ``--lines``, default 20,000), re-parsed with
+    ``jsonrecover batch LOG --repair --truncated --jobs N -o OUT`` run as the
+    console script runs it, in a fresh interpreter: wall-clock time from the
+    process's start to its exit (start-up, imports, the pool's start, reading,
+    writing, the summary), the best of ``--repeat`` rounds (default 3), one
+    job and two jobs interleaved within each round. Beside it, the time
+    ``main()`` takes inside the process (``batch_throughput.time_cli``:
+    start-up left out), to show what start-up costs. The rows of both modes
+    are compared (they must be the same bytes). The load average is printed
+    before and after: the machine's other programs take cores from the pool.
+
+Run: ``python benchmarks/batch_end_to_end.py`` (``--lines N``, ``--repeat R``).
+Target (issue 24): ``--jobs 2`` at least 1.8x one job, end to end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from batch_throughput import make_log, time_cli
+
+_ROOT = Path(__file__).resolve().parent.parent
+_MAIN = "import sys; from langchain_jsonrecover.cli import main; sys.exit(main())"
+
+
+def _cpu_of_children() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def end_to_end(log: Path, out: Path, jobs: int) -> tuple[float, float]:
+    """Wall and CPU seconds of ``jsonrecover batch`` in a fresh interpreter.
+
+    The CPU time is the process's and its workers' (reaped by it), user and
+    system: what the run cost the machine, however loaded it is.
+    """
+    argv = ["batch", str(log), "--repair", "--truncated", "--jobs", str(jobs)]
+    env = {**os.environ, "PYTHONPATH": str(_ROOT)}
+    cpu = _cpu_of_children()
+    start = time.perf_counter()
+    subprocess.run(  # noqa: S603 - this interpreter, fixed arguments
+        [sys.executable, "-c", _MAIN, *argv, "-o", str(out)],
+        capture_output=True,
+        check=True,
+        env=env,
+        timeout=3600,
+    )
+    return time.perf_counter() - start, _cpu_of_children() - cpu
+
+
+def main() -> None:
+    """Print the best times of one job and two, end to end and in-process."""
+    options = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    options.add_argument("--lines", type=int, default=20_000)
+    options.add_argument("--repeat", type=int, default=3)
+    args = options.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        log = folder / "log.jsonl"
+        size = make_log(log, args.lines)
+        load_before = os.getloadavg()
+        best = {key: float("inf") for key in ("e1", "e2", "i1", "i2", "c1", "c2")}
+        for _ in range(args.repeat):
+            for jobs in (1, 2):
+                out = folder / ("one.jsonl" if jobs == 1 else "two.jsonl")
+                wall, cpu = end_to_end(log, out, jobs)
+                best[f"e{jobs}"] = min(best[f"e{jobs}"], wall)
+                best[f"c{jobs}"] = min(best[f"c{jobs}"], cpu)
+            best["i1"] = min(best["i1"], time_cli(log, folder / "in1.jsonl", 1))
+            best["i2"] = min(best["i2"], time_cli(log, folder / "in2.jsonl", 2))
+        load_after = os.getloadavg()
+        rows = {(folder / f).read_bytes() for f in ("one.jsonl", "two.jsonl")}
+        if len(rows) != 1:
+            raise SystemExit("--jobs 2 wrote other rows than one job")
+    print(
+        f"Log: {args.lines:,} lines, {size / 1e6:.1f} MB; best of {args.repeat} "
+        f"rounds; {os.cpu_count()} CPUs; load average {load_before[0]:.2f} "
+        f"before, {load_after[0]:.2f} after"
+    )
+    print("| mode | one job | --jobs 2 | speed-up |")
+    print("|---|---|---|---|")
+    for name, one, two in (
+        ("end to end (start-up included)", best["e1"], best["e2"]),
+        ("main() only (start-up left out)", best["i1"], best["i2"]),
+    ):
+        print(f"| {name} | {one:.2f} s | {two:.2f} s | {one / two:.2f}x |")
+    print(
+        f"| CPU, end to end (all processes) | {best['c1']:.2f} s | "
+        f"{best['c2']:.2f} s | {best['c1'] / best['c2']:.2f}x |"
+    )
+
+
+if __name__ == "__main__":
+    main()
