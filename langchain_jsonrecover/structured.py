@@ -42,6 +42,7 @@ from langchain_jsonrecover.retry_steps import (
     first_ask,
     next_move,
 )
+from langchain_jsonrecover.retry_stream import AttemptStream, StreamedRaw, split_native
 from langchain_jsonrecover.retry_turns import append_to_system, as_reply, to_messages
 from langchain_jsonrecover.tools import recover, tool_specs
 
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
 
     from langchain_core.messages import AIMessage, BaseMessage
     from langchain_core.output_parsers import BaseOutputParser
+    from langchain_core.runnables import RunnableConfig
 
 __all__ = ["StructuredOutputChain", "structured_output"]
 
@@ -114,8 +116,12 @@ class StructuredOutputChain(LoopRunnable[Any]):
         if self.native is not None:
             child = configure_attempt(run.config, run.manager, 1)
             request = (self._build_native_input(base), child)
-            native = self.native
-            result = yield Call(native.invoke, native.ainvoke, request, run.kwargs)
+            result = yield self._native_call(request, run)
+            if isinstance(result, StreamedRaw):
+                _, parse = split_native(self.native) or (None, None)
+                assert parse is not None  # noqa: S101 - streamed only when split
+                raw_input = ({"raw": result.message}, child)
+                result = yield Call(parse.invoke, parse.ainvoke, raw_input)
             raw, parsed, error = _unpack(result)
             # The provider's parser takes the first of several calls of the
             # schema; two different ones are two answers: ours asks again.
@@ -129,6 +135,39 @@ class StructuredOutputChain(LoopRunnable[Any]):
             )
             move = next_move(plan, State(), raw, outcome)
         return (yield from chain.drive_steps(plan, move, run))
+
+    def _native_call(
+        self, request: tuple[list[BaseMessage], RunnableConfig], run: ChainRun
+    ) -> Call:
+        """The native call; streamed, its model streams and the parser waits.
+
+        ``stream`` streams the model inside the native runnable (the parser
+        steps LangChain puts after it would wait for the whole reply), and
+        gets a :class:`StreamedRaw` back, which ``start_steps`` then parses.
+        """
+        native = self.native
+        assert native is not None  # noqa: S101 - called only with a native runnable
+        parts = split_native(native)
+        if parts is None:
+            return Call(native.invoke, native.ainvoke, request, run.kwargs)
+        model = parts[0]
+        stream = AttemptStream(
+            self.chain.parser, attempt=1, include_raw=self.chain.include_raw
+        )
+
+        def merge(chunks: list[Any]) -> StreamedRaw:
+            return StreamedRaw(as_reply(stream.merge(chunks)))
+
+        return Call(
+            native.invoke,
+            native.ainvoke,
+            request,
+            run.kwargs,
+            stream=model.stream,
+            astream=model.astream,
+            feed=stream.feed,
+            merge=merge,
+        )
 
     def __getstate__(self) -> dict[Any, Any]:
         """Pickle without the native runnable; it is built again on load."""
@@ -164,6 +203,7 @@ class StructuredOutputChain(LoopRunnable[Any]):
             "parsing_error": error,
             "attempts": [Attempt(reply=raw, error=error, usage=raw.usage_metadata)],
             "usage": raw.usage_metadata,
+            "attempt": 1,
         }
         return result
 
