@@ -18,6 +18,7 @@ import pytest
 from _chunked_models import ChunkedChatModel, ChunkedToolModel, split
 from _models import ScriptedChatModel, TagRecorder
 from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.prompts import ChatPromptTemplate
 from pydantic import BaseModel
 
 from langchain_jsonrecover.errors import RetryExhaustedError
@@ -334,3 +335,29 @@ def test_split_native_reads_langchains_structured_runnable() -> None:
     parts = split_native(native)
     assert parts is not None
     assert parts[0].invoke("Who?").tool_calls[0]["args"] == {"name": "Ada", "age": 36}
+
+
+async def test_a_prompt_before_the_chain_streams_through_it(mode: str) -> None:
+    prompt = ChatPromptTemplate.from_messages([("human", "{q}")])
+    chain = prompt | retry_text(1, include_raw=True)
+    items = await collect(chain, {"q": "Who?"}, mode)
+    attempts = [item["attempt"] for item in items]
+    assert attempts == sorted(attempts)
+    assert set(attempts) == {1, 2}
+    assert items[-1]["parsed"] == ADA
+
+
+@pytest.mark.parametrize(
+    ("reply", "parsed", "failed"),
+    [(GOOD_CALL, ADA, False), (BAD_CALL, None, True)],
+)
+async def test_the_native_strategy_streams_its_one_call(
+    reply: AIMessage, parsed: Person | None, *, failed: bool, mode: str
+) -> None:
+    model = ChunkedToolModel(script=[reply], seed=2)
+    chain = structured_output(model, Person, strategy="native", include_raw=True)
+    items = await collect(chain, "Who?", mode)
+    assert {item["attempt"] for item in items} == {1}
+    assert len(items) > 2
+    assert items[-1]["parsed"] == parsed
+    assert (items[-1]["parsing_error"] is not None) is failed
