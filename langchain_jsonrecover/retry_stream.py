@@ -16,6 +16,8 @@ partial value itself.
 
 from __future__ import annotations
 
+import functools
+import operator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -174,11 +176,11 @@ class AttemptStream:
     def merge(self, chunks: list[Any]) -> Any:
         """The model call's result from its chunks: the whole reply.
 
-        A piece that is no message (a foreign runnable's) is returned alone
-        when it is the only one.
+        Pieces that are no messages (a foreign runnable's) are added up as
+        LangChain adds streamed chunks (``+``), or the only one is returned.
         """
-        if not self._messages and len(chunks) == 1:
-            return chunks[0]
+        if not self._messages and chunks:
+            return functools.reduce(operator.add, chunks)
         return self.message()
 
 

@@ -361,3 +361,19 @@ async def test_the_native_strategy_streams_its_one_call(
     assert len(items) > 2
     assert items[-1]["parsed"] == parsed
     assert (items[-1]["parsing_error"] is not None) is failed
+
+
+@pytest.mark.parametrize(
+    ("chunks", "merged"),
+    [
+        (["{}"], AIMessage("{}")),
+        ([{"raw": 1}], {"raw": 1}),
+    ],
+)
+def test_an_attempt_stream_merges_its_pieces(chunks: list[Any], merged: Any) -> None:
+    stream = AttemptStream(JsonFenceOutputParser(), attempt=1)
+    for chunk in chunks:
+        stream.feed(chunk)
+    result = stream.merge(chunks)
+    assert type(result) is type(merged)
+    assert result == merged if isinstance(merged, dict) else result.content == "{}"
