@@ -116,10 +116,9 @@ class StructuredOutputChain(LoopRunnable[Any]):
         if self.native is not None:
             child = configure_attempt(run.config, run.manager, 1)
             request = (self._build_native_input(base), child)
-            result = yield self._native_call(request, run)
-            if isinstance(result, StreamedRaw):
-                _, parse = split_native(self.native) or (None, None)
-                assert parse is not None  # noqa: S101 - streamed only when split
+            native_call, parse = self._native_call(request, run)
+            result = yield native_call
+            if isinstance(result, StreamedRaw) and parse is not None:
                 raw_input = ({"raw": result.message}, child)
                 result = yield Call(parse.invoke, parse.ainvoke, raw_input)
             raw, parsed, error = _unpack(result)
@@ -138,19 +137,22 @@ class StructuredOutputChain(LoopRunnable[Any]):
 
     def _native_call(
         self, request: tuple[list[BaseMessage], RunnableConfig], run: ChainRun
-    ) -> Call:
-        """The native call; streamed, its model streams and the parser waits.
+    ) -> tuple[Call, Runnable[Any, Any] | None]:
+        """The native call, and the parser steps to run after it when streamed.
 
         ``stream`` streams the model inside the native runnable (the parser
         steps LangChain puts after it would wait for the whole reply), and
-        gets a :class:`StreamedRaw` back, which ``start_steps`` then parses.
+        gets a :class:`StreamedRaw` back, which ``start_steps`` then gives to
+        those steps. ``invoke`` calls the native runnable whole.
         """
         native = self.native
-        assert native is not None  # noqa: S101 - called only with a native runnable
+        if native is None:
+            msg = "no native runnable"
+            raise TypeError(msg)
         parts = split_native(native)
         if parts is None:
-            return Call(native.invoke, native.ainvoke, request, run.kwargs)
-        model = parts[0]
+            return Call(native.invoke, native.ainvoke, request, run.kwargs), None
+        model, parse = parts
         stream = AttemptStream(
             self.chain.parser, attempt=1, include_raw=self.chain.include_raw
         )
@@ -158,7 +160,7 @@ class StructuredOutputChain(LoopRunnable[Any]):
         def merge(chunks: list[Any]) -> StreamedRaw:
             return StreamedRaw(as_reply(stream.merge(chunks)))
 
-        return Call(
+        call = Call(
             native.invoke,
             native.ainvoke,
             request,
@@ -168,6 +170,7 @@ class StructuredOutputChain(LoopRunnable[Any]):
             feed=stream.feed,
             merge=merge,
         )
+        return call, parse
 
     def __getstate__(self) -> dict[Any, Any]:
         """Pickle without the native runnable; it is built again on load."""
@@ -348,6 +351,12 @@ def structured_output(
     ``prefer="last"``, ``TruncationRecoveringOutputParser`` …); the schema is
     given to it. The runnable pickles.
 
+    ``stream``, ``astream`` and ``astream_events`` stream each attempt's
+    partial values as the model streams (the native call's from its tool
+    call's ``tool_call_chunks``), then the value ``invoke`` returns; with
+    ``include_raw`` each item is a plain dict with ``parsed``, ``raw`` (the
+    message so far) and ``attempt`` (see :class:`JsonRetryChain`).
+
     ``**kwargs`` go to ``with_structured_output`` (``method=``, ``strict=``
     …); the JSON strategy does not use them. A refusal raises
     ``ModelRefusalError`` on every path.
@@ -359,8 +368,8 @@ def structured_output(
             the JSON strategy).
         strategy: ``"auto"``, ``"json"`` or ``"native"``.
         include_raw: Return ``{"raw", "parsed", "parsing_error", "attempts",
-            "usage"}`` (the same keys on every path); never raise for a parse
-            failure.
+            "usage", "attempt"}`` (the same keys on every path); never raise
+            for a parse failure.
         max_retries: Re-asks allowed after the first call.
         system_prompt: Put before the format instructions.
         parser: One of our parsers (an instance), whose options are kept;
