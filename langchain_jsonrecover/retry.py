@@ -5,9 +5,12 @@ wrong and ask again, a bounded number of times.
 
 One pure step function, :func:`next_move` (from ``retry_steps``), decides what
 comes after each reply (done, ask again with these messages, or give up); one
-loop, run sync or async, calls the model and the parser around it. ``stream``
-and ``astream`` yield the final value as one item: a reply can only be judged
-once complete.
+loop, run sync or async, calls the model and the parser around it.
+``stream``, ``astream`` and ``astream_events`` stream each attempt's partial
+values as the model streams (``retry_stream``), then the final value; with
+``include_raw``, each item is a plain dict with ``parsed``, ``raw`` (the
+message so far) and ``attempt`` (1, 2, ...), and the last is the dict
+``invoke`` returns.
 
 Each re-ask emits the custom event ``jsonrecover.retry`` with ``{"attempt":
 n, "error": kind, "feedback": text}``: ``n`` is the number of the model call
@@ -60,6 +63,7 @@ from langchain_jsonrecover.retry_steps import (
     next_move,
     sum_usage,
 )
+from langchain_jsonrecover.retry_stream import AttemptStream
 from langchain_jsonrecover.retry_turns import as_reply, has_bound_tools, to_messages
 
 if TYPE_CHECKING:
@@ -98,6 +102,7 @@ class RetryResult(TypedDict, Generic[T]):
         ...     "parsing_error": None,
         ...     "attempts": [],
         ...     "usage": None,
+        ...     "attempt": 1,
         ... }
         >>> result["parsed"]
         1
@@ -113,6 +118,9 @@ class RetryResult(TypedDict, Generic[T]):
     """Every model call, in order."""
     usage: UsageMetadata | None
     """Token usage summed over all calls (``None``: no call reported any)."""
+    attempt: int
+    """The number of the last model call (1-based), as each streamed item
+    carries it."""
 
 
 def check_model(model: Any, argument: str = "model") -> None:
@@ -237,7 +245,14 @@ class JsonRetryChain(LoopRunnable[T]):
       propagate at once, unretried: compose ``model.with_retry()`` for
       transport errors.
     - The caller's messages are never mutated.
-    - ``stream``/``astream`` yield the final value as one item.
+    - ``stream``/``astream`` yield each attempt's partial values as the
+      model streams them (from the text, or from a tool call's arguments),
+      then the final value, the one ``invoke`` returns. A continuation's
+      partials extend the value it continues. With ``include_raw``, every
+      item is a new plain dict ``{"parsed", "raw", "attempt",
+      "parsing_error"}`` (``raw``: the message so far), and the last one is
+      the dict ``invoke`` returns; ``attempt`` tells one attempt's items from
+      the next. A model that cannot stream gives one item per attempt.
 
     Example:
         >>> from langchain_core.language_models import GenericFakeChatModel
@@ -384,7 +399,22 @@ class JsonRetryChain(LoopRunnable[T]):
             call = len(move.state.attempts) + 1
             child = configure_attempt(run.config, run.manager, call)
             request = (list(move.messages), child)
-            output = yield Call(model.invoke, model.ainvoke, request, run.kwargs)
+            stream = AttemptStream(
+                self.parser,
+                attempt=call,
+                prefix=move.state.partial,
+                include_raw=self.include_raw,
+            )
+            output = yield Call(
+                model.invoke,
+                model.ainvoke,
+                request,
+                run.kwargs,
+                stream=model.stream,
+                astream=model.astream,
+                feed=stream.feed,
+                merge=stream.merge,
+            )
             reply = as_reply(output)
             outcome = yield from parse_continued(
                 self.parser,
@@ -411,6 +441,7 @@ class JsonRetryChain(LoopRunnable[T]):
                 "parsing_error": move.error if isinstance(move, GiveUp) else None,
                 "attempts": list(move.attempts),
                 "usage": sum_usage(move.attempts),
+                "attempt": len(move.attempts),
             }
             return result  # type: ignore[return-value]
         if isinstance(move, Done):

@@ -42,6 +42,7 @@ from langchain_jsonrecover.retry_steps import (
     first_ask,
     next_move,
 )
+from langchain_jsonrecover.retry_stream import AttemptStream, StreamedRaw, split_native
 from langchain_jsonrecover.retry_turns import append_to_system, as_reply, to_messages
 from langchain_jsonrecover.tools import recover, tool_specs
 
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
 
     from langchain_core.messages import AIMessage, BaseMessage
     from langchain_core.output_parsers import BaseOutputParser
+    from langchain_core.runnables import RunnableConfig
 
 __all__ = ["StructuredOutputChain", "structured_output"]
 
@@ -114,8 +116,11 @@ class StructuredOutputChain(LoopRunnable[Any]):
         if self.native is not None:
             child = configure_attempt(run.config, run.manager, 1)
             request = (self._build_native_input(base), child)
-            native = self.native
-            result = yield Call(native.invoke, native.ainvoke, request, run.kwargs)
+            native_call, parse = self._native_call(request, run)
+            result = yield native_call
+            if isinstance(result, StreamedRaw) and parse is not None:
+                raw_input = ({"raw": result.message}, child)
+                result = yield Call(parse.invoke, parse.ainvoke, raw_input)
             raw, parsed, error = _unpack(result)
             # The provider's parser takes the first of several calls of the
             # schema; two different ones are two answers: ours asks again.
@@ -129,6 +134,43 @@ class StructuredOutputChain(LoopRunnable[Any]):
             )
             move = next_move(plan, State(), raw, outcome)
         return (yield from chain.drive_steps(plan, move, run))
+
+    def _native_call(
+        self, request: tuple[list[BaseMessage], RunnableConfig], run: ChainRun
+    ) -> tuple[Call, Runnable[Any, Any] | None]:
+        """The native call, and the parser steps to run after it when streamed.
+
+        ``stream`` streams the model inside the native runnable (the parser
+        steps LangChain puts after it would wait for the whole reply), and
+        gets a :class:`StreamedRaw` back, which ``start_steps`` then gives to
+        those steps. ``invoke`` calls the native runnable whole.
+        """
+        native = self.native
+        if native is None:
+            msg = "no native runnable"
+            raise TypeError(msg)
+        parts = split_native(native)
+        if parts is None:
+            return Call(native.invoke, native.ainvoke, request, run.kwargs), None
+        model, parse = parts
+        stream = AttemptStream(
+            self.chain.parser, attempt=1, include_raw=self.chain.include_raw
+        )
+
+        def merge(chunks: list[Any]) -> StreamedRaw:
+            return StreamedRaw(as_reply(stream.merge(chunks)))
+
+        call = Call(
+            native.invoke,
+            native.ainvoke,
+            request,
+            run.kwargs,
+            stream=model.stream,
+            astream=model.astream,
+            feed=stream.feed,
+            merge=merge,
+        )
+        return call, parse
 
     def __getstate__(self) -> dict[Any, Any]:
         """Pickle without the native runnable; it is built again on load."""
@@ -164,6 +206,7 @@ class StructuredOutputChain(LoopRunnable[Any]):
             "parsing_error": error,
             "attempts": [Attempt(reply=raw, error=error, usage=raw.usage_metadata)],
             "usage": raw.usage_metadata,
+            "attempt": 1,
         }
         return result
 
@@ -308,6 +351,12 @@ def structured_output(
     ``prefer="last"``, ``TruncationRecoveringOutputParser`` …); the schema is
     given to it. The runnable pickles.
 
+    ``stream``, ``astream`` and ``astream_events`` stream each attempt's
+    partial values as the model streams (the native call's from its tool
+    call's ``tool_call_chunks``), then the value ``invoke`` returns; with
+    ``include_raw`` each item is a plain dict with ``parsed``, ``raw`` (the
+    message so far) and ``attempt`` (see :class:`JsonRetryChain`).
+
     ``**kwargs`` go to ``with_structured_output`` (``method=``, ``strict=``
     …); the JSON strategy does not use them. A refusal raises
     ``ModelRefusalError`` on every path.
@@ -319,8 +368,8 @@ def structured_output(
             the JSON strategy).
         strategy: ``"auto"``, ``"json"`` or ``"native"``.
         include_raw: Return ``{"raw", "parsed", "parsing_error", "attempts",
-            "usage"}`` (the same keys on every path); never raise for a parse
-            failure.
+            "usage", "attempt"}`` (the same keys on every path); never raise
+            for a parse failure.
         max_retries: Re-asks allowed after the first call.
         system_prompt: Put before the format instructions.
         parser: One of our parsers (an instance), whose options are kept;

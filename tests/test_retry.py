@@ -353,7 +353,9 @@ async def test_include_raw_on_success(mode: str) -> None:
     ]
     chain, _ = make_chain(script, include_raw=True)
     result = await run(chain, [QUESTION], mode)
-    assert set(result) == {"raw", "parsed", "parsing_error", "attempts", "usage"}
+    keys = {"raw", "parsed", "parsing_error", "attempts", "usage", "attempt"}
+    assert set(result) == keys
+    assert result["attempt"] == 2
     assert result["raw"].content == GOOD
     assert result["parsed"] == ADA
     assert result["parsing_error"] is None
@@ -543,11 +545,15 @@ async def test_abatch() -> None:
     assert [r.age for r in results] == [1, 2]
 
 
-async def test_stream_yields_the_final_value_once() -> None:
+async def test_a_model_that_cannot_stream_gives_one_item_per_attempt() -> None:
+    # ScriptedChatModel has no _stream: each reply comes whole, as one item
+    # (its partial value), and the value ends the stream.
     chain, _ = make_chain([BAD_AGE, GOOD])
-    assert list(chain.stream([QUESTION])) == [ADA]
+    items = list(chain.stream([QUESTION]))
+    assert items[-1] == ADA
+    assert len(items) == 3
     chain, _ = make_chain([BAD_AGE, GOOD])
-    assert [chunk async for chunk in chain.astream([QUESTION])] == [ADA]
+    assert [chunk async for chunk in chain.astream([QUESTION])] == items
 
 
 def test_static_types_follow_the_parser_and_include_raw() -> None:

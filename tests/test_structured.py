@@ -80,7 +80,7 @@ GOOD = '{"name": "Ada", "age": 36}'
 BAD_AGE = '{"name": "Ada", "age": "old"}'
 ADA = Person(name="Ada", age=36)
 QUESTION = HumanMessage("Who wrote the first program?")
-KEYS = {"raw", "parsed", "parsing_error", "attempts", "usage"}
+KEYS = {"raw", "parsed", "parsing_error", "attempts", "usage", "attempt"}
 
 
 def tool_call(args: dict[str, Any]) -> AIMessage:
@@ -380,7 +380,7 @@ def test_the_runnable_and_its_types() -> None:
     assert isinstance(chain, StructuredOutputChain)
     assert chain.OutputType is Person
     assert chain.batch(["a", "b"]) == [ADA, ADA]
-    assert list(chain.stream("a")) == [ADA]
+    assert list(chain.stream("a")) == [ADA.model_dump(), ADA]
 
 
 async def test_auto_native_call_and_its_event_carry_attempt_1(mode: str) -> None:
