@@ -109,6 +109,10 @@ class AttemptStream:
         self._call_index: Any = None
         self._has_text = False
         self._last: Any = NOTHING
+        # A pydantic model's partials are typed (``partial_model``), as the
+        # parser's own stream yields them; a fresh converter per attempt.
+        typed = getattr(parser, "_typed_partials", None)
+        self._convert = typed() if callable(typed) else None
         if prefix:
             self._text.push(prefix)
             self._has_text = bool(prefix.strip())
@@ -133,6 +137,8 @@ class AttemptStream:
             value = partial_of(self.parser, self._args.text())
         else:
             value = None
+        if value is not None and self._convert is not None:
+            value = self._convert(value)
         if value is None and not self._single(message):
             return ()
         if value is not None and self._last is not NOTHING and value == self._last:

@@ -23,6 +23,7 @@ from pydantic import BaseModel
 
 from langchain_jsonrecover.errors import RetryExhaustedError
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
+from langchain_jsonrecover.partial_models import partial_model
 from langchain_jsonrecover.retry import RETRY_EVENT, JsonRetryChain
 from langchain_jsonrecover.retry_stream import AttemptStream, split_native
 from langchain_jsonrecover.structured import structured_output
@@ -135,9 +136,11 @@ async def test_partials_then_the_value_invoke_returns(
     assert type(items[-1]) is Person
     partials = items[:-1]
     assert len(partials) >= 4
-    assert all(type(item) is dict for item in partials)
-    assert partials[0] == {}  # the second attempt starts over: {} again
-    assert partials.count({}) == 2
+    # A pydantic model's partials are typed, as the parsers stream them.
+    assert all(type(item) is partial_model(Person) for item in partials)
+    empty = partial_model(Person)()
+    assert partials[0] == empty  # the second attempt starts over: empty again
+    assert partials.count(empty) == 2
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -182,7 +185,8 @@ async def test_no_partial_of_the_last_attempt_shows_a_value_the_final_changes(
     for item in items[:-1]:
         if item["attempt"] != 2:
             continue
-        for key, value in item["parsed"].items():
+        parsed = item["parsed"]
+        for key, value in parsed.model_dump(exclude_none=True).items():
             if isinstance(value, str):
                 assert final[key].startswith(value)
             else:
@@ -237,9 +241,8 @@ async def test_a_model_that_cannot_stream_gives_one_item_per_attempt(
     chain = JsonRetryChain(model=model, parser=parser, include_raw=True)
     items = await collect(chain, "Who?", mode)
     assert [item["attempt"] for item in items] == [1, 2, 2]
-    assert items[0]["parsed"] == {"name": "Ada", "age": "old"} | (
-        {"city": "London"} if name == "retry_text" else {}
-    )
+    # The failed attempt's partial is typed: its invalid age is not shown.
+    assert items[0]["parsed"] == partial_model(Person)(name="Ada")
     assert items[-1]["parsed"] == ADA
     plain = JsonRetryChain(model=model, parser=parser)
     assert (await collect(plain, "Who?", mode))[-1] == ADA
