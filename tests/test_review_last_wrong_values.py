@@ -38,6 +38,10 @@ AFTER_ROOT = [
     pytest.param('{"b": false}, n": 5}', id="slipped_key"),
     pytest.param('{"b": false}, n: 5}', id="unquoted_key"),
     pytest.param("{\"b\": false}, 'n': 5}", id="single_quoted_key"),
+    # No closing brace: the single-edit search dropped the comma, then read
+    # the rest as prose (found while documenting the rule).
+    pytest.param("{\"b\": false}, 'n': 5", id="single_quoted_key_unclosed"),
+    pytest.param('{"b": false}, n: 5', id="unquoted_key_unclosed"),
     pytest.param('{"a": {"v": [1, 2]], "flag": null', id="wrong_closer_then_cut"),
     pytest.param('[{"a": 1}], "n', id="array_root_cut_key"),
 ]

@@ -247,6 +247,7 @@ class RepairPass:
         if not fixed.truncated and (
             (candidate.whole and NON_SPACE.search(masked, end, candidate.end))
             or continues_structure(masked, end, len(masked))
+            or _went_on_after_comma(masked, end)
             or _another_value(masked, end, scan.max_depth)
         ):
             return None
@@ -361,7 +362,29 @@ def _follows_value(text: str, end: int) -> bool:
         "```" in text[end:]
         or OPENERS.search(text, end) is not None
         or continues_structure(text, end, len(text))
+        or _went_on_after_comma(text, end)
     )
+
+
+def _went_on_after_comma(text: str, end: int) -> bool:
+    r"""Whether a repair that took the comma after the value left a member behind.
+
+    The single-edit search may drop a comma after a closed root
+    (``{"b": false}, 'n': 5``); what follows that comma is read as it would
+    be right after the root, so a key there still shows the root closed early.
+
+    Example:
+        >>> _went_on_after_comma("{\"b\": false}, 'n': 5", 13)
+        True
+        >>> _went_on_after_comma('{"b": false}, thanks', 13)
+        False
+    """
+    back = end
+    while back > 0 and text[back - 1] in " \t\r\n":
+        back -= 1
+    if back == 0 or text[back - 1] != ",":
+        return False
+    return continues_structure(text, back - 1, len(text))
 
 
 def _inside_structure(text: str, start: int) -> bool:
