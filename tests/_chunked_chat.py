@@ -19,16 +19,19 @@ if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
 
 
+def split(text: str, rng: random.Random, most: int = 7) -> list[str]:
+    """``text`` in pieces of 1 to ``most`` characters, sizes drawn from ``rng``."""
+    pieces, start = [], 0
+    while start < len(text):
+        size = rng.randint(1, most)
+        pieces.append(text[start : start + size])
+        start += size
+    return pieces
+
+
 def random_chunks(text: str, seed: int, most: int = 7) -> list[str]:
     """``text`` cut into pieces of 1 to ``most`` characters (seeded)."""
-    rng = random.Random(seed)  # noqa: S311 - test data
-    pieces = []
-    i = 0
-    while i < len(text):
-        size = rng.randint(1, most)
-        pieces.append(text[i : i + size])
-        i += size
-    return pieces
+    return split(text, random.Random(seed), most)  # noqa: S311 - test data
 
 
 class ChunkedChat(BaseChatModel):

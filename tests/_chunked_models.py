@@ -13,6 +13,7 @@ import json
 import random
 from typing import TYPE_CHECKING, Any
 
+from _chunked_chat import split
 from _models import ScriptedChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk
 from langchain_core.outputs import ChatGenerationChunk
@@ -25,16 +26,6 @@ if TYPE_CHECKING:
     from langchain_core.messages import BaseMessage
     from langchain_core.runnables import Runnable
     from langchain_core.tools import BaseTool
-
-
-def split(text: str, rng: random.Random) -> list[str]:
-    """``text`` in pieces of 1 to 7 characters."""
-    pieces, start = [], 0
-    while start < len(text):
-        size = rng.randint(1, 7)
-        pieces.append(text[start : start + size])
-        start += size
-    return pieces
 
 
 class ChunkedChatModel(ScriptedChatModel):

@@ -15,7 +15,8 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from _chunked_models import ChunkedChatModel, ChunkedToolModel, split
+from _chunked_chat import split
+from _chunked_models import ChunkedChatModel, ChunkedToolModel
 from _models import ScriptedChatModel, TagRecorder
 from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.prompts import ChatPromptTemplate
