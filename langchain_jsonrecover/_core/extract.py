@@ -32,6 +32,11 @@ from langchain_jsonrecover._core.candidates.kinds import (
     Scan,
     Step,
 )
+from langchain_jsonrecover._core.candidates.mention import (
+    CALL_UNWRAPS,
+    MENTIONED,
+    mentioned,
+)
 from langchain_jsonrecover._core.candidates.repair import RepairPass
 from langchain_jsonrecover._core.decode.tolerant import DecodeFailure, loads_within
 from langchain_jsonrecover._core.limits import DEFAULT_MAX_CHARS
@@ -183,11 +188,32 @@ def extract(
     )
     if not repair:
         found = choose(candidates, schema, strict_first=strict_first)
-        return found or report_no_json(prepared)
+        return _unless_mentioned(prepared, found or report_no_json(prepared))
     repair_pass = RepairPass(prepared, scan)
-    return _choose_repairing(
-        candidates, repair_pass, schema, prefer=prefer, whole=fast is None
+    return _unless_mentioned(
+        prepared,
+        _choose_repairing(
+            candidates, repair_pass, schema, prefer=prefer, whole=fast is None
+        ),
     )
+
+
+def _unless_mentioned(
+    prepared: Prepared, found: Extraction | ReplyFailure
+) -> Extraction | ReplyFailure:
+    """The value, unless it is a call envelope that the prose only mentions.
+
+    See :mod:`~langchain_jsonrecover._core.candidates.mention`.
+    """
+    if (
+        not isinstance(found, Extraction)
+        or CALL_UNWRAPS.isdisjoint(found.repairs)
+        or not mentioned(prepared.text, *found.span)
+    ):
+        return found
+    start = found.span[0]
+    error = FieldError("", MENTIONED, "")
+    return ReplyFailure("schema", "", pos=start, start=start, errors=(error,))
 
 
 def _choose_repairing(
