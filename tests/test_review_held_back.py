@@ -5,10 +5,15 @@
     sync, async and streamed, and ``structured_output`` over JSON and tools,
     raise or ask again; an envelope that is the reply, or follows a plain
     lead, is still read.
+(e) A comma after a complete root that ends its block or the reply
+    (``{"b": false},``): a trailing comma, or a next value lost or never
+    reached. Every parser raises, with and without ``repair`` and a schema,
+    whatever ``finish_reason`` says.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
@@ -126,3 +131,89 @@ def test_structured_output_asks_again(reply: str, strategy: str) -> None:
     chain = structured_output(model, SendEmail, strategy=strategy, max_retries=1)
     assert chain.invoke("go") == SendEmail(to="me@corp.example")
     assert len(model.calls) == 2
+
+
+# --- (e) a comma after the root, then the end --------------------------------------
+
+
+class Flags(BaseModel):
+    b: bool = True
+    n: int = 0
+
+
+COMMA_ENDS = [
+    pytest.param('{"b": false},', id="bare"),
+    pytest.param('{"b": false} ,\n', id="spaced"),
+    pytest.param('[{"b": false}],', id="array_root"),
+    pytest.param('```json\n{"b": false},\n```', id="fenced"),
+    pytest.param('```\n{"b": false},\n```', id="untagged_fence"),
+    pytest.param('```json\n{"b": false},```', id="fence_on_its_line"),
+    pytest.param('Here:\n```json\n{"b": false},\n```\nDone.', id="fence_in_prose"),
+    pytest.param('```json\n[{"b": false}],\n```', id="fenced_array"),
+    pytest.param('Here: {"b": false},', id="prose"),
+]
+ALL_PARSERS = [
+    pytest.param(JsonFenceOutputParser, id="fence"),
+    pytest.param(partial(JsonFenceOutputParser, repair=True), id="fence_r"),
+    pytest.param(TruncationRecoveringOutputParser, id="trunc"),
+    pytest.param(partial(TruncationRecoveringOutputParser, repair=True), id="trunc_r"),
+]
+
+
+@pytest.mark.parametrize("schema", [None, Flags, list[Flags]], ids=["none", "m", "l"])
+@pytest.mark.parametrize("reason", ["stop", "length"])
+@pytest.mark.parametrize("make", ALL_PARSERS)
+@pytest.mark.parametrize("reply", COMMA_ENDS)
+async def test_a_comma_after_the_root_then_the_end_raises(
+    reply: str, make: Any, reason: str, schema: Any
+) -> None:
+    parser = make() if schema is None else make(pydantic_object=schema)
+    message = AIMessage(reply, response_metadata={"finish_reason": reason})
+    with pytest.raises(JsonRecoveryError):
+        parser.parse(reply)
+    with pytest.raises(JsonRecoveryError):
+        parser.invoke(message)
+    with pytest.raises(JsonRecoveryError):
+        await parser.ainvoke(message)
+    chunks = [AIMessageChunk(content=reply[i : i + 3]) for i in range(0, len(reply), 3)]
+    chunks.append(
+        AIMessageChunk(content="", response_metadata={"finish_reason": reason})
+    )
+    with pytest.raises(JsonRecoveryError):
+        for _ in parser.transform(iter(chunks)):
+            pass
+
+
+@pytest.mark.parametrize("reply", COMMA_ENDS)
+def test_extract_json_refuses_a_comma_after_the_root(reply: str) -> None:
+    with pytest.raises(JsonRecoveryError):
+        extract_json(reply)
+
+
+def test_structured_output_asks_again_after_a_comma_ending_the_reply() -> None:
+    model = ToolCallingChatModel(script=['```json\n{"b": false},\n```', '{"b": false}'])
+    chain = structured_output(
+        model,
+        Flags,
+        strategy="json",
+        parser=JsonFenceOutputParser(pydantic_object=Flags, repair=True),
+    )
+    assert chain.invoke("go") == Flags(b=False)
+    assert len(model.calls) == 2
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        pytest.param('{"a": {"b": 1},}', {"a": {"b": 1}}, id="inside_the_root"),
+        pytest.param(
+            '```json\n{"a": [1, 2,],}\n```', {"a": [1, 2]}, id="fenced_inside"
+        ),
+        pytest.param('{"b": false};', {"b": False}, id="semicolon"),
+    ],
+)
+def test_a_trailing_comma_inside_the_root_is_still_repaired(
+    reply: str, expected: Any
+) -> None:
+    for make in (JsonFenceOutputParser, TruncationRecoveringOutputParser):
+        assert make(repair=True).parse(reply) == expected
