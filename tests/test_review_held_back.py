@@ -9,12 +9,15 @@
     (``{"b": false},``): a trailing comma, or a next value lost or never
     reached. Every parser raises, with and without ``repair`` and a schema,
     whatever ``finish_reason`` says.
+(c) A placeholder (``{"name": "..."}``, ``<name>``, a type name) chosen
+    beside a value of its keys that is not one: two readings, raised, in any
+    order of the two and wherever each stands (fence or prose).
 """
 
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from _models import ToolCallingChatModel
@@ -126,7 +129,9 @@ def test_without_a_schema_the_envelope_is_the_json(reply: str) -> None:
 
 @pytest.mark.parametrize("strategy", ["json", "auto"])
 @pytest.mark.parametrize("reply", HELD_BACK)
-def test_structured_output_asks_again(reply: str, strategy: str) -> None:
+def test_structured_output_asks_again(
+    reply: str, strategy: Literal["json", "auto"]
+) -> None:
     model = ToolCallingChatModel(script=[reply, '{"to": "me@corp.example"}'])
     chain = structured_output(model, SendEmail, strategy=strategy, max_retries=1)
     assert chain.invoke("go") == SendEmail(to="me@corp.example")
@@ -217,3 +222,110 @@ def test_a_trailing_comma_inside_the_root_is_still_repaired(
 ) -> None:
     for make in (JsonFenceOutputParser, TruncationRecoveringOutputParser):
         assert make(repair=True).parse(reply) == expected
+
+
+# --- (c) a placeholder beside a value of its keys ----------------------------------
+
+
+class Person(BaseModel):
+    name: str
+    age: int = 0
+
+
+PLACEHOLDER_BESIDE = [
+    pytest.param(
+        'The format is:\n```json\n{"name": "..."}\n```\nHere: {"name": "Ada"}',
+        id="fenced_dots_then_prose",
+    ),
+    pytest.param(
+        'Use:\n```json\n{"name": "<name>"}\n```\nSo: {"name": "Ada"}', id="angle"
+    ),
+    pytest.param(
+        'Format:\n```json\n{"name": "string", "age": 0}\n```\n'
+        'Answer:\n```json\n{"name": "Ada", "age": 36}\n```',
+        id="type_name_two_fences",
+    ),
+    pytest.param('Format: {"name": "…"}. Answer: {"name": "Ada"}', id="prose_ellipsis"),
+    pytest.param(
+        '```json\n{"name": "[your name]", "age": 0}\n```\nI think {"name": "Ada",'
+        ' "age": 36}',
+        id="brackets",
+    ),
+    pytest.param(
+        '<think>x</think>Template: {"name": "{{name}}"}\nFilled: {"name": "Ada"}',
+        id="template",
+    ),
+    pytest.param('{"name": ""}\nor rather {"name": "Ada"}', id="empty"),
+]
+PLACEHOLDER_ALONE = [
+    pytest.param(
+        '```json\n{"name": "Ada"}\n```\nFormat: {"name": "..."}',
+        {"name": "Ada"},
+        id="answer_first",
+    ),
+    pytest.param(
+        'Format: {"name": "..."}\nAnswer:\n```json\n{"name": "Ada"}\n```',
+        {"name": "Ada"},
+        id="fence_wins_anyway",
+    ),
+    pytest.param(
+        '```json\n{"name": "..."}\n```\nSee also {"id": 3}',
+        {"name": "..."},
+        id="no_rival_of_its_keys",
+    ),
+    pytest.param('{"name": "..."}', {"name": "..."}, id="alone"),
+    pytest.param(
+        '```json\n{"name": "Bob"}\n```\nAnswer: {"name": "Ada"}',
+        {"name": "Bob"},
+        id="two_values_keep_the_order",
+    ),
+    pytest.param(
+        '```json\n{"name": "..."}\n```\n{"name": "<n>", "age": 1}',
+        {"name": "..."},
+        id="rival_has_other_keys",
+    ),
+]
+
+
+@pytest.mark.parametrize("repair", [False, True])
+@pytest.mark.parametrize("reply", PLACEHOLDER_BESIDE)
+async def test_a_placeholder_beside_a_value_of_its_keys_raises(
+    reply: str, *, repair: bool
+) -> None:
+    parsers = [
+        JsonFenceOutputParser(repair=repair),
+        JsonFenceOutputParser(pydantic_object=Person, repair=repair),
+        TruncationRecoveringOutputParser(repair=repair),
+        TruncationRecoveringOutputParser(pydantic_object=Person, repair=repair),
+    ]
+    for parser in parsers:
+        with pytest.raises(JsonRecoveryError, match="two readings"):
+            parser.parse(reply)
+        with pytest.raises(JsonRecoveryError, match="two readings"):
+            await parser.ainvoke(AIMessage(reply))
+    with pytest.raises(JsonRecoveryError, match="two readings"):
+        extract_json(reply)
+    # prefer="last" answers the value written last, if it is no placeholder.
+    try:
+        last = JsonFenceOutputParser(repair=repair, prefer="last").parse(reply)
+    except JsonRecoveryError:
+        return
+    assert last["name"] == "Ada"
+
+
+@pytest.mark.parametrize("repair", [False, True])
+@pytest.mark.parametrize(("reply", "expected"), PLACEHOLDER_ALONE)
+def test_a_placeholder_without_a_rival_keeps_the_order(
+    reply: str, expected: Any, *, repair: bool
+) -> None:
+    assert JsonFenceOutputParser(repair=repair).parse(reply) == expected
+    assert TruncationRecoveringOutputParser(repair=repair).parse(reply) == expected
+    assert extract_json(reply).value == expected
+
+
+def test_structured_output_asks_again_beside_a_format_example() -> None:
+    reply = 'The format is:\n```json\n{"name": "..."}\n```\nHere: {"name": "Ada"}'
+    model = ToolCallingChatModel(script=[reply, '{"name": "Ada"}'])
+    chain = structured_output(model, Person, strategy="json", max_retries=1)
+    assert chain.invoke("go") == Person(name="Ada")
+    assert len(model.calls) == 2

@@ -37,6 +37,7 @@ from langchain_jsonrecover._core.candidates.mention import (
     MENTIONED,
     mentioned,
 )
+from langchain_jsonrecover._core.candidates.placeholder import rival_of_placeholder
 from langchain_jsonrecover._core.candidates.repair import RepairPass
 from langchain_jsonrecover._core.decode.tolerant import DecodeFailure, loads_within
 from langchain_jsonrecover._core.limits import DEFAULT_MAX_CHARS
@@ -188,32 +189,52 @@ def extract(
     )
     if not repair:
         found = choose(candidates, schema, strict_first=strict_first)
-        return _unless_mentioned(prepared, found or report_no_json(prepared))
+        found = found or report_no_json(prepared)
+        return _recheck(prepared, found, max_depth, schema=schema is not None)
     repair_pass = RepairPass(prepared, scan)
-    return _unless_mentioned(
+    return _recheck(
         prepared,
         _choose_repairing(
             candidates, repair_pass, schema, prefer=prefer, whole=fast is None
         ),
+        max_depth,
+        schema=schema is not None,
     )
 
 
-def _unless_mentioned(
-    prepared: Prepared, found: Extraction | ReplyFailure
+def _recheck(
+    prepared: Prepared,
+    found: Extraction | ReplyFailure,
+    max_depth: int,
+    *,
+    schema: bool,
 ) -> Extraction | ReplyFailure:
-    """The value, unless it is a call envelope that the prose only mentions.
+    """The value, unless the reply's words or its other values say otherwise.
 
-    See :mod:`~langchain_jsonrecover._core.candidates.mention`.
+    A call envelope that the prose holds back is not the answer
+    (:mod:`~langchain_jsonrecover._core.candidates.mention`); a placeholder
+    beside a value of its keys is one of two readings
+    (:mod:`~langchain_jsonrecover._core.candidates.placeholder`).
     """
-    if (
-        not isinstance(found, Extraction)
-        or CALL_UNWRAPS.isdisjoint(found.repairs)
-        or not mentioned(prepared.text, *found.span)
-    ):
+    if not isinstance(found, Extraction):
         return found
     start = found.span[0]
-    error = FieldError("", MENTIONED, "")
-    return ReplyFailure("schema", "", pos=start, start=start, errors=(error,))
+    if not CALL_UNWRAPS.isdisjoint(found.repairs) and mentioned(
+        prepared.text, *found.span
+    ):
+        error = FieldError("", MENTIONED, "")
+        return ReplyFailure("schema", "", pos=start, start=start, errors=(error,))
+    rival = rival_of_placeholder(prepared.text, found.span, max_depth=max_depth)
+    if rival is None:
+        return found
+    placeholder, other, other_start = rival
+    error = two_readings((placeholder, start, False), (other, other_start, False))
+    if not schema:
+        reason = error.message.replace(" (as it stands)", "")
+        return ReplyFailure("invalid_json", reason, pos=start, start=start)
+    return ReplyFailure(
+        "schema", "", pos=start, start=start, detail=TWO_READINGS, errors=(error,)
+    )
 
 
 def _choose_repairing(

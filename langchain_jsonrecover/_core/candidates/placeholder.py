@@ -1,0 +1,144 @@
+r"""A format example chosen beside a value of its shape: two readings.
+
+Pure functions on ``str``; no LangChain imports. Candidates keep their
+documented order (fences first, then prose; the first, or ``prefer``), so a
+reply that shows the format before it answers (``The format is:`` then a
+fenced ``{"name": "..."}``, then ``Here: {"name": "Ada"}``) used to give the
+format. The rule, checked only once a value has been chosen:
+
+- the chosen value is a *placeholder*: it holds at least one string, and
+  every string in it, at any depth, is one of :data:`PLACEHOLDER_FORMS`
+  (``...``, ``…``, ``<name>``, ``[name]``, ``{{name}}``, a JSON type name
+  such as ``string`` or ``integer | null``, ``TODO``, ``xxx``, or empty);
+- another candidate of the reply (in a fence or in the prose, before or
+  after it) decodes as it stands to an object with the same keys, holds a
+  string that is not a placeholder, and differs;
+
+then the reply has two readings (a format shown then the answer, or an
+answer left blank then an example), and the reply raises, naming both. A
+placeholder with no such rival is read as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, Final
+
+import orjson
+
+from langchain_jsonrecover._core.candidates.order import find_prose_spans
+from langchain_jsonrecover._core.decode.tolerant import loads_within
+from langchain_jsonrecover._core.reply.fences import find_fences
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+PLACEHOLDER_FORMS: Final = (
+    "an empty string",
+    "two or more dots, or an ellipsis",
+    "<…>, […] or {{…}} around up to 40 characters",
+    (
+        "a JSON type name (string, str, text, number, integer, int, float, "
+        "boolean, bool, object, array, null, none, value, date, url, email), "
+        "or several joined by | or or"
+    ),
+    "TODO, TBD, xxx, placeholder",
+)
+"""The strings a placeholder is made of (compared without case or edge spaces)."""
+
+_TYPE: Final = (
+    r"(?:string|str|text|number|integer|int|float|boolean|bool|object|array"
+    r"|null|none|value|date|url|email)"
+)
+_PLACEHOLDER: Final = re.compile(
+    r"|\.{2,}+|…+"
+    r"|<[^<>\n]{1,40}>|\[[^\[\]\n]{1,40}\]|\{\{[^{}\n]{1,40}\}\}"
+    rf"|{_TYPE}(?:\s*+(?:\||or)\s*+{_TYPE})*+"
+    r"|todo|tbd|x{3,}+|placeholder",
+    re.IGNORECASE,
+)
+
+
+def _strings(value: Any) -> Iterator[str]:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            yield item
+
+
+def is_placeholder(value: Any) -> bool:
+    """Whether ``value`` holds a string, and every string in it is a placeholder.
+
+    Example:
+        >>> is_placeholder({"name": "...", "tags": ["<tag>"], "age": 0})
+        True
+        >>> is_placeholder({"name": "Ada", "note": "..."}), is_placeholder({"n": 1})
+        (False, False)
+    """
+    found = False
+    for text in _strings(value):
+        if _PLACEHOLDER.fullmatch(text.strip()) is None:
+            return False
+        found = True
+    return found
+
+
+def rival_of_placeholder(
+    text: str, span: tuple[int, int], *, max_depth: int
+) -> tuple[Any, Any, int] | None:
+    r"""The placeholder chosen at ``span`` and a value of its shape elsewhere.
+
+    Args:
+        text: The reply, reasoning and markup blanked (same offsets).
+        span: Where the chosen value's text lies.
+        max_depth: Deeper values are not read.
+
+    Returns:
+        ``(placeholder, rival, rival_start)``, or ``None`` when the chosen
+        value is no placeholder, or no other candidate of its keys holds a
+        value.
+
+    Example:
+        >>> reply = 'Format:\n```json\n{"name": "..."}\n```\nHere: {"name": "Ada"}'
+        >>> rival_of_placeholder(reply, (16, 31), max_depth=64)
+        ({'name': '...'}, {'name': 'Ada'}, 42)
+        >>> print(rival_of_placeholder('{"n": "A"} {"n": "..."}', (0, 10), max_depth=9))
+        None
+    """
+    chosen = _loads(text[span[0] : span[1]], max_depth)
+    if not isinstance(chosen, dict) or not is_placeholder(chosen):
+        return None
+    fences = find_fences(text)
+    places = [(f.body_start, f.body_end) for f in fences]
+    places += [
+        (s.start, s.end)
+        for s in find_prose_spans(text, 0, fences, max_depth=max_depth)
+        if s.is_object and s.closed
+    ]
+    for start, end in places:
+        if start <= span[0] < end:
+            continue  # the chosen value itself
+        other = _loads(text[start:end], max_depth)
+        if (
+            isinstance(other, dict)
+            and other.keys() == chosen.keys()
+            and other != chosen
+            and not is_placeholder(other)
+            and any(_strings(other))
+        ):
+            return chosen, other, start
+    return None
+
+
+def _loads(text: str, max_depth: int) -> Any:
+    """The strict value of ``text``, or ``None``."""
+    try:
+        value, shallow = loads_within(text.strip(), max_depth)
+    except orjson.JSONDecodeError:
+        return None
+    return value if shallow else None
