@@ -12,6 +12,10 @@
 (c) A placeholder (``{"name": "..."}``, ``<name>``, a type name) chosen
     beside a value of its keys that is not one: two readings, raised, in any
     order of the two and wherever each stands (fence or prose).
+(F4, F11) An envelope beside a member that is a field of the schema is not
+    unwrapped (the member would be dropped for its default), and a call whose
+    ``name`` fills a field of the schema is never valid by ignoring its
+    arguments: the arguments answer, or the reply is refused.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from langchain_jsonrecover import (
     extract_json,
     structured_output,
 )
+from langchain_jsonrecover.tools import recover_tool_calls
 
 
 class SendEmail(BaseModel):
@@ -329,3 +334,125 @@ def test_structured_output_asks_again_beside_a_format_example() -> None:
     chain = structured_output(model, Person, strategy="json", max_retries=1)
     assert chain.invoke("go") == Person(name="Ada")
     assert len(model.calls) == 2
+
+
+# --- (F4, F11) envelopes beside a field, calls whose name is a field -----------------
+
+
+class GetWeather(BaseModel):
+    """Get the weather."""
+
+    city: str
+    unit: str = "c"
+
+
+class Task(BaseModel):
+    """Create a task."""
+
+    name: str
+    priority: str = "low"
+
+
+BESIDE_A_FIELD = [
+    pytest.param(
+        GetWeather, '{"arguments": {"city": "Paris"}, "unit": "f"}', id="args"
+    ),
+    pytest.param(
+        GetWeather, '{"properties": {"city": "Paris"}, "unit": "f"}', id="props"
+    ),
+    pytest.param(
+        GetWeather,
+        '{"name": "GetWeather", "arguments": {"city": "Paris"}, "unit": "f"}',
+        id="call",
+    ),
+    pytest.param(
+        GetWeather,
+        '{"type": "function", "function": {"name": "GetWeather", "arguments": '
+        '"{\\"city\\": \\"Paris\\"}"}, "unit": "f"}',
+        id="function",
+    ),
+    pytest.param(
+        Person, '{"name": "Ada", "parameters": {"age": 36}}', id="name_beside"
+    ),
+    pytest.param(
+        Task, '{"name": "Task", "arguments": {"priority": "high"}}', id="no_name"
+    ),
+]
+UNWRAPPED = [
+    pytest.param(
+        Task,
+        '{"name": "create_task", "arguments": {"name": "deploy", "priority": "high"}}',
+        Task(name="deploy", priority="high"),
+        id="call_name_is_a_field",
+    ),
+    pytest.param(
+        Task,
+        '{"name": "create_task", "parameters": {"name": "deploy", "priority": "high"}}',
+        Task(name="deploy", priority="high"),
+        id="parameters",
+    ),
+    pytest.param(
+        Person,
+        '{"name": "Person", "arguments": "{\\"name\\": \\"Ada\\", \\"age\\": 36}"}',
+        Person(name="Ada", age=36),
+        id="arguments_string",
+    ),
+    pytest.param(
+        GetWeather,
+        '{"name": "GetWeather", "id": "c1", "arguments": {"city": "Paris"}}',
+        GetWeather(city="Paris"),
+        id="own_keys_only",
+    ),
+    pytest.param(
+        Person, '{"name": "Ada", "age": 3}', Person(name="Ada", age=3), id="no_envelope"
+    ),
+]
+
+
+@pytest.mark.parametrize("make", ALL_PARSERS)
+@pytest.mark.parametrize(("model", "reply"), BESIDE_A_FIELD)
+async def test_an_envelope_beside_a_field_is_not_unwrapped(
+    model: Any, reply: str, make: Any
+) -> None:
+    parser = make(pydantic_object=model)
+    with pytest.raises(SchemaValidationError):
+        parser.parse(reply)
+    with pytest.raises(SchemaValidationError):
+        await parser.ainvoke(AIMessage(reply))
+
+
+@pytest.mark.parametrize("make", ALL_PARSERS)
+@pytest.mark.parametrize(("model", "reply", "expected"), UNWRAPPED)
+def test_a_call_is_read_by_its_arguments(
+    model: Any, reply: str, expected: Any, make: Any
+) -> None:
+    assert make(pydantic_object=model).parse(reply) == expected
+
+
+@pytest.mark.parametrize(("model", "reply"), BESIDE_A_FIELD)
+def test_structured_output_asks_again_for_an_envelope_beside_a_field(
+    model: Any, reply: str
+) -> None:
+    good = model.model_validate_json(
+        '{"city": "Oslo"}' if model is GetWeather else '{"name": "Ada", "age": 1}'
+    )
+    chat = ToolCallingChatModel(script=[reply, good.model_dump_json()])
+    chain = structured_output(chat, model, strategy="json", max_retries=1)
+    assert chain.invoke("go") == good
+    assert len(chat.calls) == 2
+
+
+def test_a_tool_call_keeps_the_member_beside_its_arguments() -> None:
+    inner = '{"arguments": {"city": "Paris"}, "unit": "f"}'
+    text = f'<tool_call>{{"name": "GetWeather", "arguments": {inner}}}</tool_call>'
+    invalid = {
+        "name": "GetWeather",
+        "args": inner,
+        "id": "c1",
+        "error": None,
+        "type": "invalid_tool_call",
+    }
+    for message in (AIMessage(text), AIMessage("", invalid_tool_calls=[invalid])):
+        fixed = recover_tool_calls(message, [GetWeather])
+        assert fixed.tool_calls == []
+        assert fixed.invalid_tool_calls

@@ -57,6 +57,15 @@ if TYPE_CHECKING:
 
 _VALUE_WIDTH: Final = 60
 _TOOL_CALL_KEYS: Final = frozenset({"type", "function", "id", "index"})
+_ENVELOPE_OWN_KEYS: Final = frozenset(
+    {"name", "arguments", "parameters", "properties", *_TOOL_CALL_KEYS}
+)
+"""An envelope's own keys: any other key beside them that is a field of the
+schema keeps the envelope from being unwrapped."""
+CALL_ARGUMENTS_IGNORED: Final = (
+    "the value is a call whose arguments would be ignored: send the arguments "
+    "as the answer"
+)
 _NOT_HELD: Final = frozenset({"missing", "extra_forbidden"})
 """Errors that do not show a field of the schema present in the value."""
 
@@ -174,6 +183,15 @@ class Schema:
             The validated value with the repairs made, or the errors to report.
         """
         outer = self._validate(value)
+        if (
+            isinstance(outer, Accepted)
+            and not self.fills_nothing(value)
+            and self._call_payload(value)
+        ):
+            # Valid only by ignoring the call's arguments (``{"name": "x",
+            # "arguments": {…}}`` for a schema with a ``name``): the payload
+            # is inside, so it answers or the reply is refused.
+            outer = Rejected((FieldError("", CALL_ARGUMENTS_IGNORED, ""),))
         if isinstance(outer, Accepted) and not self.fills_nothing(value):
             if not self._aligner.hides_a_field(value):
                 return outer
@@ -275,14 +293,34 @@ class Schema:
             return self._knows(value) if self.fields else bool(value)
         return not isinstance(value, list) or bool(value)
 
+    def _call_payload(self, value: Any) -> bool:
+        """Whether a value holds a call's arguments under a key that is no field."""
+        if not isinstance(value, dict):
+            return False
+        return any(
+            key in value
+            and key not in self.fields
+            and (key == "arguments" or "name" in value)
+            and isinstance(self._decoded(value[key]), dict)
+            for key in ("arguments", "parameters")
+        )
+
     def _envelopes(self, value: Any) -> Iterator[tuple[str, Any]]:
-        """Inner values a known envelope may hold; never through a schema field."""
+        """Inner values a known envelope may hold; never through a schema field.
+
+        Nor beside one: a member that is a field of the schema next to the
+        envelope's key (``{"arguments": {"city": "Paris"}, "unit": "f"}``)
+        would be dropped by the unwrapping, and its default would stand for
+        what the reply wrote.
+        """
         if isinstance(value, str):
             decoded = self._decode_string(value)
             if decoded is not None:
                 yield "decoded_json_string", decoded.value
             return
         if not isinstance(value, dict):
+            return
+        if not self.fields.isdisjoint(set(value) - _ENVELOPE_OWN_KEYS):
             return
         for key in ("arguments", "parameters"):
             if (
