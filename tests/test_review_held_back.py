@@ -16,6 +16,9 @@
     unwrapped (the member would be dropped for its default), and a call whose
     ``name`` fills a field of the schema is never valid by ignoring its
     arguments: the arguments answer, or the reply is refused.
+(F1) A reply that starts with a key and its colon (its ``{`` prefilled) holds
+    that object as its JSON: a later value (an example, a fence) never
+    answers instead; alone, repair adds the brace back.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from langchain_core.messages import AIMessage, AIMessageChunk
 from pydantic import BaseModel
 
 from langchain_jsonrecover import (
+    InvalidJsonError,
     JsonFenceOutputParser,
     JsonRecoveryError,
     SchemaValidationError,
@@ -456,3 +460,62 @@ def test_a_tool_call_keeps_the_member_beside_its_arguments() -> None:
         fixed = recover_tool_calls(message, [GetWeather])
         assert fixed.tool_calls == []
         assert fixed.invalid_tool_calls
+
+
+# --- (F1) a reply that starts inside an object whose brace was prefilled -----------
+
+MEMBERS_FIRST = [
+    pytest.param(
+        '"city": "Paris"}\n\nFor example {"city": "Rome"} would be wrong.', id="example"
+    ),
+    pytest.param('"a": 1}\n{"a": 2}', id="second_value"),
+    pytest.param('"a": 1, "b": 2}\n\n```json\n{"a": 5}\n```', id="fence_after"),
+    pytest.param('city": "Paris"}\n{"city": "Rome"}', id="key_quote_lost"),
+    pytest.param('<think>x</think>\n  "a": [1]}\nor [2]', id="after_reasoning"),
+    pytest.param('"Answer": {"a": 1}', id="member_holding_the_value"),
+]
+
+
+@pytest.mark.parametrize("make", ALL_PARSERS)
+@pytest.mark.parametrize("reply", MEMBERS_FIRST)
+async def test_a_reply_that_starts_with_members_never_answers_a_later_value(
+    reply: str, make: Any
+) -> None:
+    parser = make()
+    with pytest.raises(InvalidJsonError, match="opening brace is missing"):
+        parser.parse(reply)
+    with pytest.raises(InvalidJsonError):
+        await parser.ainvoke(AIMessage(reply))
+    with pytest.raises(JsonRecoveryError):
+        for _ in parser.transform(iter([AIMessageChunk(content=reply)])):
+            pass
+    with pytest.raises(InvalidJsonError):
+        extract_json(reply)
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        pytest.param('"a": 1,\n"b": 2\n}', {"a": 1, "b": 2}, id="members_alone"),
+        pytest.param('  "a": {"b": 1}}\n', {"a": {"b": 1}}, id="nested"),
+    ],
+)
+def test_members_alone_still_get_their_brace_back(reply: str, expected: Any) -> None:
+    for make in (JsonFenceOutputParser, TruncationRecoveringOutputParser):
+        assert make(repair=True).parse(reply) == expected
+
+
+@pytest.mark.parametrize(
+    "reply", ['Answer: {"a": 1}', '"Hello" she said: {"a": 1}'], ids=["label", "quote"]
+)
+def test_a_label_or_a_quotation_first_is_no_member(reply: str) -> None:
+    assert JsonFenceOutputParser().parse(reply) == {"a": 1}
+
+
+def test_structured_output_asks_again_for_members_first() -> None:
+    model = ToolCallingChatModel(
+        script=['"name": "Ada"}\nFor example {"name": "Bob"}', '{"name": "Ada"}']
+    )
+    chain = structured_output(model, Person, strategy="json", max_retries=1)
+    assert chain.invoke("go") == Person(name="Ada")
+    assert len(model.calls) == 2

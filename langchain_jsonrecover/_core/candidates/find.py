@@ -74,6 +74,15 @@ _NESTED: Final = (
     "a value inside an object whose opening bracket is missing (a key and a "
     "colon come before it)"
 )
+_MEMBERS_FIRST: Final = re.compile(
+    r'(?:"(?:[^"\\\n]|\\.)*+"|[A-Za-z_][\w-]*+")[ \t]*+:'
+)
+MEMBERS_FIRST: Final = "members_first"
+"""``CandidateFailure.detail``: the reply starts with a key, its ``{`` missing."""
+MEMBERS_FIRST_REASON: Final = (
+    "the reply starts inside an object whose opening brace is missing (a key "
+    "and a colon come first)"
+)
 _GOES_ON: Final = "the block goes on after the value ends (a stray or missing bracket?)"
 _SCALAR_START: Final = frozenset('"-0123456789tfn')
 
@@ -144,6 +153,17 @@ def _read_tool_calls(prepared: Prepared, scan: Scan) -> Iterator[Candidate]:
 
 def _read_text(masked: str, base: tuple[str, ...], scan: Scan) -> Iterator[Candidate]:
     """The candidates of the prepared text, in order (see :func:`iter_candidates`)."""
+    first = NON_SPACE.search(masked)
+    members = _MEMBERS_FIRST.match(masked, first.start()) if first else None
+    if members is not None and "}" in masked[members.end() :]:
+        # The reply starts inside an object whose ``{`` was prefilled: that
+        # object is its JSON, never a later value (an example, a second one).
+        start = members.start()
+        failure = CandidateFailure(
+            "invalid_json", MEMBERS_FIRST_REASON, start, detail=MEMBERS_FIRST
+        )
+        yield Candidate(start, len(masked), "raw", base, failure=failure)
+        return
     if "```" not in masked:
         yield from _read_prose(masked, [], base, scan)
         return

@@ -15,6 +15,7 @@ import orjson
 
 from langchain_jsonrecover._core.candidates.find import (
     INSIDE_STRUCTURE,
+    MEMBERS_FIRST,
     NON_SPACE,
     OPENERS,
     UNESCAPED_QUOTE,
@@ -61,7 +62,7 @@ _CHECKED: Final = frozenset(
 _KEY_FIRST: Final = re.compile(r'"(?:[^"\\\n]|\\.)*"[ \t]*:')
 _REPAIRABLE: Final = frozenset({"invalid_json", "truncated"})
 # A member's value, or several values together: no repair makes one answer.
-_NOT_REPAIRED: Final = frozenset({"nested_value", SEVERAL})
+_NOT_REPAIRED: Final = frozenset({"nested_value", SEVERAL, MEMBERS_FIRST})
 
 
 class RepairPass:
