@@ -19,6 +19,9 @@
 (F1) A reply that starts with a key and its colon (its ``{`` prefilled) holds
     that object as its JSON: a later value (an example, a fence) never
     answers instead; alone, repair adds the brace back.
+(F6) Bare items and a closer after a complete root (``[] false]``,
+    ``[1, 2], 3]``): the root closed too early, so the whole is one broken
+    candidate, never the root alone.
 """
 
 from __future__ import annotations
@@ -519,3 +522,52 @@ def test_structured_output_asks_again_for_members_first() -> None:
     chain = structured_output(model, Person, strategy="json", max_retries=1)
     assert chain.invoke("go") == Person(name="Ada")
     assert len(model.calls) == 2
+
+
+# --- (F6) bare items and a closer after a complete root ------------------------------
+
+ITEMS_AFTER_ROOT = [
+    pytest.param("[] false]", [], id="literal"),
+    pytest.param("[]\nfalse\n]", [], id="lines"),
+    pytest.param('[] "x"]', [], id="string"),
+    pytest.param("{} true}", {}, id="object_root"),
+    pytest.param('{"a": 1}, "x"]', {"a": 1}, id="comma_string"),
+    pytest.param('Here: {"a": 1}, 2]', {"a": 1}, id="in_prose"),
+    pytest.param("[1, 2], 3]", [1, 2], id="nested_array"),
+    pytest.param("[[1]], 2]", [[1]], id="deeper"),
+    pytest.param('[0.5, []], false, "z"]', [0.5, []], id="several_items"),
+    pytest.param(
+        "[\n  0.5,\n  \n    []\n  ],\n  false,\n  false\n]", [0.5, []], id="indented"
+    ),
+]
+
+
+@pytest.mark.parametrize(("reply", "root"), ITEMS_AFTER_ROOT)
+async def test_items_after_a_root_are_never_dropped(reply: str, root: Any) -> None:
+    for repair in (False, True):
+        for kind in (JsonFenceOutputParser, TruncationRecoveringOutputParser):
+            parser = kind(repair=repair)
+            try:
+                value = parser.parse(reply)
+            except JsonRecoveryError:
+                continue
+            # With repair, a reading that keeps the items; never the root alone.
+            assert value != root, (parser, value)
+    with pytest.raises(JsonRecoveryError):
+        JsonFenceOutputParser().parse(reply)
+    with pytest.raises(JsonRecoveryError):
+        await TruncationRecoveringOutputParser().ainvoke(AIMessage(reply))
+    with pytest.raises(JsonRecoveryError):
+        extract_json(reply)
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        pytest.param('{"a": 1} [2]', {"a": 1}, id="citation_after"),
+        pytest.param("[1] and 2", [1], id="prose_after"),
+        pytest.param('{"a": 1}, 2 more]', {"a": 1}, id="words_after_the_item"),
+    ],
+)
+def test_prose_after_a_root_is_still_skipped(reply: str, expected: Any) -> None:
+    assert JsonFenceOutputParser().parse(reply) == expected

@@ -13,6 +13,8 @@ from typing import Final
 # How far past a closed root the look for more structure reaches (a bound, so
 # that many roots cost a bounded look each).
 LOOK: Final = 256
+# A bare JSON scalar: a string, a number or a literal.
+_SCALAR: Final = r'(?:"(?:[^"\\\n]++|\\.)*+"|-?+[0-9][0-9.eE+-]*+|true|false|null)'
 # After a closed root: a closer (perhaps after a comma), a key (``, "k":`` or
 # ``"k":``; after a comma also ``k":``, ``k:`` or ``'k':``), or the next value
 # of a run (``, {`` or ``{``).
@@ -23,6 +25,10 @@ AFTER_ROOT: Final = re.compile(
     # ``, n: 5``, ``, 'n': 5``): a member too, never prose to skip.
     r"""|,[ \t\r\n]*+((?:'(?:[^'\\\n]++|\\.)*+'|[A-Za-z_$][\w$-]*+"?+)"""
     r"[ \t\r\n]*+:)"
+    # Bare items, then a closer that the root did not open (``[] false]``,
+    # ``[1, 2], 3]``): the root closed too early, its items go on.
+    rf"|(?:,[ \t\r\n]*+)?+((?:{_SCALAR}[ \t\r\n]*+,[ \t\r\n]*+)*+{_SCALAR}"
+    r"[ \t\r\n]*+[\]}])"
     r"|(?:,[ \t\r\n]*+)?+[\[{])"
 )
 
@@ -73,5 +79,6 @@ def continues_structure(text: str, end: int, hi: int) -> bool:
         return True
     found = AFTER_ROOT.match(text, end, min(hi, end + LOOK))
     return found is not None and (
-        found.group(1) is not None or (found.group(2) or found.group(3)) is not None
+        found.group(1) is not None
+        or (found.group(2) or found.group(3) or found.group(4)) is not None
     )

@@ -207,7 +207,8 @@ class _Scan:
             if cut_key_after(text, end, self.hi):
                 return self._reopen(first)
             return -1
-        closer = found.group(1)
+        # A closer, or bare items and then one (``[] false]``): one broken span.
+        closer = found.group(1) or (found.group(4) or "")[-1:] or None
         if closer is not None:
             if self.open_count["{" if closer == "}" else "["]:
                 return -1  # it closes a bracket of the prose around
