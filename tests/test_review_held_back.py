@@ -22,6 +22,8 @@
 (F6) Bare items and a closer after a complete root (``[] false]``,
     ``[1, 2], 3]``): the root closed too early, so the whole is one broken
     candidate, never the root alone.
+(F5) A continuation in a fence of its own, or repeating the cut text after
+    a space, is read both ways; they differ, so the whole answer is asked for.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from langchain_jsonrecover import (
     InvalidJsonError,
     JsonFenceOutputParser,
     JsonRecoveryError,
+    JsonRetryChain,
     SchemaValidationError,
     TruncationRecoveringOutputParser,
     extract_json,
@@ -571,3 +574,71 @@ async def test_items_after_a_root_are_never_dropped(reply: str, root: Any) -> No
 )
 def test_prose_after_a_root_is_still_skipped(reply: str, expected: Any) -> None:
     assert JsonFenceOutputParser().parse(reply) == expected
+
+
+# --- (F5) a continuation in a fence of its own, or a repeat after a space ------------
+
+LENGTH = {"finish_reason": "length"}
+STOP = {"finish_reason": "stop"}
+TWO_WAY_PIECES = [
+    pytest.param('{"sku": "A', '```json\n-1"}\n```', id="fence"),
+    pytest.param('{"sku": "A', '```\n-1"}\n```', id="untagged_fence"),
+    pytest.param('{"sku": "A', '\n```json\n-1"}\n```', id="fence_after_newline"),
+    pytest.param('{"note": "in mark', ' in markdown"}', id="repeat_after_space"),
+    pytest.param('{"note": "in mark', '\nin markdown"}', id="repeat_after_newline"),
+    pytest.param('{"note": "one two', ' two three"}', id="word_repeated"),
+]
+
+
+def _scripted(first: str, piece: str) -> Any:
+    from _models import ScriptedChatModel  # noqa: PLC0415
+
+    return ScriptedChatModel(
+        script=[
+            AIMessage(first, response_metadata=LENGTH),
+            AIMessage(piece, response_metadata=STOP),
+            AIMessage('{"sku": "whole", "note": "whole"}', response_metadata=STOP),
+        ]
+    )
+
+
+@pytest.mark.parametrize("make", ALL_PARSERS)
+@pytest.mark.parametrize(("first", "piece"), TWO_WAY_PIECES)
+async def test_a_continuation_read_two_ways_asks_for_the_whole_answer(
+    first: str, piece: str, make: Any, mode: str
+) -> None:
+    model = _scripted(first, piece)
+    chain = JsonRetryChain(model=model, parser=make(), on_truncation="continue")
+    value = chain.invoke("go") if mode == "sync" else await chain.ainvoke("go")
+    assert value == {"sku": "whole", "note": "whole"}
+    assert len(model.calls) == 3
+
+
+class Sku(BaseModel):
+    sku: str
+
+
+def test_structured_output_asks_again_after_a_fenced_continuation() -> None:
+    model = _scripted('{"sku": "A', '```json\n-1"}\n```')
+    chain = structured_output(model, Sku, strategy="json", on_truncation="continue")
+    assert chain.invoke("go") == Sku(sku="whole")
+    assert len(model.calls) == 3
+
+
+@pytest.mark.parametrize(
+    ("first", "piece", "expected"),
+    [
+        pytest.param('{"a": "was', ' strong"}', {"a": "was strong"}, id="space_exact"),
+        pytest.param('{"a": [1, 2,', "\n 3]}", {"a": [1, 2, 3]}, id="newline_exact"),
+        pytest.param('{"a": "x', '```"}', {"a": "x```"}, id="backticks_as_data"),
+    ],
+)
+def test_an_exact_continuation_still_joins(
+    first: str, piece: str, expected: Any
+) -> None:
+    model = _scripted(first, piece)
+    chain = JsonRetryChain(
+        model=model, parser=JsonFenceOutputParser(), on_truncation="continue"
+    )
+    assert chain.invoke("go") == expected
+    assert len(model.calls) == 2

@@ -43,6 +43,10 @@ _LEAD_IN: Final = re.compile(
 )
 
 
+_FENCE_OPEN: Final = re.compile(r"[ \t\r\n]*+```[\w+.-]*+[ \t]*+\r?\n")
+_FENCE_CLOSE: Final = re.compile(r"\r?\n?[ \t]*+```[ \t\r\n]*+\Z")
+
+
 @dataclass(frozen=True, slots=True)
 class Reading:
     """One text the cut reply and its continuation can make."""
@@ -125,13 +129,40 @@ def join_readings(bases: Sequence[str], piece: str) -> list[Reading]:
     """
     found: dict[str, Reading] = {}
     lead = lead_in(piece)
+    rests = [piece, piece[lead:]] if lead else [piece]
+    # A continuation in a fence of its own: the fence may be markup, or data
+    # inside the string the cut fell in. Both are read.
+    rests += [u for u in map(_unfenced, rests) if u is not None]
     for base in bases:
-        rests = [piece, piece[lead:]] if lead else [piece]
         for rest in rests:
             for skip in (0, *overlaps(base, rest)):
                 text = base + rest[skip:]
                 found.setdefault(text, Reading(text, len(base)))
+            spaced = rest.lstrip(" \t\r\n")
+            if spaced is not rest and spaced:
+                # A repeat after a space (`` in markdown"}`` after ``"in mark``)
+                # that starts where a word of the reply starts.
+                for skip in overlaps(base, spaced):
+                    if base[-skip - 1 : -skip].isalnum():
+                        continue
+                    text = base + spaced[skip:]
+                    found.setdefault(text, Reading(text, len(base)))
     return list(found.values())
+
+
+def _unfenced(piece: str) -> str | None:
+    r"""``piece`` without the fence it opens (and closes), or ``None``.
+
+    Example:
+        >>> _unfenced('```json\n-1"}\n```'), _unfenced('-1"}')
+        ('-1"}', None)
+    """
+    opened = _FENCE_OPEN.match(piece)
+    if opened is None:
+        return None
+    rest = piece[opened.end() :]
+    closed = _FENCE_CLOSE.search(rest)
+    return rest[: closed.start()] if closed is not None else rest
 
 
 def restart_at(partial: str, piece: str) -> int | None:
