@@ -5,10 +5,11 @@
     sync, async and streamed, and ``structured_output`` over JSON and tools,
     raise or ask again; an envelope that is the reply, or follows a plain
     lead, is still read.
-(e) A comma after a complete root that ends its block or the reply
-    (``{"b": false},``): a trailing comma, or a next value lost or never
-    reached. Every parser raises, with and without ``repair`` and a schema,
-    whatever ``finish_reason`` says.
+(e) A comma after a complete root, and then the end of the reply
+    (``{"b": false},``, an unclosed fence too): a trailing comma, or a next
+    value the end kept out. Every parser raises, with and without ``repair``
+    and a schema, whatever ``finish_reason`` says. A fence closed after the
+    comma ends the value: with ``repair``, one added comma, read as trailing.
 (c) A placeholder (``{"name": "..."}``, ``<name>``, a type name) chosen
     beside a value of its keys that is not one: two readings, raised, in any
     order of the two and wherever each stands (fence or prose).
@@ -165,11 +166,10 @@ COMMA_ENDS = [
     pytest.param('{"b": false},', id="bare"),
     pytest.param('{"b": false} ,\n', id="spaced"),
     pytest.param('[{"b": false}],', id="array_root"),
-    pytest.param('```json\n{"b": false},\n```', id="fenced"),
-    pytest.param('```\n{"b": false},\n```', id="untagged_fence"),
-    pytest.param('```json\n{"b": false},```', id="fence_on_its_line"),
-    pytest.param('Here:\n```json\n{"b": false},\n```\nDone.', id="fence_in_prose"),
-    pytest.param('```json\n[{"b": false}],\n```', id="fenced_array"),
+    pytest.param('```json\n{"b": false},', id="unclosed_fence"),
+    pytest.param('```json\n{"b": false},\n', id="unclosed_fence_newline"),
+    pytest.param('Here:\n```json\n[{"b": false}],\n', id="unclosed_fence_in_prose"),
+    pytest.param('```\n{"b": false},', id="unclosed_untagged_fence"),
     pytest.param('Here: {"b": false},', id="prose"),
 ]
 ALL_PARSERS = [
@@ -211,7 +211,7 @@ def test_extract_json_refuses_a_comma_after_the_root(reply: str) -> None:
 
 
 def test_structured_output_asks_again_after_a_comma_ending_the_reply() -> None:
-    model = ToolCallingChatModel(script=['```json\n{"b": false},\n```', '{"b": false}'])
+    model = ToolCallingChatModel(script=['```json\n{"b": false},', '{"b": false}'])
     chain = structured_output(
         model,
         Flags,
@@ -225,6 +225,13 @@ def test_structured_output_asks_again_after_a_comma_ending_the_reply() -> None:
 @pytest.mark.parametrize(
     ("reply", "expected"),
     [
+        # A fence closed after the comma: the model ended its value there.
+        pytest.param('```json\n{"b": false},\n```', {"b": False}, id="fenced"),
+        pytest.param('```json\n{"b": false},```', {"b": False}, id="fence_glued"),
+        pytest.param(
+            'Here:\n```json\n{"b": false},\n```\nDone.', {"b": False}, id="fence_prose"
+        ),
+        pytest.param("```json\n[1, 2],\n```", [1, 2], id="fenced_array"),
         pytest.param('{"a": {"b": 1},}', {"a": {"b": 1}}, id="inside_the_root"),
         pytest.param(
             '```json\n{"a": [1, 2,],}\n```', {"a": [1, 2]}, id="fenced_inside"
@@ -232,7 +239,7 @@ def test_structured_output_asks_again_after_a_comma_ending_the_reply() -> None:
         pytest.param('{"b": false};', {"b": False}, id="semicolon"),
     ],
 )
-def test_a_trailing_comma_inside_the_root_is_still_repaired(
+def test_a_comma_before_a_closer_or_a_fence_is_read_as_trailing(
     reply: str, expected: Any
 ) -> None:
     for make in (JsonFenceOutputParser, TruncationRecoveringOutputParser):

@@ -249,7 +249,6 @@ class RepairPass:
             (candidate.whole and NON_SPACE.search(masked, end, candidate.end))
             or continues_structure(masked, end, len(masked))
             or _went_on_after_comma(masked, end)
-            or _comma_ends(masked, end, candidate.end if candidate.whole else None)
             or _another_value(masked, end, scan.max_depth)
         ):
             return None
@@ -387,34 +386,6 @@ def _went_on_after_comma(text: str, end: int) -> bool:
     if back == 0 or text[back - 1] != ",":
         return False
     return continues_structure(text, back - 1, len(text))
-
-
-def _comma_ends(text: str, end: int, hi: int | None) -> bool:
-    r"""Whether a repair took a comma after the root that ends its block or the reply.
-
-    ``{"b": false},`` with nothing after the comma (in its fenced block, or in
-    the reply) has two readings: a trailing comma, or a next value that the
-    reply lost or never reached. Neither a schema nor ``finish_reason`` tells
-    them apart, so the repair does not choose.
-
-    Args:
-        text: The prepared reply.
-        end: Where the repaired value's text ends (past the comma it took).
-        hi: The end of the block that holds only this value; ``None``: the
-            reply's end.
-
-    Example:
-        >>> _comma_ends('{"b": false},\n', 13, None)
-        True
-        >>> _comma_ends('{"b": false}, thanks', 13, None)
-        False
-    """
-    back = end
-    while back > 0 and text[back - 1] in " \t\r\n":
-        back -= 1
-    if back == 0 or text[back - 1] != ",":
-        return False
-    return NON_SPACE.search(text, end, len(text) if hi is None else hi) is None
 
 
 def _inside_structure(text: str, start: int) -> bool:
