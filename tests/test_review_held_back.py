@@ -25,6 +25,9 @@
     candidate, never the root alone.
 (F5) A continuation in a fence of its own, or repeating the cut text after
     a space, is read both ways; they differ, so the whole answer is asked for.
+(F19) A string at the cut that closes the JSON and goes on in words on its
+    line is a lost quote as well as a cut: without a token-limit stop, an error.
+(F23) A placeholder before the answer, under a schema: two readings (c).
 """
 
 from __future__ import annotations
@@ -649,3 +652,68 @@ def test_an_exact_continuation_still_joins(
     )
     assert chain.invoke("go") == expected
     assert len(model.calls) == 2
+
+
+# --- (F19) a string at the cut that closes the JSON and goes on in words ------------
+
+CLOSED_IN_A_STRING = [
+    pytest.param('{"path": "/tmp} Please confirm.', id="sentence"),
+    pytest.param('{"msg": "ok} Done.', id="short"),
+    pytest.param('{"a": 1, "msg": "ok}. Hope this helps!', id="punctuation"),
+    pytest.param('{"a: 1} Thanks!', id="key"),
+    pytest.param('{"a": {"b": "x}} and that is it', id="two_closers"),
+    pytest.param('[{"a": "x"}, "y] as you asked', id="array"),
+]
+
+
+@pytest.mark.parametrize("reason", [None, "stop"])
+@pytest.mark.parametrize("reply", CLOSED_IN_A_STRING)
+async def test_a_lost_quote_before_the_closer_is_not_read_as_a_cut(
+    reply: str, reason: str | None
+) -> None:
+    metadata = {"finish_reason": reason} if reason else {}
+    for repair in (False, True):
+        parser = TruncationRecoveringOutputParser(repair=repair)
+        with pytest.raises(InvalidJsonError, match="missing closing quote"):
+            parser.parse(reply)
+        with pytest.raises(InvalidJsonError):
+            await parser.ainvoke(AIMessage(reply, response_metadata=metadata))
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        pytest.param('{"a": "Use {name} here', {"a": "Use {name} here"}, id="balanced"),
+        pytest.param('{"a": "x} y', {"a": "x} y"}, id="length_stop"),
+        pytest.param('{"a": "x}', {"a": "x}"}, id="closer_last"),
+    ],
+)
+def test_a_cut_string_that_holds_a_closer_still_closes(
+    reply: str, expected: Any
+) -> None:
+    message = AIMessage(reply, response_metadata={"finish_reason": "length"})
+    assert TruncationRecoveringOutputParser().invoke(message) == expected
+    if "y" not in reply:
+        assert TruncationRecoveringOutputParser().parse(reply) == expected
+
+
+# --- (F23) a placeholder written before the answer, under a schema ------------------
+
+
+class City(BaseModel):
+    city: str
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        'Expected shape `{"city": "..."}`. Result: {"city": "Paris"}',
+        'Expected shape `{"city": "<city>"}`. Result: {"city": "Paris"}',
+        'Format: {"city": "string"}\nAnswer: {"city": "Paris"}',
+    ],
+    ids=["dots", "angle", "type_name"],
+)
+def test_a_placeholder_before_the_answer_never_wins(reply: str) -> None:
+    for repair in (False, True):
+        with pytest.raises(SchemaValidationError, match="two readings"):
+            JsonFenceOutputParser(pydantic_object=City, repair=repair).parse(reply)

@@ -40,6 +40,12 @@ _OPENERS_OR_QUOTE: Final = re.compile(r'[\[{"]')
 # In a string the text ends in: a raw line break beside a closing bracket,
 # the JSON's own end written inside a string whose closing quote is missing.
 END_IN_STRING: Final = re.compile(r"[\]}][ \t]*\r?\n|\n[ \t]*[\]}]")
+# In a string a cut text ends in: closers, then words on the same line.
+_CLOSERS_THEN_WORDS: Final = re.compile(
+    r"([\]}](?:[ \t]*+[\]}])*+)[.,;:!?]?+[ \t]++[^\s\]}]"
+)
+_OPENERS: Final = re.compile(r"[\[{]")
+_SPACE: Final = re.compile(r"[ \t]+")
 _POSITION: Final = re.compile(r"at line (\d+) column (\d+)")
 _STRUCTURAL: Final = re.compile(r'[\[\]{}":,]')
 _RECURSION: Final = "recursion limit"
@@ -86,6 +92,31 @@ def _cut_path(text: str, state: CutState) -> str:
             parts.append(("." if parts else "") + _key_text(text, member))
     key = _key_text(text, state.key_start) if state.key_start is not None else ""
     return "".join(parts) + ("." if parts else "") + key
+
+
+def _closes_then_words(text: str, string_start: int, depth: int) -> bool:
+    r"""Whether the string a cut text ends in closes the JSON, then goes on in words.
+
+    ``{"path": "/tmp} Please confirm.``: a run of closers that no opener in
+    the string matches, as many as the containers open around the string,
+    then words on the same line. A closing quote lost before the ``}`` reads
+    as well as a cut that fell after the sentence; without a token-limit stop
+    the cut reading is not taken.
+
+    Example:
+        >>> _closes_then_words('{"p": "/tmp} Please confirm.', 6, 1)
+        True
+        >>> _closes_then_words('{"p": "Use {name} here', 6, 1)
+        False
+    """
+    openers = 0
+    pos = string_start + 1
+    for found in _CLOSERS_THEN_WORDS.finditer(text, pos):
+        openers += len(_OPENERS.findall(text, pos, found.start()))
+        pos = found.start()
+        if openers == 0 and len(_SPACE.sub("", found.group(1))) == depth:
+            return True
+    return False
 
 
 def swallows_structure(text: str) -> bool:
@@ -156,6 +187,14 @@ def close_truncated(
         # Rare: only then is the whole text read to see if it ends in a string.
         string_start = _end_state(text)[1]
         if string_start is not None and END_IN_STRING.search(text, string_start):
+            return DecodeFailure("invalid_json", string_start, _MISSING_QUOTE)
+    if (
+        not after_closer
+        and last_quote >= 0
+        and _CLOSERS_THEN_WORDS.search(text, last_quote)
+    ):
+        depth, string_start = _end_state(text)
+        if string_start is not None and _closes_then_words(text, string_start, depth):
             return DecodeFailure("invalid_json", string_start, _MISSING_QUOTE)
     if trim_runaway_newlines:
         depth, string_start = _end_state(text)
