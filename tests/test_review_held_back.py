@@ -28,6 +28,8 @@
 (F19) A string at the cut that closes the JSON and goes on in words on its
     line is a lost quote as well as a cut: without a token-limit stop, an error.
 (F23) A placeholder before the answer, under a schema: two readings (c).
+(F22) Under a schema, one key written twice with different values: two
+    readings, an error naming the key (a decoder keeps the last one).
 """
 
 from __future__ import annotations
@@ -717,3 +719,60 @@ def test_a_placeholder_before_the_answer_never_wins(reply: str) -> None:
     for repair in (False, True):
         with pytest.raises(SchemaValidationError, match="two readings"):
             JsonFenceOutputParser(pydantic_object=City, repair=repair).parse(reply)
+
+
+# --- (F22) one key written twice, under a schema -------------------------------------
+
+
+class Retries(BaseModel):
+    retries: int = 0
+    name: str = ""
+
+
+REPEATED = [
+    pytest.param('{"retries": 3, "retries": 4}', id="top"),
+    pytest.param(
+        '```json\n{"retries": 3, "name": "x", "retries": 4}\n```', id="fenced"
+    ),
+    pytest.param('Here: {"retries": 3, "retries": 4}. Done.', id="prose"),
+    pytest.param('{"name": "a", "retries": 1, "name": "b"}', id="string_field"),
+]
+
+
+@pytest.mark.parametrize("make", ALL_PARSERS)
+@pytest.mark.parametrize("reply", REPEATED)
+async def test_a_key_written_twice_is_two_readings(reply: str, make: Any) -> None:
+    parser = make(pydantic_object=Retries)
+    with pytest.raises(SchemaValidationError, match="written twice"):
+        parser.parse(reply)
+    with pytest.raises(SchemaValidationError, match="written twice"):
+        await parser.ainvoke(AIMessage(reply))
+
+
+def test_structured_output_asks_again_for_a_key_written_twice() -> None:
+    model = ToolCallingChatModel(
+        script=['{"retries": 3, "retries": 4}', '{"retries": 4}']
+    )
+    chain = structured_output(model, Retries, strategy="json", max_retries=1)
+    assert chain.invoke("go") == Retries(retries=4)
+    assert len(model.calls) == 2
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        pytest.param('{"retries": 3, "retries": 3}', Retries(retries=3), id="alike"),
+        pytest.param(
+            '{"retries": 3, "name": {"a": 1}}', None, id="other_key_no_repeat"
+        ),
+    ],
+)
+def test_a_key_repeated_alike_is_one_reading(reply: str, expected: Any) -> None:
+    parser = JsonFenceOutputParser(pydantic_object=Retries)
+    if expected is None:
+        with pytest.raises(SchemaValidationError, match="valid string"):
+            parser.parse(reply)
+    else:
+        assert parser.parse(reply) == expected
+    # Without a schema the JSON is what a decoder reads: the last one.
+    assert JsonFenceOutputParser().parse('{"a": 1, "a": 2}') == {"a": 2}

@@ -42,6 +42,7 @@ from langchain_jsonrecover._core.candidates.repair import RepairPass
 from langchain_jsonrecover._core.decode.tolerant import DecodeFailure, loads_within
 from langchain_jsonrecover._core.limits import DEFAULT_MAX_CHARS
 from langchain_jsonrecover._core.reply.markup import Prepared, prepare_reply
+from langchain_jsonrecover._core.schema.keys import repeated_key
 from langchain_jsonrecover._core.schema.validate import FieldError, Schema, two_readings
 
 Prefer = Literal["first", "last"]
@@ -182,7 +183,7 @@ def extract(
     if fast is not None and (fast.failure is None or not repair):
         found = choose((fast,), schema, strict_first=strict_first)
         if found is not None:  # always, for one candidate
-            return found
+            return _unless_repeated(text, found) if schema is not None else found
     prepared = prepare_reply(text)
     candidates: Iterable[Candidate] = (
         (fast,) if fast is not None else iter_candidates(prepared, scan)
@@ -211,6 +212,8 @@ def _recheck(
 ) -> Extraction | ReplyFailure:
     """The value, unless the reply's words or its other values say otherwise.
 
+    With a schema, a key written twice with different values is two
+    readings (:func:`~langchain_jsonrecover._core.schema.keys.repeated_key`).
     A call envelope that the prose holds back is not the answer
     (:mod:`~langchain_jsonrecover._core.candidates.mention`); a placeholder
     beside a value of its keys is one of two readings
@@ -218,6 +221,10 @@ def _recheck(
     """
     if not isinstance(found, Extraction):
         return found
+    if schema:
+        found = _unless_repeated(prepared.text, found)
+        if not isinstance(found, Extraction):
+            return found
     start = found.span[0]
     if not CALL_UNWRAPS.isdisjoint(found.repairs) and mentioned(
         prepared.text, *found.span
@@ -232,6 +239,25 @@ def _recheck(
     if not schema:
         reason = error.message.replace(" (as it stands)", "")
         return ReplyFailure("invalid_json", reason, pos=start, start=start)
+    return ReplyFailure(
+        "schema", "", pos=start, start=start, detail=TWO_READINGS, errors=(error,)
+    )
+
+
+def _unless_repeated(
+    text: str, found: Extraction | ReplyFailure
+) -> Extraction | ReplyFailure:
+    """The value, unless a key of it is written twice with different values."""
+    if not isinstance(found, Extraction):
+        return found
+    start, end = found.span
+    repeated = repeated_key(text[start:end])
+    if repeated is None:
+        return found
+    key, first, second = repeated
+    said = [orjson.dumps(v, default=str).decode()[:40] for v in (first, second)]
+    message = f"the key is written twice, with {said[0]} and {said[1]}: two readings"
+    error = FieldError(key, message, said[1])
     return ReplyFailure(
         "schema", "", pos=start, start=start, detail=TWO_READINGS, errors=(error,)
     )

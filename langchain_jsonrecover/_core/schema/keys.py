@@ -16,6 +16,7 @@ that says why, never a value read past it.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -237,3 +238,46 @@ def read_keys(
             if field not in value and field not in filled
         )
     return renamed
+
+
+class _Repeated(Exception):  # noqa: N818 - a signal out of the decoder's hook
+    """A key written twice with different values (raised inside the hook)."""
+
+    def __init__(self, key: str, first: Any, second: Any) -> None:
+        super().__init__(key)
+        self.found = (key, first, second)
+
+
+def _no_repeat(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out and out[key] != value:
+            raise _Repeated(key, out[key], value)
+        out[key] = value
+    return out
+
+
+def repeated_key(text: str) -> tuple[str, Any, Any] | None:
+    """A key that an object of ``text`` writes twice with different values.
+
+    JSON decoders keep the last of two equal keys; under a schema that is one
+    field given two values, two readings as much as two spellings of one
+    field are. Only a text that decodes as it stands is read; ``None``
+    otherwise, and when every key is written once (or repeated alike).
+
+    Returns:
+        The key and its two values, or ``None``.
+
+    Example:
+        >>> repeated_key('{"retries": 3, "n": {"a": 1, "a": 2}}')
+        ('a', 1, 2)
+        >>> print(repeated_key('{"a": 1, "a": 1}'), repeated_key('{"a": 1'))
+        None None
+    """
+    try:
+        json.loads(text, object_pairs_hook=_no_repeat)
+    except _Repeated as repeated:
+        return repeated.found
+    except (ValueError, RecursionError):
+        return None
+    return None
