@@ -30,6 +30,8 @@
 (F23) A placeholder before the answer, under a schema: two readings (c).
 (F22) Under a schema, one key written twice with different values: two
     readings, an error naming the key (a decoder keeps the last one).
+(F14) A harmony ``commentary`` JSON body is no payload once another message
+    has begun after it (its header cut, perhaps the ``final`` one).
 """
 
 from __future__ import annotations
@@ -776,3 +778,34 @@ def test_a_key_repeated_alike_is_one_reading(reply: str, expected: Any) -> None:
         assert parser.parse(reply) == expected
     # Without a schema the JSON is what a decoder reads: the last one.
     assert JsonFenceOutputParser().parse('{"a": 1, "a": 2}') == {"a": 2}
+
+
+# --- (F14) a harmony message begun after the commentary, its header cut -------------
+
+COMMENTARY = '<|start|>assistant<|channel|>commentary<|message|>{"a": 1}<|end|>'
+CUT_HEADERS = [
+    pytest.param(COMMENTARY + "<|start|>assistant<|channel|>final", id="final"),
+    pytest.param(COMMENTARY + "<|start|>assistant<|channel|>fin", id="channel_cut"),
+    pytest.param(COMMENTARY + "<|start|>assistant", id="role"),
+    pytest.param(COMMENTARY + "<|start|>", id="start"),
+]
+
+
+@pytest.mark.parametrize("make", ALL_PARSERS)
+@pytest.mark.parametrize("reply", CUT_HEADERS)
+async def test_commentary_is_no_payload_once_another_message_began(
+    reply: str, make: Any
+) -> None:
+    parser = make()
+    with pytest.raises(JsonRecoveryError):
+        parser.parse(reply)
+    with pytest.raises(JsonRecoveryError):
+        await parser.ainvoke(AIMessage(reply))
+    with pytest.raises(JsonRecoveryError):
+        extract_json(reply)
+
+
+def test_commentary_alone_is_still_the_payload() -> None:
+    assert JsonFenceOutputParser().parse(COMMENTARY) == {"a": 1}
+    final = COMMENTARY + '<|start|>assistant<|channel|>final<|message|>{"a": 2}'
+    assert JsonFenceOutputParser().parse(final) == {"a": 2}

@@ -43,6 +43,7 @@ from langchain_jsonrecover._core.reply.quotes import StringParity
 from langchain_jsonrecover._core.reply.reasoning import (
     HarmonyMessage,
     blank,
+    harmony_begun_after,
     harmony_hidden,
     harmony_messages,
     merge_spans,
@@ -240,7 +241,8 @@ def _read(text: str) -> _Read:
     thinking = think_spans(text)
     unthought = blank(text, thinking)
     messages = harmony_messages(unthought)
-    hidden = harmony_hidden(messages)
+    begun_after = harmony_begun_after(unthought, messages)
+    hidden = harmony_hidden(messages, begun_after=begun_after)
     masked = blank(unthought, hidden)
     calls: list[MarkupCall] = []
     markup: list[tuple[int, int]] = []
@@ -248,7 +250,10 @@ def _read(text: str) -> _Read:
     has_final = any(m.channel == "final" for m in messages)
     _read_harmony(unthought, messages, has_final, (calls, markup, special))
     harmony_reasoning = any(
-        m.channel != "final" if has_final else m.is_reasoning for m in messages
+        m.channel != "final"
+        if has_final
+        else m.is_reasoning or (begun_after and m.is_commentary_payload)
+        for m in messages
     )
     if hidden and not harmony_reasoning:
         special.extend(hidden)  # only a final message's header and terminator
@@ -256,7 +261,11 @@ def _read(text: str) -> _Read:
         _scan(ScanText(masked), calls, markup, special)
     calls.sort(key=lambda c: c.start)
     reasoning = bool(thinking) or harmony_reasoning
-    commentary = not has_final and any(m.is_commentary_payload for m in messages)
+    commentary = (
+        not has_final
+        and not begun_after
+        and any(m.is_commentary_payload for m in messages)
+    )
     return _Read(masked, reasoning, tuple(calls), markup, special, commentary)
 
 

@@ -57,6 +57,7 @@ _JSON_BODY_RUN: Final = re.compile(
 )
 _RECIPIENT: Final = re.compile(r"\bto=([^\s<]+)")
 _REASONING_CHANNELS: Final = frozenset({"analysis", "commentary"})
+_HARMONY_STARTS: Final = ("<|start|>", "<|channel|>")
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,7 +192,27 @@ def _opens_harmony(text: str, index: int) -> bool:
     return _opens_line(text, index, 0)
 
 
-def harmony_hidden(messages: list[HarmonyMessage]) -> list[tuple[int, int]]:
+def harmony_begun_after(text: str, messages: list[HarmonyMessage]) -> bool:
+    """Whether another message begins after the last one, its header cut.
+
+    ``…<|end|><|start|>assistant<|channel|>final`` with no ``<|message|>``:
+    a message (perhaps the ``final`` one) was begun and the reply stopped in
+    its header, so a ``commentary`` body before it is not the payload.
+
+    Example:
+        >>> text = "<|channel|>commentary<|message|>{}<|end|><|start|>assistant"
+        >>> harmony_begun_after(text, harmony_messages(text))
+        True
+    """
+    if not messages or not messages[-1].closed:
+        return False
+    end = messages[-1].end
+    return any(text.find(token, end) >= 0 for token in _HARMONY_STARTS)
+
+
+def harmony_hidden(
+    messages: list[HarmonyMessage], *, begun_after: bool = False
+) -> list[tuple[int, int]]:
     """The spans of harmony reasoning: what the JSON scan must not see.
 
     When a ``final`` message is present it is the answer and everything else
@@ -202,6 +223,8 @@ def harmony_hidden(messages: list[HarmonyMessage]) -> list[tuple[int, int]]:
 
     Args:
         messages: The reply's messages, from :func:`harmony_messages`.
+        begun_after: Another message begins after the last, its header cut
+            (:func:`harmony_begun_after`): a ``commentary`` payload is hidden.
 
     Returns:
         Spans to blank, in order.
@@ -212,7 +235,13 @@ def harmony_hidden(messages: list[HarmonyMessage]) -> list[tuple[int, int]]:
     """
     finals = [m for m in messages if m.channel == "final"]
     if not finals:
-        return [(m.start, m.end) for m in messages if m.is_reasoning]
+        # A message begun after the last, its header cut: it may have been
+        # the final one, so no commentary stands in for it.
+        return [
+            (m.start, m.end)
+            for m in messages
+            if m.is_reasoning or (begun_after and m.is_commentary_payload)
+        ]
     hidden: list[tuple[int, int]] = []
     last = 0
     for message in finals:
@@ -365,7 +394,10 @@ def mask_reasoning(text: str) -> tuple[str, bool]:
         return text, False
     spans = think_spans(text)
     masked = blank(text, spans)
-    harmony = harmony_hidden(harmony_messages(masked))
+    messages = harmony_messages(masked)
+    harmony = harmony_hidden(
+        messages, begun_after=harmony_begun_after(masked, messages)
+    )
     if harmony:
         masked = blank(masked, harmony)
     hidden = bool(spans or harmony)
