@@ -281,3 +281,54 @@ def repeated_key(text: str) -> tuple[str, Any, Any] | None:
     except (ValueError, RecursionError):
         return None
     return None
+
+
+ENVELOPE_OWN_KEYS: Final = frozenset(
+    {"name", "arguments", "parameters", "properties", "type", "function", "id"}
+)
+"""An envelope's own keys; any other beside them that is a field of the
+schema keeps the envelope from being unwrapped."""
+CALL_ARGUMENTS_IGNORED: Final = (
+    "the value is a call whose arguments would be ignored: send the arguments "
+    "as the answer"
+)
+
+
+def beside_a_field(value: dict[str, Any], fields: frozenset[str]) -> bool:
+    """Whether a member beside the envelope's own keys is a field of the schema.
+
+    Unwrapping would drop it (``{"arguments": {"city": "Paris"}, "unit":
+    "f"}``), and its default would stand for what the reply wrote.
+
+    Example:
+        >>> beside_a_field({"arguments": {}, "unit": "f"}, frozenset({"unit"}))
+        True
+        >>> beside_a_field({"name": "x", "arguments": {}}, frozenset({"name"}))
+        False
+    """
+    return not fields.isdisjoint(value.keys() - ENVELOPE_OWN_KEYS)
+
+
+def holds_call_arguments(
+    value: Any, fields: frozenset[str], decoded: Callable[[Any], Any]
+) -> bool:
+    """Whether a value holds a call's arguments (an object) under a non-field key.
+
+    Such a value validating as it stands (``{"name": "x", "arguments": {…}}``
+    for a schema with a ``name`` field, extra keys ignored) would drop them.
+
+    Example:
+        >>> holds_call_arguments({"name": "x", "arguments": {}}, frozenset(), dict)
+        True
+        >>> holds_call_arguments({"arguments": {}}, frozenset({"arguments"}), dict)
+        False
+    """
+    if not isinstance(value, dict):
+        return False
+    return any(
+        key in value
+        and key not in fields
+        and (key == "arguments" or "name" in value)
+        and isinstance(decoded(value[key]), dict)
+        for key in ("arguments", "parameters")
+    )

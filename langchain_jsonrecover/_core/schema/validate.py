@@ -47,7 +47,13 @@ import orjson
 
 from langchain_jsonrecover._core.decode.tolerant import Decoded, decode
 from langchain_jsonrecover._core.schema.align import Aligner
-from langchain_jsonrecover._core.schema.keys import Refusal, keys_refused
+from langchain_jsonrecover._core.schema.keys import (
+    CALL_ARGUMENTS_IGNORED,
+    Refusal,
+    beside_a_field,
+    holds_call_arguments,
+    keys_refused,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -57,15 +63,6 @@ if TYPE_CHECKING:
 
 _VALUE_WIDTH: Final = 60
 _TOOL_CALL_KEYS: Final = frozenset({"type", "function", "id", "index"})
-_ENVELOPE_OWN_KEYS: Final = frozenset(
-    {"name", "arguments", "parameters", "properties", *_TOOL_CALL_KEYS}
-)
-"""An envelope's own keys: any other key beside them that is a field of the
-schema keeps the envelope from being unwrapped."""
-CALL_ARGUMENTS_IGNORED: Final = (
-    "the value is a call whose arguments would be ignored: send the arguments "
-    "as the answer"
-)
 _NOT_HELD: Final = frozenset({"missing", "extra_forbidden"})
 """Errors that do not show a field of the schema present in the value."""
 
@@ -186,11 +183,9 @@ class Schema:
         if (
             isinstance(outer, Accepted)
             and not self.fills_nothing(value)
-            and self._call_payload(value)
+            and holds_call_arguments(value, self.fields, self._decoded)
         ):
-            # Valid only by ignoring the call's arguments (``{"name": "x",
-            # "arguments": {…}}`` for a schema with a ``name``): the payload
-            # is inside, so it answers or the reply is refused.
+            # Valid only by ignoring a call's arguments: they answer, or none.
             outer = Rejected((FieldError("", CALL_ARGUMENTS_IGNORED, ""),))
         if isinstance(outer, Accepted) and not self.fills_nothing(value):
             if not self._aligner.hides_a_field(value):
@@ -293,26 +288,8 @@ class Schema:
             return self._knows(value) if self.fields else bool(value)
         return not isinstance(value, list) or bool(value)
 
-    def _call_payload(self, value: Any) -> bool:
-        """Whether a value holds a call's arguments under a key that is no field."""
-        if not isinstance(value, dict):
-            return False
-        return any(
-            key in value
-            and key not in self.fields
-            and (key == "arguments" or "name" in value)
-            and isinstance(self._decoded(value[key]), dict)
-            for key in ("arguments", "parameters")
-        )
-
     def _envelopes(self, value: Any) -> Iterator[tuple[str, Any]]:
-        """Inner values a known envelope may hold; never through a schema field.
-
-        Nor beside one: a member that is a field of the schema next to the
-        envelope's key (``{"arguments": {"city": "Paris"}, "unit": "f"}``)
-        would be dropped by the unwrapping, and its default would stand for
-        what the reply wrote.
-        """
+        """Inner values a known envelope may hold; never through or beside a field."""
         if isinstance(value, str):
             decoded = self._decode_string(value)
             if decoded is not None:
@@ -320,7 +297,7 @@ class Schema:
             return
         if not isinstance(value, dict):
             return
-        if not self.fields.isdisjoint(set(value) - _ENVELOPE_OWN_KEYS):
+        if beside_a_field(value, self.fields):
             return
         for key in ("arguments", "parameters"):
             if (
