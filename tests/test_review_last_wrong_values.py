@@ -44,6 +44,15 @@ AFTER_ROOT = [
     pytest.param('{"b": false}, n: 5', id="unquoted_key_unclosed"),
     pytest.param('{"a": {"v": [1, 2]], "flag": null', id="wrong_closer_then_cut"),
     pytest.param('[{"a": 1}], "n', id="array_root_cut_key"),
+    # A comma and then the end of the reply (a fence never closed too): a
+    # trailing comma, or a next value the end kept out.
+    pytest.param('{"b": false},', id="comma_then_end"),
+    pytest.param('{"b": false} ,\n', id="spaced_comma_then_end"),
+    pytest.param('[{"b": false}],', id="array_root_comma_then_end"),
+    pytest.param('```json\n{"b": false},', id="comma_in_unclosed_fence"),
+    pytest.param('Here:\n```json\n[{"b": false}],\n', id="comma_fence_in_prose"),
+    pytest.param('```\n{"b": false},', id="comma_in_unclosed_untagged_fence"),
+    pytest.param('Here: {"b": false},', id="comma_in_prose"),
 ]
 PARSERS = [
     pytest.param(JsonFenceOutputParser, id="fence"),
