@@ -43,6 +43,7 @@ import pytest
 from _models import ToolCallingChatModel
 from langchain_core.messages import AIMessage, AIMessageChunk
 from pydantic import BaseModel
+from test_review_last_wrong_values import AFTER_ROOT
 
 from langchain_jsonrecover import (
     InvalidJsonError,
@@ -169,16 +170,9 @@ class Flags(BaseModel):
     n: int = 0
 
 
-COMMA_ENDS = [
-    pytest.param('{"b": false},', id="bare"),
-    pytest.param('{"b": false} ,\n', id="spaced"),
-    pytest.param('[{"b": false}],', id="array_root"),
-    pytest.param('```json\n{"b": false},', id="unclosed_fence"),
-    pytest.param('```json\n{"b": false},\n', id="unclosed_fence_newline"),
-    pytest.param('Here:\n```json\n[{"b": false}],\n', id="unclosed_fence_in_prose"),
-    pytest.param('```\n{"b": false},', id="unclosed_untagged_fence"),
-    pytest.param('Here: {"b": false},', id="prose"),
-]
+# The comma-then-end rows of the after-root table (parse, invoke, ainvoke and
+# stream through every parser, there); here, whether a schema decides.
+COMMA_ENDS = [row for row in AFTER_ROOT if "comma" in str(row.id)]
 ALL_PARSERS = [
     pytest.param(JsonFenceOutputParser, id="fence"),
     pytest.param(partial(JsonFenceOutputParser, repair=True), id="fence_r"),
@@ -187,8 +181,6 @@ ALL_PARSERS = [
 ]
 
 
-# Through parse/invoke/ainvoke/stream without a schema: the AFTER_ROOT cases
-# of test_review_last_wrong_values.py, which include these.
 @pytest.mark.parametrize("schema", [Flags, list[Flags]], ids=["model", "list"])
 @pytest.mark.parametrize("make", ALL_PARSERS)
 @pytest.mark.parametrize("reply", COMMA_ENDS)
