@@ -34,6 +34,8 @@ PAYLOAD_KEYS: Final = frozenset(
         "output",
         "response",
         "answer",
+        "final",
+        "json",
         "properties",
     }
 )

@@ -1,0 +1,264 @@
+"""Issue 22, families 5, 8 and 2: envelopes and replies read through a schema.
+
+Each row goes through every parser with ``repair=True`` (``parse``,
+``invoke``, ``ainvoke``, the streaming path's final value), with the schema
+the row names, and through the repairing ``extract`` for the repairs it names:
+the value the rule allows, or a typed error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+from pydantic import BaseModel
+from test_repair_issue22 import ERROR, _outcomes
+
+from langchain_jsonrecover import (
+    JsonFenceOutputParser,
+    SchemaValidationError,
+    TruncationRecoveringOutputParser,
+)
+from langchain_jsonrecover._core.extract import Extraction, ReplyFailure, extract
+from langchain_jsonrecover._core.schema.validate import Schema
+
+
+class Calc(BaseModel):
+    expression: str
+
+
+def _schema_parsers(schema: Any) -> list[Any]:
+    return [
+        JsonFenceOutputParser(pydantic_object=schema, repair=True),
+        TruncationRecoveringOutputParser(pydantic_object=schema, repair=True),
+    ]
+
+
+def _assert_rows(reply: str, schema: Any, expected: Any) -> None:
+    for parser in _schema_parsers(schema):
+        outcomes = _outcomes(parser, reply)
+        if expected is ERROR:
+            assert all(isinstance(o, type) for o in outcomes), (parser, outcomes)
+        else:
+            assert outcomes == [expected] * 4, parser
+
+
+# Family 5: a JSON-RPC request (MCP's ``tools/call`` and kin) is an envelope
+# kind of its own, its keys jsonrpc, method, id and params. ``params`` holds a
+# call envelope (unwrapped when it holds a call's keys only) or, for another
+# method, the method's arguments. A key beyond a level's kind stays an error.
+RPC = '{{"jsonrpc": "2.0", "method": "{method}", {extra}"params": {params}}}'
+CALL = '{"name": "calc", "arguments": {"expression": "1+2"}}'
+ARGS = '{"expression": "1+2"}'
+JSONRPC = [
+    pytest.param(RPC.format(method="tools/call", extra="", params=CALL), "call"),
+    pytest.param(RPC.format(method="tools/call", extra='"id": 7, ', params=CALL), "id"),
+    pytest.param(RPC.format(method="eval", extra="", params=ARGS), "arguments"),
+    pytest.param(
+        "```json\n" + RPC.format(method="eval", extra="", params=ARGS) + "\n```",
+        "fenced",
+    ),
+    pytest.param(
+        RPC.format(
+            method="tools/call",
+            extra="",
+            params='{"name": "calc", "arguments": "{\\"expression\\": \\"1+2\\"}"}',
+        ),
+        "string_arguments",
+    ),
+    pytest.param(RPC.format(method="tools/call", extra="", params=ARGS), "not_a_call"),
+    pytest.param(
+        RPC.format(method="eval", extra='"meta": {}, ', params=ARGS), "key_beyond"
+    ),
+    pytest.param(
+        RPC.format(
+            method="tools/call",
+            extra="",
+            params='{"name": "calc", "arguments": {"expression": "1"}, "format": "x"}',
+        ),
+        "call_key_beyond",
+    ),
+]
+JSONRPC_RIGHT = {"call", "id", "arguments", "fenced", "string_arguments"}
+
+
+@pytest.mark.parametrize(
+    ("reply", "row"), JSONRPC, ids=[str(p.values[1]) for p in JSONRPC]
+)
+def test_a_jsonrpc_request_is_read_level_by_level(reply: str, row: str) -> None:
+    expected = Calc(expression="1+2") if row in JSONRPC_RIGHT else ERROR
+    _assert_rows(reply, Calc, expected)
+    found = extract(reply, schema=Schema(Calc), repair=True)
+    if row in JSONRPC_RIGHT:
+        assert isinstance(found, Extraction)
+        assert "jsonrpc_unwrapped" in found.repairs
+    else:
+        assert isinstance(found, ReplyFailure)
+
+
+def test_without_a_schema_a_jsonrpc_request_is_the_value() -> None:
+    reply = RPC.format(method="eval", extra="", params=ARGS)
+    found = extract(reply, repair=True)
+    assert isinstance(found, Extraction)
+    assert found.value["params"] == {"expression": "1+2"}
+    with pytest.raises(SchemaValidationError):
+        JsonFenceOutputParser(pydantic_object=Calc).parse(
+            RPC.format(method="tools/call", extra="", params=ARGS)
+        )
+
+
+class Weather(BaseModel):
+    location: str
+
+
+# A block tagged with another language (```xml, ```python) whose body is JSON
+# is read only when the reply holds no other candidate, and only when it is the
+# one such block: the tag is a slip, the body says what it is.
+CALL_BODY = '{"name": "get_weather", "arguments": {"location": "Tucson"}}'
+MISLABELLED = [
+    pytest.param(f"Checking.\n\n```xml\n{CALL_BODY}\n```", True, id="xml"),
+    pytest.param(
+        f"```xml\n<function_call>\n{CALL_BODY}\n</function_call>\n```",
+        True,
+        id="xml_markup",
+    ),
+    pytest.param('```python\n{"location": "Tucson"}\n```', True, id="python"),
+    pytest.param(
+        '```xml\n{"location": "Tucson"}\n```\n```xml\n{"location": "Oslo"}\n```',
+        False,
+        id="two_blocks",
+    ),
+    pytest.param('```python\nprint({"location": 1})\n```', False, id="code"),
+    pytest.param('```xml\n{"location": "Tu" "cson"}\n```', False, id="broken"),
+]
+
+
+@pytest.mark.parametrize(("reply", "read"), MISLABELLED)
+def test_one_mislabelled_block_is_read_when_nothing_else_is(
+    reply: str, *, read: bool
+) -> None:
+    expected = Weather(location="Tucson") if read else ERROR
+    _assert_rows(reply, Weather, expected)
+    found = extract(reply, repair=True)
+    if read:
+        assert isinstance(found, Extraction)
+        assert "mislabelled_fence_read" in found.repairs
+    else:
+        assert isinstance(found, ReplyFailure)
+
+
+def test_a_mislabelled_block_never_stands_beside_other_json() -> None:
+    reply = '{"location": "Oslo"}\n```xml\n{"location": "Tucson"}\n```'
+    assert JsonFenceOutputParser(pydantic_object=Weather).parse(reply) == Weather(
+        location="Oslo"
+    )
+    found = extract('```json\n{"a": 1}\n```\n```xml\n{"b": 2}\n```')
+    assert isinstance(found, Extraction)
+    assert found.value == {"a": 1}
+
+
+class Plan(BaseModel):
+    summary: str
+    steps: list[str]
+
+
+PLAN = '{"summary": "Move the jobs", "steps": ["Add a table", "Port the export"]}'
+PLAN_VALUE = Plan(summary="Move the jobs", steps=["Add a table", "Port the export"])
+
+
+def _string(text: str) -> str:
+    """``text`` as a JSON string literal."""
+    return orjson.dumps(text).decode()
+
+
+# Family 8: a string under a payload key (or in an agent's envelope) that holds
+# a reply of its own is read as a reply: markup blanked, then the string is
+# JSON, or one fence holding JSON with prose around it that holds no bracket.
+# Each envelope is read only when it holds its own kind's keys and nothing
+# else; a second fence, brackets in the prose, an error result, or a result
+# whose two payloads differ stay errors.
+FENCED = "Here it is:\n```json\n" + PLAN + "\n```\nAnything else?"
+RESULT = '{{"type": "result", "subtype": "success", "is_error": false, {members}}}'
+REPLY_STRINGS = [
+    pytest.param(
+        RESULT.format(members='"result": ' + _string("```json\n" + PLAN + "\n```")),
+        "result_message_unwrapped",
+        id="result_message",
+    ),
+    pytest.param(
+        RESULT.format(
+            members=f'"result": "Done.", "structured_output": {PLAN}, "num_turns": 2'
+        ),
+        "result_message_unwrapped",
+        id="structured_output",
+    ),
+    pytest.param(
+        '[{"type": "text", "text": ' + _string(FENCED) + ', "annotations": []}]',
+        "content_block_read",
+        id="content_block",
+    ),
+    pytest.param(
+        '{"result": ' + _string(FENCED) + "}", "reply_string_read", id="prose"
+    ),
+    pytest.param(
+        '{"json": ' + _string(PLAN + "\n</invoke>") + "}",
+        "reply_string_read",
+        id="markup_after",
+    ),
+    pytest.param('{"final": ' + _string(PLAN) + "}", "decoded_json_string", id="final"),
+    pytest.param(
+        RESULT.format(members='"result": ' + _string(FENCED)).replace("false", "true"),
+        None,
+        id="error_result",
+    ),
+    pytest.param(
+        RESULT.format(members='"result": ' + _string(FENCED) + ', "extra": 1'),
+        None,
+        id="result_key_beyond",
+    ),
+    pytest.param(
+        RESULT.format(
+            members='"result": '
+            + _string(FENCED)
+            + ', "structured_output": {"summary": "x", "steps": []}'
+        ),
+        None,
+        id="two_payloads_differ",
+    ),
+    pytest.param(
+        '{"result": ' + _string(FENCED + "\n```json\n" + PLAN + "\n```") + "}",
+        None,
+        id="two_fences",
+    ),
+    pytest.param(
+        '{"result": ' + _string("See [1].\n```json\n" + PLAN + "\n```") + "}",
+        None,
+        id="bracket_in_prose",
+    ),
+    pytest.param(
+        '[{"type": "text", "text": '
+        + _string(FENCED)
+        + '}, {"type": "text", "text": "x"}]',
+        None,
+        id="two_blocks",
+    ),
+]
+
+
+@pytest.mark.parametrize(("reply", "repair"), REPLY_STRINGS)
+def test_a_string_holding_a_reply_is_read_as_one(
+    reply: str, repair: str | None
+) -> None:
+    _assert_rows(reply, Plan, ERROR if repair is None else PLAN_VALUE)
+    found = extract(reply, schema=Schema(Plan), repair=True)
+    if repair is None:
+        assert isinstance(found, ReplyFailure)
+    else:
+        assert isinstance(found, Extraction)
+        assert repair in found.repairs
+
+
+def test_without_a_schema_an_envelope_string_stays_a_string() -> None:
+    reply = '{"result": ' + _string(FENCED) + "}"
+    assert JsonFenceOutputParser().parse(reply) == {"result": FENCED}
