@@ -17,6 +17,7 @@ from test_repair_issue22 import ERROR, _outcomes
 
 from langchain_jsonrecover import (
     JsonFenceOutputParser,
+    RegexJsonOutputParser,
     SchemaValidationError,
     TruncationRecoveringOutputParser,
 )
@@ -262,3 +263,56 @@ def test_a_string_holding_a_reply_is_read_as_one(
 def test_without_a_schema_an_envelope_string_stays_a_string() -> None:
     reply = '{"result": ' + _string(FENCED) + "}"
     assert JsonFenceOutputParser().parse(reply) == {"result": FENCED}
+
+
+def _no_schema_parsers() -> list[Any]:
+    return [
+        JsonFenceOutputParser(repair=True),
+        TruncationRecoveringOutputParser(repair=True),
+        RegexJsonOutputParser(pattern=r"(?s)(.*)", repair=True),
+    ]
+
+
+# Family 2, several inner quotes: where the repair pass refuses a candidate
+# and no single edit reads it (no quote dropped, added or moved, no comma or
+# colon inserted), every quote that cannot close its string is text: beside a
+# colon (a diagram's label), or doubled before the string's own closing quote.
+# One inner quote (an inch mark) is one edit away from a stray quote dropped:
+# two readings, an error. Two quotes with only spaces between them, a quote
+# beside a lost one, and a cut stay errors.
+INNER = [
+    pytest.param(
+        '{"t": "call it "Owl"", "n": 1}', {"t": 'call it "Owl"', "n": 1}, id="doubled"
+    ),
+    pytest.param('["say "hi"", "x"]', ['say "hi"', "x"], id="doubled_in_array"),
+    pytest.param('{"t": "a "b""}', {"t": 'a "b"'}, id="doubled_at_the_end"),
+    pytest.param(
+        '{"d": "a : "has" b", "n": 1}', {"d": 'a : "has" b', "n": 1}, id="label"
+    ),
+    pytest.param(
+        '{"d": "erDiagram\\n  a ||--o{ b : "has"\\n  b ||--|{ c : "pays"\\n"}',
+        {"d": 'erDiagram\n  a ||--o{ b : "has"\n  b ||--|{ c : "pays"\n'},
+        id="mermaid",
+    ),
+    pytest.param('{"t": "1/2" wrench"}', ERROR, id="inch_mark"),
+    pytest.param('{"a": "he said "hi", "b": "c"}', ERROR, id="quote_or_lost_quote"),
+    pytest.param('{"t": "a" "b"}', ERROR, id="two_tokens"),
+    pytest.param('{"t": "call it "Owl""', ERROR, id="cut"),
+]
+
+
+@pytest.mark.parametrize(("reply", "expected"), INNER)
+def test_inner_quotes_with_one_reading_are_text(reply: str, expected: Any) -> None:
+    for parser in _no_schema_parsers():
+        outcomes = _outcomes(parser, reply)
+        if expected is ERROR:
+            assert all(isinstance(o, type) for o in outcomes), (parser, outcomes)
+        else:
+            assert outcomes == [expected] * 4, parser
+    found = extract(reply, repair=True)
+    if expected is ERROR:
+        assert isinstance(found, ReplyFailure)
+    else:
+        assert isinstance(found, Extraction)
+        assert found.repairs == ("inner_quotes_escaped",)
+    assert isinstance(extract(reply), ReplyFailure)
