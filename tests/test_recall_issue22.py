@@ -316,3 +316,93 @@ def test_inner_quotes_with_one_reading_are_text(reply: str, expected: Any) -> No
         assert isinstance(found, Extraction)
         assert found.repairs == ("inner_quotes_escaped",)
     assert isinstance(extract(reply), ReplyFailure)
+
+
+# A list of one call envelope (``[TOOL_CALLS] [{…}]``) is the call's arguments
+# where the schema wants an object; a call with a key beyond a call's, or two
+# calls, stay errors.
+CALL_LISTS = [
+    pytest.param(f"[TOOL_CALLS] [{CALL}]", True, id="tool_calls_token"),
+    pytest.param(f"[{CALL}]", True, id="bare"),
+    pytest.param(
+        '[{"name": "calc", "arguments": "{\\"expression\\": \\"1+2\\"}"}]',
+        True,
+        id="string_arguments",
+    ),
+    pytest.param(f"[{CALL}, {CALL}]", False, id="two_calls"),
+    pytest.param(
+        '[{"name": "calc", "arguments": {"expression": "1+2"}, "format": "x"}]',
+        False,
+        id="key_beyond",
+    ),
+]
+
+
+@pytest.mark.parametrize(("reply", "read"), CALL_LISTS)
+def test_a_list_of_one_call_is_its_arguments(reply: str, *, read: bool) -> None:
+    _assert_rows(reply, Calc, Calc(expression="1+2") if read else ERROR)
+    found = extract(reply, schema=Schema(Calc), repair=True)
+    if read:
+        assert isinstance(found, Extraction)
+        assert "call_list_unwrapped" in found.repairs
+    else:
+        assert isinstance(found, ReplyFailure)
+
+
+class Query(BaseModel):
+    target: str
+    message: str
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        pytest.param(
+            '{"target": "kb", "message\\"": "Find \\"x\\"."}',
+            Query(target="kb", message='Find "x".'),
+            id="escaped_quote_residue",
+        ),
+        pytest.param(
+            '{"target": "kb", "\'message\'": "hi"}',
+            Query(target="kb", message="hi"),
+            id="single_quoted_key",
+        ),
+        pytest.param(
+            '{"target": "kb", "message": "a", "message\\"": "b"}',
+            ERROR,
+            id="two_keys_differ",
+        ),
+    ],
+)
+def test_quotes_at_the_ends_of_a_key_are_residue(reply: str, expected: Any) -> None:
+    _assert_rows(reply, Query, expected)
+
+
+class Fact(BaseModel):
+    what: str
+
+
+class Facts(BaseModel):
+    facts: list[Fact]
+    source: str = ""
+
+
+class Pair(BaseModel):
+    facts: list[Fact]
+    tags: list[str]
+
+
+# A bare array where the schema's only required field is its one array field
+# is that field's value; with two array fields, an error.
+@pytest.mark.parametrize(
+    ("schema", "expected"),
+    [
+        pytest.param(Facts, Facts(facts=[Fact(what="a"), Fact(what="b")]), id="one"),
+        pytest.param(Pair, ERROR, id="two_array_fields"),
+    ],
+)
+def test_a_bare_array_fills_the_one_array_field(schema: Any, expected: Any) -> None:
+    reply = '[{"what": "a"}, {"what": "b"}]'
+    _assert_rows(reply, schema, expected)
+    found = extract(reply, schema=Schema(schema), repair=True)
+    assert isinstance(found, Extraction) is (expected is not ERROR)

@@ -21,7 +21,9 @@ when it holds its own kind's keys and nothing else:
   an error one: its ``structured_output``, or the reply in ``result``; when
   both hold a value and the two differ, neither;
 - a list of one content block (``[{"type": "text", "text": "…"}]``,
-  :data:`TEXT_BLOCK_KEYS`): the reply in its text.
+  :data:`TEXT_BLOCK_KEYS`): the reply in its text;
+- a list of one call envelope (``[TOOL_CALLS] [{"name": …, "arguments":
+  {…}}]``, a call's keys only): its arguments.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import re
 from typing import TYPE_CHECKING, Any, Final
 
 from langchain_jsonrecover._core.decode.tolerant import Decoded, decode
+from langchain_jsonrecover._core.reply.envelopes import read_call_envelope
 from langchain_jsonrecover._core.reply.fences import find_fences
 from langchain_jsonrecover._core.reply.markup import prepare_reply
 
@@ -110,12 +113,21 @@ def agent_payloads(value: Any, *, max_depth: int) -> Iterator[tuple[str, Any]]:
         [('result_message_unwrapped', {'a': 1})]
         >>> list(agent_payloads([{"type": "text", "text": '{"a": 1}'}], max_depth=9))
         [('content_block_read', {'a': 1})]
+        >>> list(agent_payloads([{"name": "f", "arguments": {"a": 1}}], max_depth=9))
+        [('call_list_unwrapped', {'a': 1})]
         >>> list(agent_payloads({"type": "result", "is_error": True,
         ...     "result": '{"a": 1}'}, max_depth=9))
         []
     """
     if isinstance(value, list):
-        if len(value) == 1 and _is_text_block(value[0]):
+        call = read_call_envelope(value[0]) if len(value) == 1 else None
+        if call is not None and not call.extra:
+            arguments = call.arguments
+            if isinstance(arguments, str):
+                read = read_string_reply(arguments, max_depth=max_depth)
+                arguments = arguments if read is None else read[0]
+            yield "call_list_unwrapped", arguments
+        elif len(value) == 1 and _is_text_block(value[0]):
             read = read_string_reply(value[0]["text"], max_depth=max_depth)
             if read is not None:
                 yield "content_block_read", read[0]
@@ -150,3 +162,30 @@ def _is_result_message(value: Any) -> bool:
         and value.get("is_error", False) is False
         and set(value) <= RESULT_KEYS
     )
+
+
+def only_list_field(json_schema: dict[str, Any]) -> str | None:
+    """The one field a bare array may fill, or ``None``.
+
+    The schema's only required field, an array, where no other field is one.
+
+    A model asked for ``{"facts": [...]}`` that answers ``[...]`` wrote the
+    field's value without its object (``list_wrapped_in_field``).
+
+    Example:
+        >>> only_list_field({"type": "object", "required": ["facts"],
+        ...     "properties": {"facts": {"type": "array"}, "n": {"type": "integer"}}})
+        'facts'
+        >>> only_list_field({"type": "object", "required": ["a", "b"],
+        ...     "properties": {"a": {"type": "array"}, "b": {"type": "string"}}})
+    """
+    properties = json_schema.get("properties")
+    required = json_schema.get("required")
+    if not isinstance(properties, dict) or required is None or len(required) != 1:
+        return None
+    arrays = [
+        name
+        for name, node in properties.items()
+        if isinstance(node, dict) and node.get("type") == "array"
+    ]
+    return arrays[0] if arrays == required else None

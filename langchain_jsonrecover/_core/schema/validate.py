@@ -24,7 +24,9 @@ fills a field):
 - ``{"<ModelName>": {…}}``: the data under the schema's name;
 - a JSON string holding JSON: the answer encoded twice;
 - an agent SDK's result message, and a list of one text content block,
-  holding the answer or a reply with it (``agent_payloads``).
+  holding the answer or a reply with it (``agent_payloads``);
+- a bare array where the schema's only required field is its one array
+  field (``only_list_field``).
 
 Then the schema-aligned reading (``_align``): the value, and each envelope's
 inner value, read once through the schema; it counts only when it validates
@@ -53,7 +55,7 @@ from langchain_jsonrecover._core.decode.tolerant import Decoded, decode
 from langchain_jsonrecover._core.reply.envelopes import read_jsonrpc_arguments
 from langchain_jsonrecover._core.schema.align import Aligner
 from langchain_jsonrecover._core.schema.keys import Refusal, keys_refused
-from langchain_jsonrecover._core.schema.payload import agent_payloads
+from langchain_jsonrecover._core.schema.payload import agent_payloads, only_list_field
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -289,6 +291,9 @@ class Schema:
                 yield "decoded_json_string", decoded.value
             return
         yield from agent_payloads(value, max_depth=self.max_depth)
+        field_name = only_list_field(self.json_schema)
+        if isinstance(value, list) and value and field_name is not None:
+            yield "list_wrapped_in_field", {field_name: value}
         if not isinstance(value, dict):
             return
         for key in ("arguments", "parameters"):
