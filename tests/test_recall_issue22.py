@@ -406,3 +406,29 @@ def test_a_bare_array_fills_the_one_array_field(schema: Any, expected: Any) -> N
     _assert_rows(reply, schema, expected)
     found = extract(reply, schema=Schema(schema), repair=True)
     assert isinstance(found, Extraction) is (expected is not ERROR)
+
+
+class Todos(BaseModel):
+    todos: list[str]
+
+
+KIMI = (
+    "<|tool_calls_section_begin|><|tool_call_begin|>functions.TodoWrite:1"
+    "<|tool_call_argument_begin|>{args}<|tool_call_end|><|tool_calls_section_end|>"
+)
+
+
+# Arguments after a named call's marker may be encoded once more, as a JSON
+# string (Kimi K2): with a schema, the string is read as the arguments.
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        pytest.param(
+            _string('{"todos": ["a", "b"]}'), Todos(todos=["a", "b"]), id="encoded"
+        ),
+        pytest.param('{"todos": ["a", "b"]}', Todos(todos=["a", "b"]), id="plain"),
+        pytest.param(_string('{"todos": ["a", "b"]'), ERROR, id="encoded_broken"),
+    ],
+)
+def test_encoded_arguments_after_a_call_marker(args: str, expected: Any) -> None:
+    _assert_rows(KIMI.format(args=args), Todos, expected)
