@@ -13,11 +13,10 @@ from typing import Any
 import orjson
 import pytest
 from pydantic import BaseModel
-from test_repair_issue22 import ERROR, _outcomes
+from test_repair_issue22 import ERROR, _outcomes, _parsers
 
 from langchain_jsonrecover import (
     JsonFenceOutputParser,
-    RegexJsonOutputParser,
     SchemaValidationError,
     TruncationRecoveringOutputParser,
 )
@@ -37,7 +36,8 @@ def _schema_parsers(schema: Any) -> list[Any]:
 
 
 def _assert_rows(reply: str, schema: Any, expected: Any) -> None:
-    for parser in _schema_parsers(schema):
+    """Every parser with ``schema`` (none: also the regex one) reads ``expected``."""
+    for parser in _schema_parsers(schema) if schema is not None else _parsers():
         outcomes = _outcomes(parser, reply)
         if expected is ERROR:
             assert all(isinstance(o, type) for o in outcomes), (parser, outcomes)
@@ -265,14 +265,6 @@ def test_without_a_schema_an_envelope_string_stays_a_string() -> None:
     assert JsonFenceOutputParser().parse(reply) == {"result": FENCED}
 
 
-def _no_schema_parsers() -> list[Any]:
-    return [
-        JsonFenceOutputParser(repair=True),
-        TruncationRecoveringOutputParser(repair=True),
-        RegexJsonOutputParser(pattern=r"(?s)(.*)", repair=True),
-    ]
-
-
 # Family 2, several inner quotes: where the repair pass refuses a candidate
 # and no single edit reads it (no quote dropped, added or moved, no comma or
 # colon inserted), every quote that cannot close its string is text: beside a
@@ -303,12 +295,7 @@ INNER = [
 
 @pytest.mark.parametrize(("reply", "expected"), INNER)
 def test_inner_quotes_with_one_reading_are_text(reply: str, expected: Any) -> None:
-    for parser in _no_schema_parsers():
-        outcomes = _outcomes(parser, reply)
-        if expected is ERROR:
-            assert all(isinstance(o, type) for o in outcomes), (parser, outcomes)
-        else:
-            assert outcomes == [expected] * 4, parser
+    _assert_rows(reply, None, expected)
     found = extract(reply, repair=True)
     if expected is ERROR:
         assert isinstance(found, ReplyFailure)
