@@ -395,6 +395,15 @@ def test_a_bare_array_fills_the_one_array_field(schema: Any, expected: Any) -> N
     assert isinstance(found, Extraction) is (expected is not ERROR)
 
 
+class Scores(BaseModel):
+    scores: list[int]
+
+
+def test_a_bare_array_of_scalars_is_no_field_value() -> None:
+    # A citation ``[1]`` in prose is never read as the field's value.
+    _assert_rows("No scores were found [1].", Scores, ERROR)
+
+
 class Todos(BaseModel):
     todos: list[str]
 

@@ -23,7 +23,9 @@ when it holds its own kind's keys and nothing else:
 - a list of one content block (``[{"type": "text", "text": "…"}]``,
   :data:`TEXT_BLOCK_KEYS`): the reply in its text;
 - a list of one call envelope (``[TOOL_CALLS] [{"name": …, "arguments":
-  {…}}]``, a call's keys only): its arguments.
+  {…}}]``, a call's keys only): its arguments;
+- a bare array of objects where the schema's only required field is its one
+  array field (:func:`only_list_field`): that field's value.
 """
 
 from __future__ import annotations
@@ -104,21 +106,28 @@ def read_string_reply(text: str, *, max_depth: int) -> tuple[Any, str] | None:
     return (decoded.value, repair) if isinstance(decoded, Decoded) else None
 
 
-def agent_payloads(value: Any, *, max_depth: int) -> Iterator[tuple[str, Any]]:
+def agent_payloads(
+    value: Any, json_schema: dict[str, Any], *, max_depth: int
+) -> Iterator[tuple[str, Any]]:
     r"""The payload an agent's envelope holds, with its repair; nothing for others.
 
     Example:
         >>> list(agent_payloads({"type": "result", "subtype": "success",
-        ...     "result": "```json\n{\"a\": 1}\n```"}, max_depth=9))
+        ...     "result": "```json\n{\"a\": 1}\n```"}, {}, max_depth=9))
         [('result_message_unwrapped', {'a': 1})]
-        >>> list(agent_payloads([{"type": "text", "text": '{"a": 1}'}], max_depth=9))
+        >>> list(agent_payloads([{"type": "text", "text": '{"a": 1}'}], {},
+        ...     max_depth=9))
         [('content_block_read', {'a': 1})]
-        >>> list(agent_payloads([{"name": "f", "arguments": {"a": 1}}], max_depth=9))
+        >>> list(agent_payloads([{"name": "f", "arguments": {"a": 1}}], {},
+        ...     max_depth=9))
         [('call_list_unwrapped', {'a': 1})]
         >>> list(agent_payloads({"type": "result", "is_error": True,
-        ...     "result": '{"a": 1}'}, max_depth=9))
+        ...     "result": '{"a": 1}'}, {}, max_depth=9))
         []
     """
+    field = only_list_field(json_schema)
+    if field is not None and records(value):
+        yield "list_wrapped_in_field", {field: value}
     if isinstance(value, list):
         call = read_call_envelope(value[0]) if len(value) == 1 else None
         if call is not None and not call.extra:
@@ -189,3 +198,17 @@ def only_list_field(json_schema: dict[str, Any]) -> str | None:
         if isinstance(node, dict) and node.get("type") == "array"
     ]
     return arrays[0] if arrays == required else None
+
+
+def records(value: Any) -> bool:
+    """Whether ``value`` is a non-empty array of objects (never a citation's ``[1]``).
+
+    Example:
+        >>> records([{"a": 1}]), records([1]), records([])
+        (True, False, False)
+    """
+    return (
+        isinstance(value, list)
+        and bool(value)
+        and all(isinstance(item, dict) for item in value)
+    )

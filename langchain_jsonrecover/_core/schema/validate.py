@@ -23,10 +23,9 @@ fills a field):
 - ``{"properties": {…}}``: the schema echoed back with the data inside;
 - ``{"<ModelName>": {…}}``: the data under the schema's name;
 - a JSON string holding JSON: the answer encoded twice;
-- an agent SDK's result message, and a list of one text content block,
-  holding the answer or a reply with it (``agent_payloads``);
-- a bare array where the schema's only required field is its one array
-  field (``only_list_field``).
+- an agent SDK's result message, a list of one text content block or of one
+  call, and a bare array of objects for the schema's one array field
+  (``agent_payloads``).
 
 Then the schema-aligned reading (``_align``): the value, and each envelope's
 inner value, read once through the schema; it counts only when it validates
@@ -55,7 +54,7 @@ from langchain_jsonrecover._core.decode.tolerant import Decoded, decode
 from langchain_jsonrecover._core.reply.envelopes import read_jsonrpc_arguments
 from langchain_jsonrecover._core.schema.align import Aligner
 from langchain_jsonrecover._core.schema.keys import Refusal, keys_refused
-from langchain_jsonrecover._core.schema.payload import agent_payloads, only_list_field
+from langchain_jsonrecover._core.schema.payload import agent_payloads
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -290,10 +289,7 @@ class Schema:
             if decoded is not None:
                 yield "decoded_json_string", decoded.value
             return
-        yield from agent_payloads(value, max_depth=self.max_depth)
-        field_name = only_list_field(self.json_schema)
-        if isinstance(value, list) and value and field_name is not None:
-            yield "list_wrapped_in_field", {field_name: value}
+        yield from agent_payloads(value, self.json_schema, max_depth=self.max_depth)
         if not isinstance(value, dict):
             return
         for key in ("arguments", "parameters"):
