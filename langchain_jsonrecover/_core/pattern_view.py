@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Literal
 from langchain_jsonrecover._core.candidates.find import NON_SPACE, strip_space
 from langchain_jsonrecover._core.candidates.kinds import Candidate, Place
 from langchain_jsonrecover._core.decode.tolerant import Decoded, decode
+from langchain_jsonrecover._core.repair.single_edit import read_inner_quotes
 from langchain_jsonrecover._core.repair.syntax import repair as repair_syntax
 from langchain_jsonrecover._core.reply.fences import find_fences
 from langchain_jsonrecover._core.reply.reasoning import (
@@ -125,7 +126,8 @@ def repair_capture(masked: str, place: Place, max_depth: int) -> Candidate | Non
         >>> repair_capture("{'a':1}", place, 10) is None
         True
     """
-    fixed = repair_syntax(masked[place.start : place.end])
+    text = masked[place.start : place.end]
+    fixed = repair_syntax(text) or read_inner_quotes(text, max_depth=max_depth)
     if (
         fixed is None
         or fixed.truncated

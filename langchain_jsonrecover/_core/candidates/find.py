@@ -8,7 +8,9 @@ order they are tried:
 2. JSON-like spans in prose (``_candidate_order``): the reply's own object,
    then objects before arrays, in text order (``prefer="last"``: reversed);
    arrays only when no object failed (a broken object is the reply's JSON,
-   not a ``[1]`` beside it), unless a schema was given;
+   not a ``[1]`` beside it), unless a schema was given; when the prose holds
+   none, the one block tagged with another language (``xml``) whose body is
+   JSON-like (``mislabelled_fence_read``);
 3. the arguments of tool calls written as key/value markup.
 
 Reasoning and markup are blanked by ``prepare_reply`` first; each candidate's
@@ -61,6 +63,8 @@ if TYPE_CHECKING:
     from langchain_jsonrecover._core.reply.markup import Prepared
     from langchain_jsonrecover._core.spans.find import Span
 
+MISLABELLED_FENCE: Final = "mislabelled_fence_read"
+"""The repair of a block tagged with another language read as JSON."""
 NON_SPACE: Final = re.compile(r"\S")
 _JSON_LABEL: Final = re.compile(r"json[ \t]*\r?\n", re.IGNORECASE)
 OPENERS: Final = re.compile(r"[\[{]")
@@ -233,7 +237,40 @@ def _read_fences_then_prose(
             fence.is_json and candidate.failure is not None
         )
     if not found_in_fences:
-        yield from _read_prose(text, fences, base, scan)
+        read_prose = False
+        for candidate in _read_prose(text, fences, base, scan):
+            read_prose = True
+            yield candidate
+        if not read_prose:
+            yield from _read_mislabelled(text, fences, base, scan)
+
+
+def _read_mislabelled(
+    text: str, fences: list[Fence], base: tuple[str, ...], scan: Scan
+) -> Iterator[Candidate]:
+    """The one block tagged with another language whose body is JSON-like.
+
+    Read only when the reply holds no other candidate (```` ```xml ```` around
+    a call envelope): with two such blocks, none is read.
+    """
+    places = [
+        place
+        for fence in fences
+        if fence.tag and not fence.is_json
+        for place in [_locate_fence_body(text, fence, base)]
+        if place is not None
+    ]
+    if len(places) != 1:
+        return
+    (place,) = places
+    place = Place(
+        place.start,
+        place.end,
+        (*place.repairs, MISLABELLED_FENCE),
+        place.step,
+        closed=place.closed,
+    )
+    yield _check_block(text, place, decode_place(text, place, scan), scan)
 
 
 def _locate_fence_body(text: str, fence: Fence, base: tuple[str, ...]) -> Place | None:

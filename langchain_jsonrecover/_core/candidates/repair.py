@@ -33,11 +33,12 @@ from langchain_jsonrecover._core.decode.close import (
 )
 from langchain_jsonrecover._core.decode.tolerant import Decoded, DecodeFailure, decode
 from langchain_jsonrecover._core.repair.single_edit import (
+    INNER_LIMIT,
     Ambiguous,
     fix_single_edit,
     value_key,
 )
-from langchain_jsonrecover._core.repair.syntax import Repaired
+from langchain_jsonrecover._core.repair.syntax import Repaired, repair_inner_quotes
 from langchain_jsonrecover._core.repair.syntax import repair as repair_syntax
 from langchain_jsonrecover._core.spans.after import continues_structure
 
@@ -304,6 +305,11 @@ class RepairPass:
 
         Neither runs on an opener inside a string (see ``_inside_string``).
 
+        Where the pass refused the text and no single edit reads it, its
+        quotes that cannot close their strings are text
+        (``repair_inner_quotes``), in a candidate of at most ``INNER_LIMIT``
+        characters (where the search tries every edit before its budget ends).
+
         The search runs where the pass found nothing, or chose between readings
         (a ``*_guessed`` repair, or a ``#`` comment that may be text a lost
         quote let out of a string): a fix by one edit with one reading that
@@ -326,6 +332,8 @@ class RepairPass:
         single = fix_single_edit(text, max_depth=self.scan.max_depth)
         if isinstance(single, Ambiguous):
             return None
+        if single is None and fixed is None and len(text) <= INNER_LIMIT:
+            return repair_inner_quotes(text)  # no one-slip reading: inner quotes
         if single is None:
             return fixed
         if fixed is None:

@@ -44,7 +44,7 @@ from langchain_jsonrecover._core.decode.tolerant import (
 )
 from langchain_jsonrecover._core.repair.single_edit_far import Far, find_far_sites
 from langchain_jsonrecover._core.repair.strings import typographic_open
-from langchain_jsonrecover._core.repair.syntax import Repaired
+from langchain_jsonrecover._core.repair.syntax import Repaired, repair_inner_quotes
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -56,6 +56,9 @@ _PAIR_LOOK_BACK: Final = 512
 _AHEAD: Final = 1024
 """How far past the stop an edit is checked before the text is decoded whole."""
 _BUDGET_TIMES: Final = 64
+INNER_LIMIT: Final = 1 << 12
+"""The longest candidate whose inner quotes are read as text where no single
+edit reads it: the search tries every edit there before its budget ends."""
 _BUDGET_EXTRA: Final = 1 << 25
 _DROPPED: Final = frozenset('{}[]",:;=')
 _INSERTED: Final = '{}[]",:'
@@ -476,3 +479,21 @@ def _splits_number(text: str, at: int) -> bool:
         )
         or (right[:1] == "-" and right[1:2].isdigit() and not spaced)
     )
+
+
+def read_inner_quotes(text: str, *, max_depth: int) -> Repaired | None:
+    """``repair_inner_quotes`` where the candidate has no single-edit reading.
+
+    Only for a candidate of at most :data:`INNER_LIMIT` characters.
+
+    Example:
+        >>> read_inner_quotes('{"t": "say "hi"", "n": 1}', max_depth=9).repairs
+        ('inner_quotes_escaped',)
+        >>> read_inner_quotes('{"t": "1/2" wrench"}', max_depth=9) is None
+        True
+    """
+    if len(text) > INNER_LIMIT:
+        return None
+    if fix_single_edit(text, max_depth=max_depth) is not None:
+        return None
+    return repair_inner_quotes(text)

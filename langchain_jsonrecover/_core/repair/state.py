@@ -99,9 +99,14 @@ class Pass:
     """The piece just after that value, where a missing comma goes."""
     result: Rewritten | None = None
     """What the pass wrote once it stopped; ``None`` when it refused the text."""
+    inner_quotes: bool = False
+    """Every quote the quote rule does not close is text, beside structure or
+    after an odd number of inner quotes too (see ``repair_inner_quotes``)."""
 
     @classmethod
-    def start(cls, text: str, repairs: dict[str, None]) -> Pass:
+    def start(
+        cls, text: str, repairs: dict[str, None], *, inner_quotes: bool = False
+    ) -> Pass:
         """Start a pass on ``text`` (opening with ``{`` or ``[``) after its bracket."""
         first = text[0]
         return cls(
@@ -113,6 +118,7 @@ class Pass:
             stack=[first],
             marks=[Mark(0)],
             opened={"{": int(first == "{"), "[": int(first == "[")},
+            inner_quotes=inner_quotes,
         )
 
     def take(self, pattern: re.Pattern[str]) -> None:

@@ -147,6 +147,7 @@ class _StringScan:
         "first_piece",
         "guessed",
         "inner",
+        "inner_quotes",
         "literal",
         "nested",
         "other_open",
@@ -173,6 +174,7 @@ class _StringScan:
         self.body = tok.SQ_BODY if quote == "'" else tok.DQ_BODY
         self.guessed = False  # a quote was taken for text where it may have closed
         self.inner = 0  # inner quotes escaped so far
+        self.inner_quotes = p.inner_quotes  # the quote rule alone decides
         self.paired_from = p.pos + 1  # where the text after the last inner quote starts
         self.literal = False  # every backslash is literal
         # Typographic quotes open inside the string (a ``“`` not yet closed by
@@ -278,14 +280,16 @@ class _StringScan:
         # after an odd number of them is one more inner quote, whatever
         # follows it, so a stray quote is never taken for a pair.
         if ahead is None or (
-            (quote == "'" or self.inner % 2 == 0)
+            (quote == "'" or self.inner % 2 == 0 or self.inner_quotes)
             and ahead.closes(pos, self.where, self.parent, self.other_open)
         ):
             if self.controls and _ends_with_break(self.text, pos - 1, self.controls):
                 return WRONG  # ``"x.org/p\n"}``: a quote swapped with a break
             self.out.append('"')
             return pos
-        if quote == '"' and _stands_beside_structure(self.text, pos - 1):
+        if quote == '"' and _stands_beside_structure(
+            self.text, pos - 1, inner_quotes=self.inner_quotes
+        ):
             return WRONG  # ``"a, "b": "c"``: a lost quote, not an inner one
         if _pair_across_space(self.text, pos, quote):
             return WRONG  # ``"Grace" "Hopper"``: two tokens, never one string
@@ -404,7 +408,7 @@ def _pair_across_space(text: str, after: int, quote: str) -> bool:
     return end > after and text[end : end + 1] == quote
 
 
-def _stands_beside_structure(text: str, quote: int) -> bool:
+def _stands_beside_structure(text: str, quote: int, *, inner_quotes: bool) -> bool:
     """Whether a quote taken for an inner one stands beside JSON's own structure.
 
     After it: a colon, another quote, a comma and then a quote, a comma,
@@ -413,8 +417,12 @@ def _stands_beside_structure(text: str, quote: int) -> bool:
     (``"a, "b": "c"``, ``"x", "y``, ``"a""b"``, ``{ "``, ``t,"b``): the
     quote opens or closes a key or a value, and some other quote is missing
     or stray, so no reading is safe.
+
+    With ``inner_quotes`` (the caller checks that no other reading exists), a
+    quote doubled (``"Owl""``) or after a colon (``a : "has"``) is text.
     """
-    if tok.STRUCTURE_AFTER.match(text, quote + 1, quote + 2 * _NEAR + 2) is not None:
+    after = tok.STRUCTURE_AFTER.match(text, quote + 1, quote + 2 * _NEAR + 2)
+    if after is not None and not (inner_quotes and after.group() == '"'):
         return True
     if quote and text[quote - 1] == ",":
         return True
@@ -424,7 +432,7 @@ def _stands_beside_structure(text: str, quote: int) -> bool:
         i -= 1
     if i < floor:
         return False
-    if text[i] in ":{[":
+    if text[i] in "{[" or (text[i] == ":" and not inner_quotes):
         return True
     if text[i] not in ",;":
         return False

@@ -41,6 +41,10 @@ from langchain_jsonrecover._core.repair.python_style import rewrite_python_style
 from langchain_jsonrecover._core.repair.tokens import match_end
 from langchain_jsonrecover._core.repair.walk import rewrite
 
+_INNER_GUESSED: Final = "inner_quote_escaped_guessed"
+_INNER_QUOTES_LEAST: Final = 2
+"""One inner quote (``"1/2" wrench"``) also reads as a stray one, dropped."""
+
 _ESCAPED_WINDOW: Final = 256
 _AS_QUOTE: Final = str.maketrans(dict.fromkeys("\u201c\u201d\uff02", '"'))
 """The quotes :func:`_requoted` reads as ``"``: curly either way, fullwidth."""
@@ -359,3 +363,39 @@ def _unescape(text: str) -> str:
     """
     end = match_end(tok.OUTER_BODY, text, 0)
     return tok.OUTER_ESCAPE.sub(lambda m: _OUTER_CHARS[m.group(1)], text[:end])
+
+
+def repair_inner_quotes(text: str) -> Repaired | None:
+    r"""The candidate with every quote that cannot close its string taken as text.
+
+    A quote inside a string value closes it only where the quote rule says
+    what follows may follow the string (``,``, ``:``, ``}``, ``]``, the end);
+    any other is text: beside a colon (``erDiagram a : "has" b``), after an
+    odd number of inner quotes, or doubled before the string's own closing
+    quote (``"call it "Owl"", "n": 1``). Keys still end at their first quote,
+    and two quotes with only spaces between them stay two tokens.
+
+    This is one reading only where no other reading of the text exists, which
+    the caller checks (the single-edit search finds no fix: no quote dropped,
+    added or moved, no comma or colon inserted, reads the candidate); the
+    pass itself requires that it is the one repair the text needs, that it
+    takes at least two quotes for text (one alone, ``"1/2" wrench"``, may as
+    well be a stray quote to drop), and that the text does not end inside
+    the value.
+
+    Example:
+        >>> repair_inner_quotes('{"t": "call it "Owl"", "n": 1}').text
+        '{"t": "call it \\"Owl\\"", "n": 1}'
+        >>> repair_inner_quotes('{"t": "a" "b"}') is None
+        True
+    """
+    if not text.startswith(("{", "[")):
+        return None
+    repairs: dict[str, None] = {}
+    found = rewrite(text, repairs, inner_quotes=True)
+    if found is None or found[1] or list(repairs) != [_INNER_GUESSED]:
+        return None
+    out, _, end = found
+    if out.count('\\"') - text.count('\\"', 0, end) < _INNER_QUOTES_LEAST:
+        return None  # one quote: an inch mark, or a stray quote to drop
+    return Repaired(out, ("inner_quotes_escaped",), truncated=False, end=end)

@@ -74,10 +74,13 @@ _PREFIXES: Final = frozenset(
 )
 
 
-def rewrite(text: str, repairs: dict[str, None]) -> Rewritten | None:
+def rewrite(
+    text: str, repairs: dict[str, None], *, inner_quotes: bool = False
+) -> Rewritten | None:
     """Run the pass on ``text``, which starts with ``{`` or ``[``.
 
-    The repairs it makes are added to ``repairs``, in order.
+    The repairs it makes are added to ``repairs``, in order. With
+    ``inner_quotes``, every quote the quote rule does not close is text.
 
     Returns:
         The strict text, whether the input ran out inside the value (the text
@@ -91,7 +94,7 @@ def rewrite(text: str, repairs: dict[str, None]) -> Rewritten | None:
         >>> rewrite('{"a": [1, tru', {})
         ('{"a": [1, ', True, 13)
     """
-    p = Pass.start(text, repairs)
+    p = Pass.start(text, repairs, inner_quotes=inner_quotes)
     steps, out, stack = _STEPS, p.out, p.stack
     n = len(text)
     while True:

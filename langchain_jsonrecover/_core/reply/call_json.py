@@ -16,6 +16,7 @@ from typing import Any, Final, NamedTuple, Self
 
 import orjson
 
+from langchain_jsonrecover._core.decode.skip import skip_string
 from langchain_jsonrecover._core.reply.envelopes import (
     CALL_ARGUMENT_KEYS,
     CALL_KEYS,
@@ -143,13 +144,20 @@ def _next_token(text: str, start: int) -> int:
     return start if run is None else run.end()
 
 
-def _body(text: ScanText, start: int) -> tuple[int, int, bool] | None:
-    """A JSON body from ``start`` (after spaces): its span, and whether it closed.
+def _body(
+    text: ScanText, start: int, *, encoded: bool = False
+) -> tuple[int, int, bool] | None:
+    r"""A JSON body from ``start`` (after spaces): its span, and whether it closed.
 
     A body that does not close runs to the next token outside strings, or to
-    the reply's end (then it is cut). ``None`` when no bracket opens it.
+    the reply's end (then it is cut). ``None`` when no bracket opens it; with
+    ``encoded`` (arguments after a named call's marker), a whole JSON string
+    is a body too: the arguments encoded once more (``"{\"a\": 1}"``).
     """
     begin = skip_space(text, start)
+    if encoded and text[begin : begin + 1] == '"':
+        end = skip_string(text, begin)
+        return None if end is None else (begin, end, True)
     if begin >= len(text) or text[begin] not in "[{":
         return None
     end = _json_end(text, begin)
@@ -275,7 +283,7 @@ def read_json_call(
     text: ScanText, start: int, after: int, closer: str | None, name: str | None
 ) -> Found | None:
     """A call whose body is JSON: an envelope (``name`` None) or arguments."""
-    body = _body(text, after)
+    body = _body(text, after, encoded=name is not None)
     if body is None:
         return None
     begin, end, closed = body

@@ -15,9 +15,11 @@ Kinds and their keys:
 - a chat API's function wrapper, ``{"type": "function", "function": {call},
   "id": …}``: :data:`FUNCTION_WRAPPER_KEYS` outside, a call inside;
 - JSON-RPC (MCP's ``tools/call`` and kin): :data:`JSONRPC_KEYS` (``jsonrpc``,
-  ``method``, ``id``, ``params``).
+  ``method``, ``id``, ``params``); ``params`` holds a call envelope, or, for
+  any method but ``tools/call``, the method's arguments themselves.
 
-:func:`read_call_envelope` reads the first two kinds from a decoded value;
+:func:`read_call_envelope` reads the first two kinds from a decoded value,
+:func:`read_jsonrpc_arguments` the third;
 :func:`extra_keys` names what a value holds beyond a kind's keys.
 """
 
@@ -36,6 +38,8 @@ FUNCTION_WRAPPER_KEYS: Final = frozenset({"type", "function", "id"})
 """The keys around a call nested as in a chat API (``"function": {call}``)."""
 JSONRPC_KEYS: Final = frozenset({"jsonrpc", "method", "id", "params"})
 """The keys of a JSON-RPC request (MCP's ``tools/call`` and kin)."""
+MCP_CALL_METHOD: Final = "tools/call"
+"""The JSON-RPC method whose ``params`` must be a call envelope."""
 
 KINDS: Final = {
     "call": CALL_KEYS,
@@ -111,3 +115,35 @@ def read_call_envelope(value: Any) -> CallEnvelope | None:
     if value.get("type", "function") != "function":
         extra.append("type")
     return CallEnvelope(value[names[0]], value[arguments[0]], tuple(extra))
+
+
+def read_jsonrpc_arguments(value: Any) -> Any:
+    """The arguments a JSON-RPC request carries, each level checked, or ``None``.
+
+    ``None`` when ``value`` is no JSON-RPC request (no ``jsonrpc`` key), holds
+    a key beyond :data:`JSONRPC_KEYS`, or its ``params`` is a call envelope
+    holding keys beyond a call's; a ``tools/call`` request must hold a call
+    envelope, any other method's object ``params`` are its arguments.
+
+    Example:
+        >>> read_jsonrpc_arguments({"jsonrpc": "2.0", "method": "tools/call",
+        ...     "params": {"name": "f", "arguments": {"a": 1}}})
+        {'a': 1}
+        >>> read_jsonrpc_arguments({"jsonrpc": "2.0", "method": "eval",
+        ...     "params": {"x": "1+2"}})
+        {'x': '1+2'}
+        >>> read_jsonrpc_arguments({"jsonrpc": "2.0", "method": "eval",
+        ...     "params": {"x": 1}, "meta": {}}) is None
+        True
+    """
+    if not isinstance(value, dict) or "jsonrpc" not in value:
+        return None
+    if extra_keys(value, "jsonrpc"):
+        return None
+    params = value.get("params")
+    call = read_call_envelope(params)
+    if call is not None:
+        return None if call.extra else call.arguments
+    if value.get("method") == MCP_CALL_METHOD or not isinstance(params, dict):
+        return None
+    return params

@@ -10,6 +10,8 @@ and names each change:
 - ``decoded_json_string``: a string holding JSON where the schema wants an
   object or an array (and no string), at any depth, twice encoded too;
 - ``fenced_string_decoded``: the same string inside a markdown fence;
+  ``reply_string_read``: the same string read as a reply (prose around the
+  fence, markup after the JSON; see ``schema/payload.py``);
 - ``wrapper_unwrapped``: ``{"<key>": {…}}`` whose key names the payload
   (``_schema_keys``; any other is refused) and is no field nor allowed as an
   extra key, when the inner value fills a field; or around an array;
@@ -34,7 +36,6 @@ from __future__ import annotations
 import copy
 from typing import Any, Final
 
-from langchain_jsonrecover._core.decode.tolerant import Decoded, decode
 from langchain_jsonrecover._core.schema.keys import (
     Refusal,
     names_payload,
@@ -52,9 +53,9 @@ from langchain_jsonrecover._core.schema.nodes import (
     is_node,
     kind_of,
 )
+from langchain_jsonrecover._core.schema.payload import read_string_reply
 
 _MAX_ENCODINGS: Final = 3
-_FENCE: Final = "```"
 _NOT_FOUND: Final = object()
 
 
@@ -479,21 +480,11 @@ class Aligner:
         for _ in range(_MAX_ENCODINGS):
             if not isinstance(value, str):
                 break
-            body = value.strip()
-            repair = "decoded_json_string"
-            if body.startswith(_FENCE) and body.endswith(_FENCE) and len(body) > 6:
-                line_end = body.find("\n")
-                if line_end < 0:
-                    break
-                body = body[line_end + 1 : -3].strip()
-                repair = "fenced_string_decoded"
-            if not body.startswith(("{", "[", '"')):
+            read = read_string_reply(value, max_depth=self.max_depth)
+            if read is None:
                 break
-            decoded = decode(body, max_depth=self.max_depth, allow_trailing=False)
-            if not isinstance(decoded, Decoded):
-                break
+            value, repair = read
             self._repairs.append(repair)
-            value = decoded.value
         if kind_of(value) in wanted:
             return value
         del self._repairs[mark:]

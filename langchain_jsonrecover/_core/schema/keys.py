@@ -35,6 +35,8 @@ PAYLOAD_KEYS: Final = frozenset(
         "output",
         "response",
         "answer",
+        "final",
+        "json",
         "properties",
     }
 )

@@ -43,13 +43,18 @@ def kind_of(value: Any) -> str:
 
 
 def normalize_key(key: str) -> str:
-    """A key reduced to what tells fields apart: no case, separators or tags.
+    r"""A key reduced to what tells fields apart: no case, separators or tags.
+
+    Quotes at either end are residue too (``"message\""`` decodes to
+    ``message"``).
 
     Example:
         >>> normalize_key(" Heading-Text</arg_key>")
         'headingtext'
+        >>> normalize_key('message"')
+        'message'
     """
-    return _strip_tags(key).strip().casefold().translate(_SEPARATORS)
+    return _strip_tags(key).strip().strip("\"'").casefold().translate(_SEPARATORS)
 
 
 def _strip_tags(key: str) -> str:

@@ -18,9 +18,14 @@ fills a field):
   a tool call written out as text (arguments may be a JSON string);
 - ``{"type": "function", "function": {"name": …, "parameters": {…}}}``: the
   same, nested as in a chat API's tool call;
+- ``{"jsonrpc": "2.0", "method": …, "params": {…}}``: a JSON-RPC request
+  (``read_jsonrpc_arguments``: each level its own kind's keys only);
 - ``{"properties": {…}}``: the schema echoed back with the data inside;
 - ``{"<ModelName>": {…}}``: the data under the schema's name;
-- a JSON string holding JSON: the answer encoded twice.
+- a JSON string holding JSON: the answer encoded twice;
+- an agent SDK's result message, a list of one text content block or of one
+  call, and a bare array of objects for the schema's one array field
+  (``agent_payloads``).
 
 Then the schema-aligned reading (``_align``): the value, and each envelope's
 inner value, read once through the schema; it counts only when it validates
@@ -46,6 +51,7 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from langchain_jsonrecover._core.decode.tolerant import Decoded, decode
+from langchain_jsonrecover._core.reply.envelopes import read_jsonrpc_arguments
 from langchain_jsonrecover._core.schema.align import Aligner
 from langchain_jsonrecover._core.schema.keys import (
     CALL_ARGUMENTS_IGNORED,
@@ -54,6 +60,7 @@ from langchain_jsonrecover._core.schema.keys import (
     holds_call_arguments,
     keys_refused,
 )
+from langchain_jsonrecover._core.schema.payload import agent_payloads
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -295,6 +302,7 @@ class Schema:
             if decoded is not None:
                 yield "decoded_json_string", decoded.value
             return
+        yield from agent_payloads(value, self.json_schema, max_depth=self.max_depth)
         if not isinstance(value, dict):
             return
         if beside_a_field(value, self.fields):
@@ -315,6 +323,10 @@ class Schema:
             for key in ("arguments", "parameters"):
                 if key in function and "name" in function:
                     yield "tool_envelope_unwrapped", self._decoded(function[key])
+        if "params" not in self.fields:
+            jsonrpc = read_jsonrpc_arguments(value)
+            if jsonrpc is not None:
+                yield "jsonrpc_unwrapped", self._decoded(jsonrpc)
         if "properties" not in self.fields and isinstance(
             value.get("properties"), dict
         ):
