@@ -1,7 +1,6 @@
 """The places in a prepared reply that may hold its JSON, each decoded.
 
-Pure functions on ``str``; no LangChain imports. The candidates come in the
-order they are tried:
+Pure functions on ``str``. The candidates come in the order they are tried:
 
 1. fenced blocks: ``json``-tagged ones, then untagged ones whose body is
    JSON-like; when any fence holds a candidate, prose is not searched;

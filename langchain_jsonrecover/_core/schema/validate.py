@@ -61,6 +61,7 @@ from langchain_jsonrecover._core.schema.keys import (
     keys_refused,
 )
 from langchain_jsonrecover._core.schema.payload import agent_payloads
+from langchain_jsonrecover._core.schema.words import format_path
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
@@ -465,22 +466,6 @@ def is_model(value: object) -> bool:
     """
     main = sys.modules.get("pydantic.main")
     return main is not None and isinstance(value, main.BaseModel)
-
-
-def format_path(loc: tuple[Any, ...]) -> str:
-    """Write a location as ``items[2].name``.
-
-    Example:
-        >>> format_path(("items", 2, "name"))
-        'items[2].name'
-    """
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out
 
 
 def _short(value: Any) -> str:

@@ -138,3 +138,19 @@ def article(noun: str) -> str:
     if noun.startswith(("one of ", "exactly ", "any ", "null")):
         return ""
     return "an " if noun[:1] in "aeiou" else "a "
+
+
+def format_path(loc: tuple[Any, ...]) -> str:
+    """Write a location as ``items[2].name``.
+
+    Example:
+        >>> format_path(("items", 2, "name"))
+        'items[2].name'
+    """
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out
