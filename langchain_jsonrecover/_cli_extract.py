@@ -17,6 +17,7 @@ from langchain_jsonrecover._core.extract import (
     DEFAULT_MAX_DEPTH,
     Extraction,
     Prefer,
+    Repair,
     ReplyFailure,
     extract,
 )
@@ -60,7 +61,7 @@ class Reader:
     schema: Schema | None = None
     shape: Shape = dataclasses.field(default_factory=Shape)
     pattern: re.Pattern[str] | None = None
-    repair: bool = False
+    repair: Repair = "safe"
     truncated: bool = False
     prefer: Prefer = "first"
     max_chars: int = 1
@@ -70,7 +71,7 @@ class Reader:
         cls,
         *,
         schema: str | None = None,
-        repair: bool = False,
+        repair: Repair = "safe",
         truncated: bool = False,
         regex: str | None = None,
         prefer: Prefer = "first",

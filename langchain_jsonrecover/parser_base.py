@@ -22,6 +22,7 @@ from pydantic import Field, PrivateAttr, SkipValidation
 from langchain_jsonrecover._core.extract import (
     DEFAULT_MAX_DEPTH,
     Extraction,
+    Repair,
     ReplyFailure,
     extract,
     extract_partial,
@@ -153,12 +154,15 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
     (and validates), or the last in text order (a final answer after an
     example)."""
 
-    repair: bool = False
+    repair: Repair = "safe"
     """When no candidate succeeds as it stands, repair the syntax of the
     failing ones (trailing commas, single quotes, comments, Python literals,
-    bare keys, missing commas, bad escapes, unescaped inner quotes, wrong
-    brackets, string-escaped JSON) and try them again, in the same order.
-    Each repair is listed in the extraction's repairs."""
+    bare keys, missing commas, bad escapes, string-escaped JSON …) and try
+    them again, in the same order. ``"safe"`` (the default): only the repairs
+    with one reading; a reply that only a ``*_guessed`` repair, the single-edit
+    search or a ``#`` comment reads raises the error ``False`` raises.
+    ``True``: those too. ``False``: no repair. Each repair is listed in the
+    extraction's repairs."""
 
     field_aliases: dict[str, str] = Field(default_factory=dict)
     """Top-level keys renamed before validation (``{"response": "message"}``);

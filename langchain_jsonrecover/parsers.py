@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, overload
 
 from pydantic import field_validator
 
-from langchain_jsonrecover._core.extract import Extraction, ReplyFailure
+from langchain_jsonrecover._core.extract import Extraction, Repair, ReplyFailure
 from langchain_jsonrecover._core.extract_pattern import extract_with_pattern
 from langchain_jsonrecover._core.patterns import compile_pattern
 from langchain_jsonrecover.parser_base import _JsonRecoveringParser
@@ -241,7 +241,7 @@ class RegexJsonOutputParser(_JsonRecoveringParser[T]):
         return found.value if isinstance(found, Extraction) else None
 
     def _match(
-        self, text: str, *, schema: Schema | None, repair: bool
+        self, text: str, *, schema: Schema | None, repair: Repair
     ) -> Extraction | ReplyFailure:
         return extract_with_pattern(
             text,

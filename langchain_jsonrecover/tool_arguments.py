@@ -42,7 +42,7 @@ from langchain_jsonrecover.parsers import JsonFenceOutputParser
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from langchain_jsonrecover._core.extract import Extraction
+    from langchain_jsonrecover._core.extract import Extraction, Repair
 
 Arguments = tuple[dict[str, Any], tuple[str, ...], dict[str, Any]]
 """Arguments read: the value, the repairs made, the recovery payload."""
@@ -80,7 +80,7 @@ def read_arguments(
     name: str,
     spec: Spec | None,
     *,
-    repair: bool,
+    repair: Repair,
     cut: bool,
 ) -> Arguments | JsonRecoveryError:
     """Decode (and validate) a call's arguments, or say why they are not used."""

@@ -65,6 +65,8 @@ if TYPE_CHECKING:
 
     from langchain_core.messages import AIMessage, InvalidToolCall, ToolCall
 
+    from langchain_jsonrecover._core.extract import Repair
+
 
 __all__ = [
     "CallLedger",
@@ -155,7 +157,7 @@ def read_invalid_call(
     call: InvalidToolCall,
     specs: Mapping[str, Spec] | None,
     *,
-    repair: bool,
+    repair: Repair,
     cut: bool,
 ) -> None:
     """Accept or withhold a call the provider found invalid (same id kept)."""
@@ -246,7 +248,7 @@ def read_text_calls(
     message: AIMessage,
     specs: Mapping[str, Spec],
     *,
-    repair: bool,
+    repair: Repair,
     cut: bool,
 ) -> Any:
     """Turn calls written in the reply's text into tool calls.
@@ -338,7 +340,7 @@ def _refusal(
 
 
 def _read_whole_content(
-    rest: str, specs: Mapping[str, Spec], *, repair: bool, seen: str
+    rest: str, specs: Mapping[str, Spec], *, repair: Repair, seen: str
 ) -> tuple[list[_Written], tuple[int, int]] | None:
     """The calls of a text that is only call envelopes, and the span they take.
 
@@ -392,7 +394,7 @@ def _read_all(
     written: Sequence[_Written],
     specs: Mapping[str, Spec],
     *,
-    repair: bool,
+    repair: Repair,
     cut: bool,
     doubt: bool,
 ) -> None:
@@ -438,7 +440,7 @@ def _read_all(
 
 
 def _read_written(
-    call: _Written, specs: Mapping[str, Spec], *, repair: bool, cut: bool
+    call: _Written, specs: Mapping[str, Spec], *, repair: Repair, cut: bool
 ) -> Arguments | JsonRecoveryError:
     """A written call's arguments read, or why the call cannot be used."""
     if call.name not in specs:

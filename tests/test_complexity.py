@@ -655,4 +655,4 @@ def test_max_depth(text: str, max_depth: int, expected: Outcome) -> None:
 )
 def test_limits_below_one_are_a_programming_error(limits: dict[str, int]) -> None:
     with pytest.raises(ValueError, match="at least 1"):
-        extract_json("[1]", **limits)
+        extract_json("[1]", **limits)  # type: ignore[arg-type]

@@ -330,7 +330,7 @@ def test_max_chars_refuses_before_scanning() -> None:
 @pytest.mark.parametrize("limit", ["max_chars", "max_depth"])
 def test_limits_must_be_positive(limit: str) -> None:
     with pytest.raises(ValueError, match=limit):
-        extract_json("{}", **{limit: 0})
+        extract_json("{}", **{limit: 0})  # type: ignore[arg-type]
 
 
 def test_str_subclass_accepted() -> None:
