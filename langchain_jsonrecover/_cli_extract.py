@@ -17,7 +17,6 @@ from langchain_jsonrecover._core.extract import (
     DEFAULT_MAX_DEPTH,
     Extraction,
     Prefer,
-    Repair,
     ReplyFailure,
     extract,
 )
@@ -35,6 +34,8 @@ from langchain_jsonrecover._core.schema.validate import Schema
 
 if TYPE_CHECKING:
     import re
+
+    from langchain_jsonrecover._core.levels import Repair
 
 __all__ = ["Reader", "failure_lines"]
 

@@ -89,7 +89,7 @@ if TYPE_CHECKING:
 
     from langchain_core.tools import BaseTool
 
-    from langchain_jsonrecover._core.extract import Repair
+    from langchain_jsonrecover._core.levels import Repair
     from langchain_jsonrecover.parser_base import _JsonRecoveringParser
 
 __all__ = ["JsonRecoveryMiddleware"]

@@ -38,7 +38,7 @@ from langchain_jsonrecover.records import (
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from langchain_jsonrecover._core.extract import Repair
+    from langchain_jsonrecover._core.levels import Repair
 
 __all__ = [
     "ParserSpec",

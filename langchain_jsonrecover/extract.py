@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from langchain_jsonrecover._core.extract import (
     DEFAULT_MAX_DEPTH,
     Extraction,
-    Repair,
     ReplyFailure,
     extract,
 )
 from langchain_jsonrecover._core.limits import DEFAULT_MAX_CHARS
 from langchain_jsonrecover.errors import error_for
+
+if TYPE_CHECKING:
+    from langchain_jsonrecover._core.levels import Repair
 
 __all__ = ["Extraction", "extract_json"]
 

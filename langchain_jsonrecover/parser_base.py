@@ -22,11 +22,11 @@ from pydantic import Field, PrivateAttr, SkipValidation
 from langchain_jsonrecover._core.extract import (
     DEFAULT_MAX_DEPTH,
     Extraction,
-    Repair,
     ReplyFailure,
     extract,
     extract_partial,
 )
+from langchain_jsonrecover._core.levels import Repair
 from langchain_jsonrecover._core.limits import DEFAULT_MAX_CHARS
 from langchain_jsonrecover._core.prompts.feedback import Shape
 from langchain_jsonrecover._core.prompts.instructions import shape_of

@@ -42,7 +42,8 @@ from langchain_jsonrecover.parsers import JsonFenceOutputParser
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from langchain_jsonrecover._core.extract import Extraction, Repair
+    from langchain_jsonrecover._core.extract import Extraction
+    from langchain_jsonrecover._core.levels import Repair
 
 Arguments = tuple[dict[str, Any], tuple[str, ...], dict[str, Any]]
 """Arguments read: the value, the repairs made, the recovery payload."""

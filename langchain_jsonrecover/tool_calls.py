@@ -37,19 +37,14 @@ from langchain_jsonrecover._core.reply.call_text import (
     take_out,
     whole_body,
 )
-from langchain_jsonrecover._core.reply.envelopes import (
-    read_call_envelope,
-)
+from langchain_jsonrecover._core.reply.envelopes import read_call_envelope
 from langchain_jsonrecover._core.reply.markup import read_tool_markup
 from langchain_jsonrecover._core.reply.reasoning import (
     blank,
     merge_spans,
     think_bounds,
 )
-from langchain_jsonrecover.errors import (
-    InvalidJsonError,
-    JsonRecoveryError,
-)
+from langchain_jsonrecover.errors import InvalidJsonError, JsonRecoveryError
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.tool_arguments import (
     Arguments,
@@ -65,7 +60,7 @@ if TYPE_CHECKING:
 
     from langchain_core.messages import AIMessage, InvalidToolCall, ToolCall
 
-    from langchain_jsonrecover._core.extract import Repair
+    from langchain_jsonrecover._core.levels import Repair
 
 
 __all__ = [

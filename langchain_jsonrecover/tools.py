@@ -40,7 +40,7 @@ from langchain_jsonrecover.tool_calls import (
 )
 
 if TYPE_CHECKING:
-    from langchain_jsonrecover._core.extract import Repair
+    from langchain_jsonrecover._core.levels import Repair
     from langchain_jsonrecover.errors import JsonRecoveryError
 
 __all__ = ["ToolSpec", "recover_tool_calls", "tool_specs"]

@@ -50,7 +50,7 @@ from langchain_jsonrecover import JsonRecoveryError, TruncationRecoveringOutputP
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
-    from langchain_jsonrecover._core.extract import Repair
+    from langchain_jsonrecover._core.levels import Repair
 
 __all__ = [
     "FIXED_SEED",

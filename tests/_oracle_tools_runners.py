@@ -31,7 +31,7 @@ from langchain_jsonrecover import (
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from langchain_jsonrecover._core.extract import Repair
+    from langchain_jsonrecover._core.levels import Repair
 
 STRUCTURED_KINDS: Final = frozenset(
     {"call", "markup_slip", "invalid_slip", "glued", "extra", "stray_markup"}

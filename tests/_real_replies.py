@@ -35,7 +35,7 @@ from langchain_jsonrecover import (
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from langchain_jsonrecover._core.extract import Repair
+    from langchain_jsonrecover._core.levels import Repair
 
 CORPUS_PATH: Final = Path(__file__).resolve().parent / "data" / "real_replies.jsonl"
 CLASSES: Final = frozenset(

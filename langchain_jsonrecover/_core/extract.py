@@ -9,7 +9,6 @@ candidates are repaired and tried again (``_candidate_repair``).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
@@ -34,17 +33,13 @@ from langchain_jsonrecover._core.candidates.kinds import (
     Step,
 )
 from langchain_jsonrecover._core.candidates.repair import RepairPass
-from langchain_jsonrecover._core.decode.skip import skip_comment, skip_string
 from langchain_jsonrecover._core.decode.tolerant import DecodeFailure, loads_within
+from langchain_jsonrecover._core.levels import Repair, guesses
 from langchain_jsonrecover._core.limits import DEFAULT_MAX_CHARS
 from langchain_jsonrecover._core.reply.markup import Prepared, prepare_reply
 from langchain_jsonrecover._core.schema.validate import FieldError, Schema, two_readings
 
 Prefer = Literal["first", "last"]
-Repair = bool | Literal["safe"]
-"""How much syntax repair a parse may do: ``False`` none; ``"safe"`` (the
-default) only the repairs with one reading; ``True`` every repair, the ones
-that choose among readings too (see ``guesses``)."""
 ReplyFailureKind = Literal[
     "too_large", "no_json", "invalid_json", "truncated", "too_deep", "schema"
 ]
@@ -61,20 +56,9 @@ _FILLS_NOTHING: Final = (
 )
 _FILLS_NOTHING_ERRORS: Final = (FieldError("", _FILLS_NOTHING, ""),)
 TWO_READINGS: Final = "two_readings"
+"""``ReplyFailure.detail`` of a reply with two readings (``_choice``)."""
 GUESSED: Final = "guessed"
 """``ReplyFailure.detail`` of a reply only a repair that chooses reads."""
-# The single-edit search's names: one edit chosen among all that could fix it.
-_SINGLE_EDITS: Final = frozenset(
-    {
-        "character_dropped",
-        "character_inserted",
-        "character_replaced",
-        "characters_swapped",
-    }
-)
-# What a ``#`` comment is looked for outside of: strings and other comments.
-_HASH_OR_SKIPPED: Final = re.compile(r"""["'#]|//|/\*""")
-"""``ReplyFailure.detail`` of a reply with two readings (``_choice``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,7 +195,7 @@ def extract(
     )
     if repair != "safe" or not isinstance(found, Extraction):
         return found
-    chosen = guesses(found, text)
+    chosen = guesses(found.repairs, text, found.span)
     if not chosen:
         return found
     strict = extract(
@@ -226,58 +210,6 @@ def extract(
         cut_off=cut_off,
     )
     return strict if isinstance(strict, ReplyFailure) else refuse_guess(found, chosen)
-
-
-def guesses(found: Extraction, text: str) -> tuple[str, ...]:
-    r"""The repairs of ``found`` that chose among readings of ``text``.
-
-    They are the ``*_guessed`` repairs, the single-edit search's fixes and a
-    ``#`` comment removed (a ``#`` may be text a lost quote let out of a
-    string); ``repair="safe"`` refuses a value that needs one of them.
-
-    Args:
-        found: A value the parse found, and the repairs it took.
-        text: The reply (``found.span`` is an offset into it).
-
-    Returns:
-        Those repairs' names, in ``found.repairs`` order; empty when the value
-        has one reading.
-
-    Example:
-        >>> found = extract("{'a': 1, # note\n}", repair=True)
-        >>> found.repairs, guesses(found, "{'a': 1, # note\n}")
-        (('single_quotes_replaced', 'comment_removed'), ('comment_removed',))
-    """
-    hashed = "comment_removed" in found.repairs and _hash_outside(text, *found.span)
-    return tuple(
-        name
-        for name in found.repairs
-        if name.endswith("_guessed")
-        or name in _SINGLE_EDITS
-        or (hashed and name == "comment_removed")
-    )
-
-
-def _hash_outside(text: str, start: int, end: int) -> bool:
-    """Whether a ``#`` lies outside strings and ``//``, ``/* */`` comments.
-
-    A string or comment left open is taken to hold a ``#`` when any follows
-    (a refusal, never a guess taken), so the scan stays one pass.
-    """
-    pos = start
-    while (found := _HASH_OR_SKIPPED.search(text, pos, end)) is not None:
-        mark = found.group()
-        if mark == "#":
-            return True
-        skipped = (
-            skip_string(text, found.start(), end)
-            if mark in {'"', "'"}
-            else skip_comment(text, found.start(), mark, end)
-        )
-        if skipped is None:
-            return mark != "//" and "#" in text[found.end() : end]
-        pos = skipped
-    return False
 
 
 def refuse_guess(found: Extraction, chosen: tuple[str, ...]) -> ReplyFailure:

@@ -21,13 +21,12 @@ from langchain_jsonrecover._core.extract import (
     DEFAULT_MAX_DEPTH,
     Extraction,
     Prefer,
-    Repair,
     ReplyFailure,
     choose,
-    guesses,
     refuse_too_large,
     report_no_json,
 )
+from langchain_jsonrecover._core.levels import Repair, guesses
 from langchain_jsonrecover._core.limits import DEFAULT_MAX_CHARS
 from langchain_jsonrecover._core.pattern_view import (
     find_capture,
@@ -133,7 +132,7 @@ def _decode_capture(
         repaired = repair_capture(masked, place, max_depth)
         found = choose((repaired,), schema) if repaired is not None else None
         if isinstance(found, Extraction) and not (
-            repair == "safe" and guesses(found, masked)
+            repair == "safe" and guesses(found.repairs, masked, found.span)
         ):
             return found
     return strict
