@@ -45,10 +45,10 @@ from langchain_jsonrecover._core.reply.reasoning import (
     think_bounds,
 )
 from langchain_jsonrecover.errors import InvalidJsonError, JsonRecoveryError
-from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.tool_arguments import (
     Arguments,
     Spec,
+    extract_refusing_guesses,
     make_call_id,
     make_error,
     read_arguments,
@@ -347,7 +347,7 @@ def _read_whole_content(
         return None
     begin, stop, start, end = body
     try:
-        found = JsonFenceOutputParser(repair=repair).extract(rest[begin:stop])
+        found, guessed = extract_refusing_guesses(rest[begin:stop], repair)
     except JsonRecoveryError:
         return None
     if found.span != (0, stop - begin):
@@ -356,7 +356,6 @@ def _read_whole_content(
     envelopes = [read_call_envelope(item) for item in items]
     if not items or any(e is None or e.name not in specs for e in envelopes):
         return None
-    guessed = tuple(r for r in found.repairs if r.endswith("_guessed"))
     key = duplicate_key(rest[begin:stop])
     blanked = rest[begin:stop] != seen[begin:stop]
 
