@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from _models import ScriptedChatModel, ToolCallingChatModel
 from _oracle import FIXED_SEED, generate
+from _plain_models import Person
 from langchain.agents import create_agent
 from langchain_core.language_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 from langchain_core.tools import tool
-from pydantic import BaseModel
 
 from langchain_jsonrecover import (
     InvalidJsonError,
@@ -43,13 +43,6 @@ from langchain_jsonrecover.tools import arecover_tool_calls, recover
 if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
-
-
-class Person(BaseModel):
-    """A person."""
-
-    name: str
-    age: int
 
 
 ADA = Person(name="Ada", age=36)
