@@ -107,7 +107,7 @@ class ReplyFailure:
     """Offset in the reply where the failing candidate starts."""
     detail: str = ""
     """Extra context: ``"reasoning_only"``, ``"nested_value"``,
-    ``"two_readings"``, or the regex that matched nothing."""
+    ``"two_readings"``, ``"guessed"``, or the regex that matched nothing."""
     errors: tuple[FieldError, ...] = ()
     """For ``schema``: why the value does not match."""
     value: Any = None
