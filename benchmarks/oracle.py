@@ -11,8 +11,9 @@ What it measures
     limit). For each seed (the fixed one, 20261130, and ``--seed``) it runs
     ``--count`` faulted and ``--cuts`` cut replies through
 
-    * ours: ``JsonFenceOutputParser()``, ``JsonFenceOutputParser(repair=True)``,
-      ``TruncationRecoveringOutputParser()`` and its ``repair=True``;
+    * ours: ``JsonFenceOutputParser`` and ``TruncationRecoveringOutputParser``,
+      each with ``repair=False``, the default (``repair="safe"``) and
+      ``repair=True``;
     * ``json_repair.loads`` (optional) and langchain-core's
       ``JsonOutputParser().parse``;
 
@@ -168,6 +169,7 @@ def _short(name: str) -> str:
         name.replace("JsonFenceOutputParser", "Fence")
         .replace("TruncationRecoveringOutputParser", "Trunc")
         .replace("(repair=True)", "+repair")
+        .replace("(repair=False)", " strict")
         .replace("langchain-core JsonOutputParser()", "lc-core")
         .replace(".loads", "")
         .replace("()", "")

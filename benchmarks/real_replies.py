@@ -6,10 +6,13 @@ What it measures
     ``tests/_real_replies.py``) is run through four contenders, scored by the
     same function the test uses:
 
-    * ``ours``: ``JsonFenceOutputParser(pydantic_object=schema)``, or
-      ``TruncationRecoveringOutputParser`` fed the reply as an ``AIMessage``
-      with ``finish_reason == "length"`` when the case was cut off;
-    * ``ours repair=True``: the same with syntax repair on;
+    * ``ours repair=False``: ``JsonFenceOutputParser(pydantic_object=schema,
+      repair=False)``, or ``TruncationRecoveringOutputParser`` fed the reply as
+      an ``AIMessage`` with ``finish_reason == "length"`` when the case was cut
+      off;
+    * ``ours (default)``: the same at the default level (``repair="safe"``:
+      only the repairs with one reading);
+    * ``ours repair=True``: the same with every repair, the guesses too;
     * ``json_repair``: ``json_repair.loads(reply)``, then the case's schema
       (pydantic lax validation) when it has one;
     * ``langchain-core``: ``JsonOutputParser().parse(reply)``, then the same.

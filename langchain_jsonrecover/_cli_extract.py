@@ -35,6 +35,8 @@ from langchain_jsonrecover._core.schema.validate import Schema
 if TYPE_CHECKING:
     import re
 
+    from langchain_jsonrecover._core.levels import Repair
+
 __all__ = ["Reader", "failure_lines"]
 
 # The error class a parser raises for each failure kind (``errors.error_for``):
@@ -60,7 +62,7 @@ class Reader:
     schema: Schema | None = None
     shape: Shape = dataclasses.field(default_factory=Shape)
     pattern: re.Pattern[str] | None = None
-    repair: bool = False
+    repair: Repair = "safe"
     truncated: bool = False
     prefer: Prefer = "first"
     max_chars: int = 1
@@ -70,7 +72,7 @@ class Reader:
         cls,
         *,
         schema: str | None = None,
-        repair: bool = False,
+        repair: Repair = "safe",
         truncated: bool = False,
         regex: str | None = None,
         prefer: Prefer = "first",

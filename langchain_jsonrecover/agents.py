@@ -89,6 +89,7 @@ if TYPE_CHECKING:
 
     from langchain_core.tools import BaseTool
 
+    from langchain_jsonrecover._core.levels import Repair
     from langchain_jsonrecover.parser_base import _JsonRecoveringParser
 
 __all__ = ["JsonRecoveryMiddleware"]
@@ -176,7 +177,7 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
         response_format: Any = None,
         parser: _JsonRecoveringParser[Any] | None = None,
         max_retries: int = 2,
-        repair: bool = True,
+        repair: Repair = "safe",
     ) -> None:
         """Create the middleware.
 
@@ -188,7 +189,11 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
             parser: One of our parsers (an instance) for the structured
                 output; default ``JsonFenceOutputParser()``.
             max_retries: Re-asks allowed per model step.
-            repair: Let the parser repair tool-call arguments.
+            repair: The repairs of tool-call arguments: ``"safe"`` (the
+                default, as for every parser, the answer's included): only
+                those with one reading; ``True``: the single-edit search and
+                ``#`` comments too (a ``*_guessed`` repair never makes a
+                call); ``False``: none.
 
         Raises:
             TypeError: ``parser`` is not an instance of our parsers, or

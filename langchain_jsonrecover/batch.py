@@ -38,6 +38,8 @@ from langchain_jsonrecover.records import (
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from langchain_jsonrecover._core.levels import Repair
+
 __all__ = [
     "ParserSpec",
     "ReadFailedError",
@@ -63,7 +65,8 @@ class ParserSpec:
 
     schema: str | None = None
     """``MODULE:NAME`` of the schema, or ``None``."""
-    repair: bool = False
+    repair: Repair = "safe"
+    """``--repair``: ``True``; ``--no-repair``: ``False``; else the default."""
     truncated: bool = False
     regex: str | None = None
     prefer: str = "first"

@@ -3,10 +3,10 @@
 Usage::
 
     jsonrecover [extract] [FILE] [--pretty] [--regex PATTERN] [--schema MODULE:NAME]
-                [--prefer first|last] [--repair] [--truncated] [--max-chars N]
-                [--verbose]
-    jsonrecover batch IN.jsonl [--field PATH] [--schema MODULE:NAME] [--repair]
-                [--truncated] [--jobs N] [-o OUT.jsonl]
+                [--prefer first|last] [--repair | --no-repair] [--truncated]
+                [--max-chars N] [--verbose]
+    jsonrecover batch IN.jsonl [--field PATH] [--schema MODULE:NAME]
+                [--repair | --no-repair] [--truncated] [--jobs N] [-o OUT.jsonl]
     jsonrecover demo [--model PROVIDER:NAME] [--max-retries N]
                      [--feedback-strategy user|system] [--agent]
     jsonrecover --version
@@ -201,11 +201,23 @@ def _add_parser_options(command: argparse.ArgumentParser) -> None:
         help="validate against this pydantic model (or any type pydantic accepts), "
         "imported from the current directory or the environment",
     )
-    command.add_argument(
+    repair = command.add_mutually_exclusive_group()
+    repair.add_argument(
         "--repair",
-        action="store_true",
-        help="repair broken syntax (trailing commas, single quotes, comments, "
-        "Python literals, bare keys, missing commas …) when strict decoding fails",
+        action="store_const",
+        const=True,
+        default="safe",
+        help="also take the repairs that choose among readings (the *_guessed "
+        "repairs, the single-edit search, # comments); by default only the "
+        "repairs with one reading are made (trailing commas, single quotes, "
+        "// comments, Python literals, bare keys, missing commas …)",
+    )
+    repair.add_argument(
+        "--no-repair",
+        dest="repair",
+        action="store_const",
+        const=False,
+        help="repair nothing: strict JSON only",
     )
     command.add_argument(
         "--truncated",

@@ -193,7 +193,7 @@ class InvalidJsonError(JsonRecoveryError):
     Example:
         >>> from langchain_jsonrecover import extract_json, InvalidJsonError
         >>> try:
-        ...     extract_json('{"a" 1}')
+        ...     extract_json('{"a" 1}', repair=False)
         ... except InvalidJsonError as exc:
         ...     print(exc.line, exc.column, exc.truncated)
         1 6 False

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from langchain_jsonrecover._core.extract import (
     DEFAULT_MAX_DEPTH,
     Extraction,
@@ -11,6 +13,9 @@ from langchain_jsonrecover._core.extract import (
 from langchain_jsonrecover._core.limits import DEFAULT_MAX_CHARS
 from langchain_jsonrecover.errors import error_for
 
+if TYPE_CHECKING:
+    from langchain_jsonrecover._core.levels import Repair
+
 __all__ = ["Extraction", "extract_json"]
 
 
@@ -19,6 +24,7 @@ def extract_json(
     *,
     max_chars: int = DEFAULT_MAX_CHARS,
     max_depth: int = DEFAULT_MAX_DEPTH,
+    repair: Repair = "safe",
 ) -> Extraction:
     r"""Find and decode the JSON value in a model's reply.
 
@@ -34,6 +40,10 @@ def extract_json(
             mark dropped), as the parsers' ``parse`` does.
         max_chars: Longer replies are refused before any scan.
         max_depth: Deeper nesting is an ``InvalidJsonError``.
+        repair: When no candidate decodes as it stands, repair the syntax:
+            ``"safe"`` (the default, as for the parsers) only with the repairs
+            that have one reading, ``True`` with every repair, ``False`` not
+            at all (see the parsers' ``repair``).
 
     Returns:
         The value, where it was found, and what was done to get it.
@@ -56,6 +66,8 @@ def extract_json(
         ('reasoning_skipped', 'prose_trimmed')
         >>> extract_json(b'\xef\xbb\xbf{"caf\xc3\xa9": 1}').value
         {'café': 1}
+        >>> extract_json('{"tags": ["a", "b",],}').repairs
+        ('trailing_comma_removed',)
     """
     if isinstance(text, bytes | bytearray | memoryview):
         text = bytes(text).decode("utf-8-sig")
@@ -66,7 +78,7 @@ def extract_json(
         )
         raise TypeError(msg)
     check_limits(max_chars, max_depth)
-    result = extract(text, max_chars=max_chars, max_depth=max_depth)
+    result = extract(text, max_chars=max_chars, max_depth=max_depth, repair=repair)
     if isinstance(result, ReplyFailure):
         raise error_for(result, text)
     return result

@@ -26,6 +26,7 @@ from langchain_jsonrecover._core.extract import (
     extract,
     extract_partial,
 )
+from langchain_jsonrecover._core.levels import Repair
 from langchain_jsonrecover._core.limits import DEFAULT_MAX_CHARS
 from langchain_jsonrecover._core.prompts.feedback import Shape
 from langchain_jsonrecover._core.prompts.instructions import shape_of
@@ -153,12 +154,15 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
     (and validates), or the last in text order (a final answer after an
     example)."""
 
-    repair: bool = False
+    repair: Repair = "safe"
     """When no candidate succeeds as it stands, repair the syntax of the
     failing ones (trailing commas, single quotes, comments, Python literals,
-    bare keys, missing commas, bad escapes, unescaped inner quotes, wrong
-    brackets, string-escaped JSON) and try them again, in the same order.
-    Each repair is listed in the extraction's repairs."""
+    bare keys, missing commas, bad escapes, string-escaped JSON …) and try
+    them again, in the same order. ``"safe"`` (the default): only the repairs
+    with one reading; a reply that only a ``*_guessed`` repair, the single-edit
+    search or a ``#`` comment reads raises the error ``False`` raises.
+    ``True``: those too. ``False``: no repair. Each repair is listed in the
+    extraction's repairs."""
 
     field_aliases: dict[str, str] = Field(default_factory=dict)
     """Top-level keys renamed before validation (``{"response": "message"}``);

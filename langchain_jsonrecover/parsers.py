@@ -19,6 +19,7 @@ from langchain_jsonrecover._core.patterns import compile_pattern
 from langchain_jsonrecover.parser_base import _JsonRecoveringParser
 
 if TYPE_CHECKING:
+    from langchain_jsonrecover._core.levels import Repair
     from langchain_jsonrecover._core.schema.validate import Schema
 
 __all__ = [
@@ -241,7 +242,7 @@ class RegexJsonOutputParser(_JsonRecoveringParser[T]):
         return found.value if isinstance(found, Extraction) else None
 
     def _match(
-        self, text: str, *, schema: Schema | None, repair: bool
+        self, text: str, *, schema: Schema | None, repair: Repair
     ) -> Extraction | ReplyFailure:
         return extract_with_pattern(
             text,

@@ -349,7 +349,9 @@ def structured_output(
     call's arguments (as sent, for an invalid call) follow the reply's text.
     ``parser`` chooses our parser and its options (``repair=True``,
     ``prefer="last"``, ``TruncationRecoveringOutputParser`` …); the schema is
-    given to it. The runnable pickles.
+    given to it. Its ``repair`` serves the text and the tool-call arguments
+    alike: the default parser's ``"safe"`` reads a trailing comma in either
+    with no re-ask. The runnable pickles.
 
     ``stream``, ``astream`` and ``astream_events`` stream each attempt's
     partial values as the model streams (the native call's from its tool

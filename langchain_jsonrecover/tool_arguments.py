@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pydantic import BaseModel
 
 from langchain_jsonrecover._core.candidates.order import SEVERAL_REASON
+from langchain_jsonrecover._core.levels import guesses
 from langchain_jsonrecover._core.prompts.tools import (
     cut_off_error,
     duplicate_key_error,
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from langchain_jsonrecover._core.extract import Extraction
+    from langchain_jsonrecover._core.levels import Repair
 
 Arguments = tuple[dict[str, Any], tuple[str, ...], dict[str, Any]]
 """Arguments read: the value, the repairs made, the recovery payload."""
@@ -50,6 +52,7 @@ Arguments = tuple[dict[str, Any], tuple[str, ...], dict[str, Any]]
 __all__ = [
     "Arguments",
     "Spec",
+    "extract_refusing_guesses",
     "make_call_id",
     "make_error",
     "read_arguments",
@@ -80,14 +83,14 @@ def read_arguments(
     name: str,
     spec: Spec | None,
     *,
-    repair: bool,
+    repair: Repair,
     cut: bool,
 ) -> Arguments | JsonRecoveryError:
     """Decode (and validate) a call's arguments, or say why they are not used."""
     if cut:
         return _make_cut_off_error(arguments, name)
     try:
-        found = JsonFenceOutputParser(repair=repair).extract(arguments)
+        found, guessed = extract_refusing_guesses(arguments, repair)
     except JsonRecoveryError as error:
         if isinstance(error, InvalidJsonError) and error.truncated:
             return _make_cut_off_error(arguments, name)
@@ -104,7 +107,6 @@ def read_arguments(
     if (key := duplicate_key(arguments)) is not None:
         text = duplicate_key_error(name, key)
         return InvalidJsonError(text, llm_output=arguments, observation=text)
-    guessed = [r for r in found.repairs if r.endswith("_guessed")]
     if guessed:
         text = guessed_error(name, guessed)
         return InvalidJsonError(text, llm_output=arguments, observation=text)
@@ -124,6 +126,31 @@ def read_arguments(
         "cut_off": False,
     }
     return value, found.repairs, payload
+
+
+def extract_refusing_guesses(
+    text: str, repair: Repair
+) -> tuple[Extraction, tuple[str, ...]]:
+    r"""The JSON in a call's text, and the repairs that make it unusable.
+
+    A call is never made on a guess: at any level, a ``*_guessed`` repair
+    refuses it; at ``"safe"`` so does every repair that chose among readings
+    (``guesses``). The parser repairs as ``True`` does, so that the refusal
+    can name the call and the repairs.
+
+    Raises:
+        JsonRecoveryError: No usable JSON in ``text``.
+
+    Example:
+        >>> found, guessed = extract_refusing_guesses('{"q": "a", # x\n}', "safe")
+        >>> found.value, guessed
+        ({'q': 'a'}, ('comment_removed',))
+    """
+    parser = JsonFenceOutputParser(repair=True if repair == "safe" else repair)
+    found = parser.extract(text)
+    if repair == "safe":
+        return found, guesses(found.repairs, text, found.span)
+    return found, tuple(r for r in found.repairs if r.endswith("_guessed"))
 
 
 _BLANKING: frozenset[str] = frozenset(

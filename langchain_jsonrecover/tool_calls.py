@@ -37,23 +37,18 @@ from langchain_jsonrecover._core.reply.call_text import (
     take_out,
     whole_body,
 )
-from langchain_jsonrecover._core.reply.envelopes import (
-    read_call_envelope,
-)
+from langchain_jsonrecover._core.reply.envelopes import read_call_envelope
 from langchain_jsonrecover._core.reply.markup import read_tool_markup
 from langchain_jsonrecover._core.reply.reasoning import (
     blank,
     merge_spans,
     think_bounds,
 )
-from langchain_jsonrecover.errors import (
-    InvalidJsonError,
-    JsonRecoveryError,
-)
-from langchain_jsonrecover.parsers import JsonFenceOutputParser
+from langchain_jsonrecover.errors import InvalidJsonError, JsonRecoveryError
 from langchain_jsonrecover.tool_arguments import (
     Arguments,
     Spec,
+    extract_refusing_guesses,
     make_call_id,
     make_error,
     read_arguments,
@@ -64,6 +59,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
     from langchain_core.messages import AIMessage, InvalidToolCall, ToolCall
+
+    from langchain_jsonrecover._core.levels import Repair
 
 
 __all__ = [
@@ -155,7 +152,7 @@ def read_invalid_call(
     call: InvalidToolCall,
     specs: Mapping[str, Spec] | None,
     *,
-    repair: bool,
+    repair: Repair,
     cut: bool,
 ) -> None:
     """Accept or withhold a call the provider found invalid (same id kept)."""
@@ -246,7 +243,7 @@ def read_text_calls(
     message: AIMessage,
     specs: Mapping[str, Spec],
     *,
-    repair: bool,
+    repair: Repair,
     cut: bool,
 ) -> Any:
     """Turn calls written in the reply's text into tool calls.
@@ -338,7 +335,7 @@ def _refusal(
 
 
 def _read_whole_content(
-    rest: str, specs: Mapping[str, Spec], *, repair: bool, seen: str
+    rest: str, specs: Mapping[str, Spec], *, repair: Repair, seen: str
 ) -> tuple[list[_Written], tuple[int, int]] | None:
     """The calls of a text that is only call envelopes, and the span they take.
 
@@ -350,7 +347,7 @@ def _read_whole_content(
         return None
     begin, stop, start, end = body
     try:
-        found = JsonFenceOutputParser(repair=repair).extract(rest[begin:stop])
+        found, guessed = extract_refusing_guesses(rest[begin:stop], repair)
     except JsonRecoveryError:
         return None
     if found.span != (0, stop - begin):
@@ -359,7 +356,6 @@ def _read_whole_content(
     envelopes = [read_call_envelope(item) for item in items]
     if not items or any(e is None or e.name not in specs for e in envelopes):
         return None
-    guessed = tuple(r for r in found.repairs if r.endswith("_guessed"))
     key = duplicate_key(rest[begin:stop])
     blanked = rest[begin:stop] != seen[begin:stop]
 
@@ -392,7 +388,7 @@ def _read_all(
     written: Sequence[_Written],
     specs: Mapping[str, Spec],
     *,
-    repair: bool,
+    repair: Repair,
     cut: bool,
     doubt: bool,
 ) -> None:
@@ -438,7 +434,7 @@ def _read_all(
 
 
 def _read_written(
-    call: _Written, specs: Mapping[str, Spec], *, repair: bool, cut: bool
+    call: _Written, specs: Mapping[str, Spec], *, repair: Repair, cut: bool
 ) -> Arguments | JsonRecoveryError:
     """A written call's arguments read, or why the call cannot be used."""
     if call.name not in specs:

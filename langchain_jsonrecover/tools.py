@@ -40,6 +40,7 @@ from langchain_jsonrecover.tool_calls import (
 )
 
 if TYPE_CHECKING:
+    from langchain_jsonrecover._core.levels import Repair
     from langchain_jsonrecover.errors import JsonRecoveryError
 
 __all__ = ["ToolSpec", "recover_tool_calls", "tool_specs"]
@@ -146,7 +147,7 @@ def recover(
     message: AIMessage,
     specs: Mapping[str, ToolSpec] | None = None,
     *,
-    repair: bool = True,
+    repair: Repair = "safe",
 ) -> Recovered:
     """Recover a message's invalid tool calls (and, with tools, those in its text).
 
@@ -155,7 +156,7 @@ def recover(
     Args:
         message: The model's reply (never mutated).
         specs: The bound tools, from :func:`tool_specs`; ``None``: any name.
-        repair: Let the parser repair the syntax (``repair=True``).
+        repair: As for :func:`recover_tool_calls`.
 
     Returns:
         The new message, the events to emit, and the calls left invalid.
@@ -216,7 +217,7 @@ def recover_tool_calls(
     message: AIMessage,
     tools: Sequence[ToolLike] | None = None,
     *,
-    repair: bool = True,
+    repair: Repair = "safe",
 ) -> AIMessage:
     r"""A new message whose recoverable invalid tool calls are tool calls.
 
@@ -234,7 +235,8 @@ def recover_tool_calls(
     beyond a call's keys, or one unusable call among several, leaves every
     call of the text invalid. Never
     executed: cut-off arguments (or the last call of a reply that stopped at
-    the token limit) and arguments read only by a ``*_guessed`` repair; they
+    the token limit) and arguments read only by a ``*_guessed`` repair (with
+    the default ``repair="safe"``, by any repair that chooses); they
     stay invalid with an error that says why. A refusal (a refusal block,
     or langchain-openai's ``additional_kwargs["refusal"]``) comes back as it
     is: nothing in it becomes a call. The input is never mutated.
@@ -246,7 +248,10 @@ def recover_tool_calls(
         message: The model's reply.
         tools: The bound tools (tools, pydantic models, functions or
             JSON-schema dicts, as ``bind_tools`` takes them).
-        repair: Let the parser repair the syntax.
+        repair: ``"safe"`` (the default, as for every parser): only the
+            repairs with one reading; ``True``: the single-edit search and
+            ``#`` comments too (a ``*_guessed`` repair never makes a call);
+            ``False``: none.
 
     Returns:
         The new message; ``response_metadata["jsonrecover"]`` lists the
@@ -275,14 +280,14 @@ async def arecover_tool_calls(
     message: AIMessage,
     tools: Sequence[ToolLike] | None = None,
     *,
-    repair: bool = True,
+    repair: Repair = "safe",
 ) -> AIMessage:
     """Async twin of :func:`recover_tool_calls` (the events are async).
 
     Args:
         message: The model's reply.
         tools: The bound tools.
-        repair: Let the parser repair the syntax.
+        repair: As for :func:`recover_tool_calls`.
 
     Returns:
         The new message.
@@ -297,7 +302,7 @@ async def arecover_tool_calls(
 
 
 def _run(
-    message: AIMessage, tools: Sequence[ToolLike] | None, *, repair: bool
+    message: AIMessage, tools: Sequence[ToolLike] | None, *, repair: Repair
 ) -> Recovered:
     if not isinstance(message, AIMessage):
         msg = f"message must be an AIMessage, got a {type(message).__name__}"

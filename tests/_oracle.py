@@ -71,6 +71,13 @@ FAULTS: Final = (
     "comment_line",
 )
 CUT: Final = "cut"
+REPAIR_LEVELS: Final[tuple[tuple[str, dict[str, Any]], ...]] = (
+    ("repair=False", {"repair": False}),
+    ("", {}),
+    ("repair=True", {"repair": True}),
+)
+"""Each ``repair`` level an oracle runs: its option as written, and as passed.
+The default (``repair="safe"``) is the one written as nothing."""
 
 # Token kinds of the serialiser: faults act on tokens, so a comma inside a
 # string is never taken for a separator.
@@ -845,23 +852,18 @@ class Runner:
 
 
 def our_runners() -> list[Runner]:
-    """Our four parsers, by the names the tables use."""
+    """Our two parsers at each ``repair`` level, by the names the tables use.
+
+    ``X()`` is the default level (``repair="safe"``).
+    """
     return [
-        Runner("JsonFenceOutputParser()", JsonFenceOutputParser().parse),
         Runner(
-            "JsonFenceOutputParser(repair=True)",
-            JsonFenceOutputParser(repair=True).parse,
-        ),
-        Runner(
-            "TruncationRecoveringOutputParser()",
-            TruncationRecoveringOutputParser().parse,
-            closes=True,
-        ),
-        Runner(
-            "TruncationRecoveringOutputParser(repair=True)",
-            TruncationRecoveringOutputParser(repair=True).parse,
-            closes=True,
-        ),
+            f"{parser.__name__}({option})",
+            parser(**levels).parse,
+            closes=parser is TruncationRecoveringOutputParser,
+        )
+        for parser in (JsonFenceOutputParser, TruncationRecoveringOutputParser)
+        for option, levels in REPAIR_LEVELS
     ]
 
 

@@ -28,6 +28,7 @@ should give: ``Case.expected[order]``), ``"error"`` (a typed
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 from _oracle import (
     FIXED_SEED,
+    REPAIR_LEVELS,
     VERDICTS,
     Outcome,
     Verdict,
@@ -407,44 +409,42 @@ class Runner:
 _FENCE_PATTERN: Final = r"```json\s*(.*?)```"
 
 
+def _extracted_value(levels: dict[str, Any], text: str) -> Any:
+    return extract_json(text, **levels).value
+
+
 def our_runners() -> list[Runner]:
-    """The entry points of the candidate layer, by the names the tables use."""
-    return [
-        Runner("extract_json", lambda text: extract_json(text).value),
-        Runner("JsonFenceOutputParser()", JsonFenceOutputParser().parse),
-        Runner(
-            'JsonFenceOutputParser(prefer="last")',
-            JsonFenceOutputParser(prefer="last").parse,
-            "last",
-        ),
-        Runner(
-            "JsonFenceOutputParser(repair=True)",
-            JsonFenceOutputParser(repair=True).parse,
-        ),
-        Runner(
-            'JsonFenceOutputParser(prefer="last", repair=True)',
-            JsonFenceOutputParser(prefer="last", repair=True).parse,
-            "last",
-        ),
-        Runner(
-            "TruncationRecoveringOutputParser()",
-            TruncationRecoveringOutputParser().parse,
-        ),
-        Runner(
-            "TruncationRecoveringOutputParser(repair=True)",
-            TruncationRecoveringOutputParser(repair=True).parse,
-        ),
-        Runner(
-            "RegexJsonOutputParser(```json fence)",
-            RegexJsonOutputParser(pattern=_FENCE_PATTERN).parse,
-            fenced_only=True,
-        ),
-        Runner(
-            "RegexJsonOutputParser(```json fence, repair=True)",
-            RegexJsonOutputParser(pattern=_FENCE_PATTERN, repair=True).parse,
-            fenced_only=True,
-        ),
-    ]
+    """The entry points of the candidate layer at each ``repair`` level.
+
+    By the names the tables use; ``X()`` is the default level.
+    """
+    runners = []
+    for option, levels in REPAIR_LEVELS:
+        extracted = functools.partial(_extracted_value, levels)
+        last = ", ".join(['prefer="last"', *([option] if option else [])])
+        fence = ", ".join(["```json fence", *([option] if option else [])])
+        runners += [
+            Runner(f"extract_json({option})", extracted),
+            Runner(
+                f"JsonFenceOutputParser({option})",
+                JsonFenceOutputParser(**levels).parse,
+            ),
+            Runner(
+                f"JsonFenceOutputParser({last})",
+                JsonFenceOutputParser(prefer="last", **levels).parse,
+                "last",
+            ),
+            Runner(
+                f"TruncationRecoveringOutputParser({option})",
+                TruncationRecoveringOutputParser(**levels).parse,
+            ),
+            Runner(
+                f"RegexJsonOutputParser({fence})",
+                RegexJsonOutputParser(pattern=_FENCE_PATTERN, **levels).parse,
+                fenced_only=True,
+            ),
+        ]
+    return runners
 
 
 def peer_runners() -> list[Runner]:

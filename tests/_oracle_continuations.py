@@ -319,20 +319,28 @@ def _chain(parser: Any) -> Callable[[Case], Any]:
     return call
 
 
-def _structured(case: Case) -> Any:
+def _structured(**options: Any) -> Callable[[Case], Any]:
     from langchain_jsonrecover import structured_output  # noqa: PLC0415
 
-    model = ScriptedChatModel(script=case.script())
-    schema = list[Any] if isinstance(case.original, list) else dict[str, Any]
-    runnable = structured_output(
-        model, schema, strategy="json", on_truncation="continue"
-    )
-    return runnable.invoke("Answer in JSON.")
+    def run(case: Case) -> Any:
+        model = ScriptedChatModel(script=case.script())
+        schema = list[Any] if isinstance(case.original, list) else dict[str, Any]
+        runnable = structured_output(
+            model, schema, strategy="json", on_truncation="continue", **options
+        )
+        return runnable.invoke("Answer in JSON.")
+
+    return run
 
 
 def our_runners() -> list[Runner]:
-    """The entry points of ours that continue a cut reply."""
+    """The entry points of ours that continue a cut reply, at each ``repair``
+    level (the name without ``repair=`` is the default, ``repair="safe"``)."""
     return [
+        Runner(
+            "JsonRetryChain(JsonFenceOutputParser(repair=False))",
+            _chain(JsonFenceOutputParser(repair=False)),
+        ),
         Runner(
             "JsonRetryChain(JsonFenceOutputParser())", _chain(JsonFenceOutputParser())
         ),
@@ -340,7 +348,11 @@ def our_runners() -> list[Runner]:
             "JsonRetryChain(JsonFenceOutputParser(repair=True))",
             _chain(JsonFenceOutputParser(repair=True)),
         ),
-        Runner("structured_output(strategy='json')", _structured),
+        Runner(
+            "structured_output(strategy='json', repair=False)",
+            _structured(parser=JsonFenceOutputParser(repair=False)),
+        ),
+        Runner("structured_output(strategy='json')", _structured()),
     ]
 
 

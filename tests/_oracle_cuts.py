@@ -33,6 +33,7 @@ so the first cases of a long run are the cases of a short one.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from dataclasses import dataclass, field
@@ -48,6 +49,8 @@ from langchain_jsonrecover import JsonRecoveryError, TruncationRecoveringOutputP
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
+
+    from langchain_jsonrecover._core.levels import Repair
 
 __all__ = [
     "FIXED_SEED",
@@ -604,14 +607,20 @@ def _streamer(parser: Any, *, length: bool) -> Callable[[str], Any]:
 
 def entries(model: type[BaseModel] | None = None) -> list[Entry]:
     """Our entry points: truncation parser with and without a schema (``model``,
-    else each case's own), repair and ``finish_reason="length"``, and streaming."""
+    else each case's own), each ``repair`` level (``Trunc(M)`` is the default,
+    ``repair="safe"``) and ``finish_reason="length"``, and streaming."""
     out: list[Entry] = []
+    levels: tuple[tuple[Repair, str], ...] = (
+        (False, ", repair=False"),
+        ("safe", ""),
+        (True, ", repair"),
+    )
     for schema in (True, False):
-        for repair in (False, True):
+        for repair, option in levels:
             for length in (False, True):
                 name = (
                     f"Trunc({'M' if schema else 'dict'}"
-                    f"{', repair' if repair else ''}){' +length' if length else ''}"
+                    f"{option}){' +length' if length else ''}"
                 )
                 parsers = _parsers(repair=repair, schema=schema)
                 out.append(
@@ -622,11 +631,11 @@ def entries(model: type[BaseModel] | None = None) -> list[Entry]:
                         length=length,
                     )
                 )
-    for schema in (True, False):
-        parsers = _parsers(repair=True, schema=schema)
+    for schema, (repair, option) in itertools.product((True, False), levels[1:]):
+        parsers = _parsers(repair=repair, schema=schema)
         out.append(
             Entry(
-                f"stream Trunc({'M' if schema else 'dict'}, repair) final",
+                f"stream Trunc({'M' if schema else 'dict'}{option}) final",
                 _per_model(parsers, _streamer, length=False),
                 schema=schema,
                 length=False,
@@ -636,7 +645,7 @@ def entries(model: type[BaseModel] | None = None) -> list[Entry]:
     return out
 
 
-def _parsers(*, repair: bool, schema: bool) -> dict[type[BaseModel] | None, Any]:
+def _parsers(*, repair: Repair, schema: bool) -> dict[type[BaseModel] | None, Any]:
     if not schema:
         return {None: TruncationRecoveringOutputParser(repair=repair)}
     return {

@@ -28,12 +28,14 @@ so the first cases of a long run are the cases of a short one.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Final, Literal
 
+from _oracle import REPAIR_LEVELS
 from langchain_core.language_models import GenericFakeChatModel
 from pydantic import BaseModel
 
@@ -512,44 +514,54 @@ class Runner:
         return judge(case, outcome, ours=self.ours), outcome
 
 
-_PARSERS: dict[tuple[str, type[BaseModel]], Any] = {}
+_PARSERS: dict[tuple[type[Any], str, type[BaseModel]], Any] = {}
 
 
-def _parser(kind: str, model: type[BaseModel]) -> Any:
-    found = _PARSERS.get((kind, model))
+def _parser(kind: type[Any], option: str, model: type[BaseModel]) -> Any:
+    """The parser ``kind`` for ``model`` at the ``repair`` level ``option``."""
+    found = _PARSERS.get((kind, option, model))
     if found is None:
-        if kind == "fence":
-            found = JsonFenceOutputParser(pydantic_object=model)
-        elif kind == "repair":
-            found = JsonFenceOutputParser(pydantic_object=model, repair=True)
-        else:
-            found = TruncationRecoveringOutputParser(pydantic_object=model)
-        _PARSERS[kind, model] = found
+        found = kind(pydantic_object=model, **dict(REPAIR_LEVELS)[option])
+        _PARSERS[kind, option, model] = found
     return found
 
 
-def _structured(model: type[BaseModel], reply: str) -> Any:
-    chat = GenericFakeChatModel(messages=iter([reply]))
-    return structured_output(chat, model, max_retries=0).invoke("Answer in JSON.")
+def _structured(option: str) -> Callable[[type[BaseModel], str], Any]:
+    def run(model: type[BaseModel], reply: str) -> Any:
+        chat = GenericFakeChatModel(messages=iter([reply]))
+        options: dict[str, Any] = {"max_retries": 0}
+        if option:  # the default runs with no parser given
+            options["parser"] = JsonFenceOutputParser(**dict(REPAIR_LEVELS)[option])
+        return structured_output(chat, model, **options).invoke("Answer in JSON.")
+
+    return run
 
 
 def our_runners() -> list[Runner]:
-    """Our entry points, by the names the tables use."""
-    return [
-        Runner(
-            "JsonFenceOutputParser(pydantic_object=M)",
-            lambda m, r: _parser("fence", m).parse(r),
-        ),
-        Runner(
-            "JsonFenceOutputParser(pydantic_object=M, repair=True)",
-            lambda m, r: _parser("repair", m).parse(r),
-        ),
-        Runner(
-            "TruncationRecoveringOutputParser(pydantic_object=M)",
-            lambda m, r: _parser("cut", m).parse(r),
-        ),
-        Runner("structured_output(model, M) (one attempt)", _structured),
-    ]
+    """Our entry points at each ``repair`` level, by the names the tables use
+    (the name without ``repair=`` is the default, ``repair="safe"``)."""
+    runners = []
+    for option, _ in REPAIR_LEVELS:
+        given = f", {option}" if option else ""
+        runners += [
+            Runner(
+                f"JsonFenceOutputParser(pydantic_object=M{given})",
+                functools.partial(_parse, JsonFenceOutputParser, option),
+            ),
+            Runner(
+                f"TruncationRecoveringOutputParser(pydantic_object=M{given})",
+                functools.partial(_parse, TruncationRecoveringOutputParser, option),
+            ),
+            Runner(
+                f"structured_output(model, M{given}) (one attempt)",
+                _structured(option),
+            ),
+        ]
+    return runners
+
+
+def _parse(kind: type[Any], option: str, model: type[BaseModel], reply: str) -> Any:
+    return _parser(kind, option, model).parse(reply)
 
 
 def peer_runners() -> list[Runner]:

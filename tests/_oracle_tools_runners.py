@@ -1,6 +1,7 @@
 """The entry points the tool-call oracle judges (``tests/_oracle_tools.py``).
 
-Ours: ``recover_tool_calls`` with and without ``tools=`` and ``repair``;
+Ours, each at every ``repair`` level (the name without ``repair=`` is the
+default, ``repair="safe"``): ``recover_tool_calls`` with and without ``tools=``;
 ``structured_output`` over tools with a scripted tool-calling model (the
 schema is the case's tool, ``max_retries=0``); ``JsonRecoveryMiddleware``'s
 model hook with a handler that returns the reply. A peer, where it applies:
@@ -21,10 +22,16 @@ from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage, HumanMessage
 from langchain_core.tools import StructuredTool
 
-from langchain_jsonrecover import recover_tool_calls, structured_output
+from langchain_jsonrecover import (
+    JsonFenceOutputParser,
+    recover_tool_calls,
+    structured_output,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from langchain_jsonrecover._core.levels import Repair
 
 STRUCTURED_KINDS: Final = frozenset(
     {"call", "markup_slip", "invalid_slip", "glued", "extra", "stray_markup"}
@@ -77,19 +84,31 @@ def _answer(message: AIMessage) -> Answer:
     return Answer(calls, str(message.content))
 
 
-def _recover(*, tools: bool, repair: bool) -> Callable[[Case], Answer]:
+def _recover(*, tools: bool, repair: Repair) -> Callable[[Case], Answer]:
     def run(case: Case) -> Answer:
         bound = list(TOOLS) if tools else None
-        return _answer(recover_tool_calls(message_of(case), bound, repair=repair))
+        reply = message_of(case)
+        return _answer(recover_tool_calls(reply, bound, **_option(repair)))
 
     return run
 
 
-def _structured(case: Case) -> Answer:
-    schema = BY_NAME[case.tool]
-    model = ToolCallingChatModel(script=[message_of(case)])
-    value = structured_output(model, schema, max_retries=0).invoke("Go.")
-    return Answer(((case.tool, _given(schema, value)),))
+def _option(repair: Repair) -> dict[str, Repair]:
+    """The keyword for ``repair``: none for the default, so it runs as given."""
+    return {} if repair == "safe" else {"repair": repair}
+
+
+def _structured(repair: Repair) -> Callable[[Case], Answer]:
+    def run(case: Case) -> Answer:
+        schema = BY_NAME[case.tool]
+        model = ToolCallingChatModel(script=[message_of(case)])
+        options: dict[str, Any] = {}
+        if repair != "safe":  # the default runs with no parser given
+            options["parser"] = JsonFenceOutputParser(repair=repair)
+        value = structured_output(model, schema, max_retries=0, **options)
+        return Answer(((case.tool, _given(schema, value.invoke("Go."))),))
+
+    return run
 
 
 def _given(schema: Any, value: Any) -> dict[str, Any]:
@@ -100,7 +119,14 @@ def _given(schema: Any, value: Any) -> dict[str, Any]:
     return dumped
 
 
-def _middleware(case: Case) -> Answer:
+def _middleware(repair: Repair) -> Callable[[Case], Answer]:
+    def run(case: Case) -> Answer:
+        return _middleware_answer(case, repair)
+
+    return run
+
+
+def _middleware_answer(case: Case, repair: Repair) -> Answer:
     from langchain.agents.middleware import ModelRequest, ModelResponse  # noqa: PLC0415
 
     from langchain_jsonrecover.agents import JsonRecoveryMiddleware  # noqa: PLC0415
@@ -120,7 +146,11 @@ def _middleware(case: Case) -> Answer:
         messages=[HumanMessage("Go.")],
         tools=list(tools),
     )
-    middleware = JsonRecoveryMiddleware(max_retries=0)
+    middleware = (
+        JsonRecoveryMiddleware(max_retries=0)
+        if repair == "safe"  # the default runs as given
+        else JsonRecoveryMiddleware(max_retries=0, repair=repair)
+    )
     response = middleware.wrap_model_call(request, lambda _r: ModelResponse([reply]))
     message = response.result[0]
     assert isinstance(message, AIMessage)
@@ -150,18 +180,30 @@ def _structured_applies(case: Case) -> bool:
 
 
 def our_runners() -> list[Runner]:
-    """Our entry points, in the order of the tables."""
-    return [
-        Runner("recover_tool_calls(tools)", _recover(tools=True, repair=True)),
-        Runner(
-            "recover_tool_calls(tools, repair=False)",
-            _recover(tools=True, repair=False),
-        ),
-        Runner("recover_tool_calls()", _recover(tools=False, repair=True)),
-        Runner("recover_tool_calls(repair=False)", _recover(tools=False, repair=False)),
-        Runner("structured_output", _structured, applies=_structured_applies),
-        Runner("JsonRecoveryMiddleware", _middleware),
-    ]
+    """Our entry points at each ``repair`` level, in the order of the tables."""
+    levels: tuple[tuple[Repair, str], ...] = (
+        ("safe", ""),
+        (True, "repair=True"),
+        (False, "repair=False"),
+    )
+    runners = []
+    for repair, option in levels:
+        runners += [
+            Runner(
+                f"recover_tool_calls(tools{', ' if option else ''}{option})",
+                _recover(tools=True, repair=repair),
+            ),
+            Runner(
+                f"recover_tool_calls({option})", _recover(tools=False, repair=repair)
+            ),
+            Runner(
+                f"structured_output({option})",
+                _structured(repair),
+                applies=_structured_applies,
+            ),
+            Runner(f"JsonRecoveryMiddleware({option})", _middleware(repair)),
+        ]
+    return runners
 
 
 def peer_runners() -> list[Runner]:

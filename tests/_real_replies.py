@@ -35,6 +35,8 @@ from langchain_jsonrecover import (
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from langchain_jsonrecover._core.levels import Repair
+
 CORPUS_PATH: Final = Path(__file__).resolve().parent / "data" / "real_replies.jsonl"
 CLASSES: Final = frozenset(
     {
@@ -107,7 +109,7 @@ def load_real_cases(path: Path = CORPUS_PATH) -> list[RealCase]:
 # Each takes a case and returns the value it reads, or raises.
 
 
-def _ours(case: RealCase, *, repair: bool) -> Any:
+def _ours(case: RealCase, *, repair: Repair) -> Any:
     schema = case.schema_type
     if case.cut_off:
         parser: Any = TruncationRecoveringOutputParser(
@@ -143,7 +145,8 @@ def _langchain_core(case: RealCase) -> Any:
 
 
 CONTENDERS: Final[dict[str, Callable[[RealCase], Any]]] = {
-    "ours": lambda case: _ours(case, repair=False),
+    "ours repair=False": lambda case: _ours(case, repair=False),
+    "ours (default)": lambda case: _ours(case, repair="safe"),
     "ours repair=True": lambda case: _ours(case, repair=True),
     "json_repair": _json_repair,
     "langchain-core": _langchain_core,

@@ -128,7 +128,7 @@ async def test_an_ordinary_reply_is_parsed_on_the_loop(
 async def test_an_error_in_the_worker_thread_reaches_the_caller() -> None:
     reply = '{"text": "' + "x" * OFF_LOOP_CHARS + '", }'
     with pytest.raises(InvalidJsonError) as caught:
-        await JsonFenceOutputParser().ainvoke(reply)
+        await JsonFenceOutputParser(repair=False).ainvoke(reply)
     assert caught.value.llm_output == reply
 
 

@@ -36,7 +36,7 @@ LOG = [
     b"not json",
     b"",
     b'{"reply": "x"}',
-    b'{"content": "{\'a\': True,}"}',
+    b'{"content": "{\'a\': True, # on\\n}"}',  # a '#' comment: only with --repair
 ]
 
 

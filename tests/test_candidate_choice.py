@@ -43,8 +43,10 @@ def _entries(**options: Any) -> list[Entry]:
     if "prefer" not in options:
         trunc = TruncationRecoveringOutputParser(**options)
         entries.append(("truncation", trunc.parse))
-        if not options:
-            entries.append(("extract_json", lambda text: extract_json(text).value))
+        if options == {"repair": False}:
+            entries.append(
+                ("extract_json", lambda text: extract_json(text, repair=False).value)
+            )
     return entries
 
 
@@ -66,10 +68,10 @@ def _check(entry: Callable[[str], Any], text: str, expected: Any) -> None:
         assert entry(text) == expected
 
 
-OPTIONS = [
-    pytest.param({}, id="default"),
+OPTIONS = [  # strict (repair=False) and repairing, as the tables below list
+    pytest.param({"repair": False}, id="strict"),
     pytest.param({"repair": True}, id="repair"),
-    pytest.param({"prefer": "last"}, id="last"),
+    pytest.param({"prefer": "last", "repair": False}, id="last"),
     pytest.param({"prefer": "last", "repair": True}, id="last_repair"),
 ]
 
@@ -410,8 +412,9 @@ class Stop(BaseModel):
             City(city="Paris"),
             2,
         ),
-        ("{“city”: “Oslo”, “x”: [1]}", City, City(city="Paris"), 2),
-        # One reading: answered at once.
+        # One reading: answered at once (typographic quotes: by the default
+        # repairs, where without repair the inner [1] stood beside the object).
+        ("{“city”: “Oslo”, “x”: [1]}", City, City(city="Oslo"), 1),
         ('[2] The city is {"city": "Oslo"}', City, City(city="Oslo"), 1),
         (
             HARMONY + 'Here: {"stop": ["<|end|>"]}<|return|>',

@@ -239,7 +239,7 @@ FAILURES: list[object] = [
     pytest.param(b"Hello, no data here.", [], "NoJsonFoundError", id="prose_only"),
     pytest.param(b"", [], "NoJsonFoundError", id="empty_input"),
     pytest.param(b"<think>{}</think>", [], "NoJsonFoundError", id="reasoning_only"),
-    pytest.param(b'{"a" 1}', [], "InvalidJsonError", id="invalid"),
+    pytest.param(b'{"a" 1}', ["--no-repair"], "InvalidJsonError", id="invalid"),
     pytest.param(b'x {"a": [1, 2', [], "InvalidJsonError", id="truncated"),
     pytest.param(b"[" * 5000, [], "InvalidJsonError", id="too_deep"),
     pytest.param(
@@ -489,8 +489,22 @@ def test_prefer_last(
 
 # --- --repair, --truncated ------------------------------------------------------
 
+
+def test_the_default_repairs_what_has_one_reading(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write_bytes(tmp_path, b"{'a': True,}")
+    assert main([str(path)]) == 0
+    assert capsys.readouterr() == ('{"a":true}\n', "")
+    assert main(["--no-repair", str(path)]) == 1
+    assert "InvalidJsonError" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as caught:  # one or the other
+        main(["--repair", "--no-repair", str(path)])
+    assert caught.value.code == 2
+
+
 PARSER_OPTIONS: list[object] = [
-    pytest.param(b"{'a': True,}", ["--repair"], '{"a":true}\n', id="repair"),
+    pytest.param(b"{'a': True, # on\n}", ["--repair"], '{"a":true}\n', id="repair"),
     pytest.param(
         b'Here:\n```json\n{"items": [{"a": 1}, {"b"',
         ["--truncated"],
@@ -512,7 +526,7 @@ def test_parser_options(
     expected: str,
 ) -> None:
     path = write_bytes(tmp_path, data)
-    assert main([str(path)]) == 1  # strict by default
+    assert main([str(path)]) == 1  # no guess, no cut closed by default
     capsys.readouterr()
     assert main([*options, str(path)]) == 0
     assert capsys.readouterr() == (expected, "")

@@ -74,10 +74,18 @@ _ROWS: list[tuple[str, list[str], int, str, str]] = [
     ),
     (
         '{"a": 1,}',
-        [],
+        ["--no-repair"],
         1,
         "",
         "jsonrecover: InvalidJsonError: Invalid JSON at line 1, column 8 of the reply: trailing comma.\n",
+    ),
+    ('{"a": 1,}', [], 0, '{"a":1}\n', ""),
+    (
+        '{"a": 1, # note\n}',
+        [],
+        1,
+        "",
+        "jsonrecover: InvalidJsonError: Invalid JSON at line 1, column 10 of the reply: expected a string key.\n",
     ),
     (
         '{"a": 1,}',
@@ -95,7 +103,7 @@ _ROWS: list[tuple[str, list[str], int, str, str]] = [
     ),
     (
         '{"a" 1}',
-        [],
+        ["--no-repair"],
         1,
         "",
         "jsonrecover: InvalidJsonError: Invalid JSON at line 1, column 6 of the reply: expected ':' after a key.\n",
@@ -153,7 +161,7 @@ _ROWS: list[tuple[str, list[str], int, str, str]] = [
     ),
     (
         '<json>{"a": 1,}</json>',
-        ["--regex", "<json>(.*?)</json>"],
+        ["--regex", "<json>(.*?)</json>", "--no-repair"],
         1,
         "",
         "jsonrecover: InvalidJsonError: Invalid JSON at line 1, column 14 of the reply: trailing comma.\n",

@@ -338,9 +338,10 @@ def same_outcome(a: Outcome, b: Outcome) -> bool:
 
 
 def outcome(text: str) -> Outcome:
-    """What ``TruncationRecoveringOutputParser().parse`` does with ``text``."""
+    """What ``TruncationRecoveringOutputParser(repair=False).parse`` does with
+    ``text``: the syntax errors left for repair are errors here."""
     try:
-        return Returns(TruncationRecoveringOutputParser().parse(text))
+        return Returns(TruncationRecoveringOutputParser(repair=False).parse(text))
     except JsonRecoveryError as error:
         return Raises(type(error))
 

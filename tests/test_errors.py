@@ -67,7 +67,7 @@ FAILURES: list[object] = [
     ),
     pytest.param(
         '{"a" 1}',
-        JsonFenceOutputParser(),
+        JsonFenceOutputParser(repair=False),
         InvalidJsonError,
         "invalid_json",
         id="syntax",

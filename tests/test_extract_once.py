@@ -128,8 +128,11 @@ TWO_BLOCKS = 'Sure!\n```json\n{"a": 1}\n```\nand\n```json\n{"b": 2}\n```'
 def test_one_parse_does_each_step_once(
     calls: Calls, reply: str, options: dict[str, Any], expected: tuple[int, int, int]
 ) -> None:
-    """``expected``: calls to ``prepare_reply``, ``find_fences`` and ``decode``."""
-    extract(reply, **options)
+    """``expected``: calls to ``prepare_reply``, ``find_fences`` and ``decode``.
+
+    Without ``repair`` in ``options``, strict (``repair=False``).
+    """
+    extract(reply, **{"repair": False, **options})
     counted = (
         calls.count("prepare_reply"),
         calls.count("find_fences"),
@@ -222,7 +225,7 @@ def test_a_reply_that_cannot_be_clean_json_is_not_read_whole_first(
 
     monkeypatch.setattr(decode_module, "loads_within", counting)
     monkeypatch.setattr(extract_module, "loads_within", counting)
-    extract(reply, **options)
+    extract(reply, repair=False, **options)
     assert len(texts) == reads
 
 

@@ -367,10 +367,14 @@ def wrong_answers(runner: Runner, cases: tuple[Case, ...]) -> list[str]:
 @pytest.mark.parametrize(
     ("name", "family"),
     [
+        pytest.param("JsonFenceOutputParser(repair=False)", "faulted"),
+        pytest.param("JsonFenceOutputParser(repair=False)", "cut"),
         pytest.param("JsonFenceOutputParser()", "faulted"),
         pytest.param("JsonFenceOutputParser()", "cut"),
         pytest.param("JsonFenceOutputParser(repair=True)", "faulted"),
         pytest.param("JsonFenceOutputParser(repair=True)", "cut"),
+        pytest.param("TruncationRecoveringOutputParser(repair=False)", "faulted"),
+        pytest.param("TruncationRecoveringOutputParser(repair=False)", "cut"),
         pytest.param("TruncationRecoveringOutputParser()", "faulted"),
         pytest.param("TruncationRecoveringOutputParser()", "cut"),
         pytest.param("TruncationRecoveringOutputParser(repair=True)", "faulted"),

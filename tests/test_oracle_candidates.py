@@ -146,28 +146,17 @@ def test_several_values_want_an_error() -> None:
 
 # ------------------------------------------------------------- the targets
 
+
 # Share of the sample's replies each entry point must answer rightly (today
 # 75 % for the parsers, 77 % with repair, 46 % for the regex parser on the
 # fenced replies; 17 % of the replies hold several values: an error).
-FLOORS = {
-    "extract_json": 0.70,
-    "JsonFenceOutputParser()": 0.70,
-    'JsonFenceOutputParser(prefer="last")': 0.70,
-    "JsonFenceOutputParser(repair=True)": 0.70,
-    'JsonFenceOutputParser(prefer="last", repair=True)': 0.70,
-    "TruncationRecoveringOutputParser()": 0.70,
-    "TruncationRecoveringOutputParser(repair=True)": 0.70,
-    "RegexJsonOutputParser(```json fence)": 0.40,
-    "RegexJsonOutputParser(```json fence, repair=True)": 0.40,
-}
+def floor(name: str) -> float:
+    """The share an entry point must answer rightly, at every ``repair`` level."""
+    return 0.40 if name.startswith("RegexJsonOutputParser") else 0.70
 
 
 def _runner_params() -> list[ParameterSet]:
     return [pytest.param(runner, id=runner.name) for runner in our_runners()]
-
-
-def test_every_entry_point_has_a_floor() -> None:
-    assert set(FLOORS) == {runner.name for runner in our_runners()}
 
 
 @pytest.mark.parametrize("runner", _runner_params())
@@ -185,4 +174,4 @@ def test_no_wrong_value(runner: Runner) -> None:
 def test_right_answers_hold_their_floor(runner: Runner) -> None:
     judged = [runner.judge(case)[0] for case in cases() if runner.applies(case)]
     share = judged.count("right") / len(judged)
-    assert share >= FLOORS[runner.name], f"{share:.1%} right"
+    assert share >= floor(runner.name), f"{share:.1%} right"

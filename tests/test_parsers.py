@@ -116,7 +116,7 @@ class TestRunnable:
 def test_reply_is_kept_unchanged_in_errors() -> None:
     reply = '  Here:\n```json\n{"a": 1,}\n```\n  '
     with pytest.raises(InvalidJsonError) as caught:
-        JsonFenceOutputParser().invoke(AIMessage(content=reply))
+        JsonFenceOutputParser(repair=False).invoke(AIMessage(content=reply))
     assert caught.value.llm_output == reply
 
 
@@ -225,13 +225,13 @@ REGEX_ERRORS: list[tuple[str, str, type[JsonRecoveryError]]] = [
 )
 def test_regex_errors(text: str, error: type[JsonRecoveryError]) -> None:
     with pytest.raises(error) as caught:
-        RegexJsonOutputParser(pattern=r"<json>(.*?)</json>").parse(text)
+        RegexJsonOutputParser(pattern=r"<json>(.*?)</json>", repair=False).parse(text)
     assert caught.value.llm_output == text
 
 
 def test_regex_error_position_is_in_the_reply() -> None:
     with pytest.raises(InvalidJsonError) as caught:
-        RegexJsonOutputParser(pattern=r"<json>(.*?)</json>").parse(
+        RegexJsonOutputParser(pattern=r"<json>(.*?)</json>", repair=False).parse(
             'ok\n<json>{"a" 1}</json>'
         )
     assert (caught.value.line, caught.value.column) == (2, 12)

@@ -378,8 +378,9 @@ def decoder_work() -> Iterator[DecoderWork]:
 
 
 def attempt(text: str) -> Extraction | JsonRecoveryError:
+    """Strict decoding (``repair=False``): the decoder's work is bounded below."""
     try:
-        return extract_json(text)
+        return extract_json(text, repair=False)
     except JsonRecoveryError as exc:
         return exc
 

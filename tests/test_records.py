@@ -98,8 +98,19 @@ ROWS: list[Any] = [
         id="repair",
     ),
     pytest.param(
-        "{'a': True,}", None, None, False, "InvalidJsonError", [], False,
-        id="no_repair_unless_asked",
+        "{'a': True,}", None, None, True, {"a": True},
+        ["single_quotes_replaced", "python_literal_replaced", "trailing_comma_removed"],
+        False,
+        id="default_repairs_what_has_one_reading",
+    ),
+    pytest.param(
+        "{'a': True,}", None, JsonFenceOutputParser(repair=False), False,
+        "InvalidJsonError", [], False,
+        id="no_repair_when_off",
+    ),
+    pytest.param(
+        "{'a': True, # on\n}", None, None, False, "InvalidJsonError", [], False,
+        id="no_guess_unless_asked",
     ),
     pytest.param(
         "no data at all", None, None, False, "NoJsonFoundError", [], False,

@@ -92,9 +92,9 @@ def test_repairs(text: str, value: Any, repairs: tuple[str, ...]) -> None:
     assert found.repairs == repairs
 
 
-def test_repair_is_opt_in() -> None:
+def test_repair_false_is_strict() -> None:
     with pytest.raises(InvalidJsonError):
-        JsonFenceOutputParser().parse('{"a": 1,}')
+        JsonFenceOutputParser(repair=False).parse('{"a": 1,}')
 
 
 def test_repair_in_prose_and_fences() -> None:

@@ -789,7 +789,10 @@ BIG = 5_000_000
 BIG_REPLIES = [
     pytest.param("x" * BIG, JsonFenceOutputParser(), 1, id="no-json"),
     pytest.param(
-        '{"a": "' + "x" * BIG + '" "b": 1}', JsonFenceOutputParser(), 1, id="invalid"
+        '{"a": "' + "x" * BIG + '" "b": 1}',
+        JsonFenceOutputParser(repair=False),
+        1,
+        id="invalid",
     ),
     # The error's ``value`` is the decoded data: a second, different string.
     pytest.param('{"name": "' + "x" * BIG + '"}', person_parser(), 2, id="schema"),

@@ -128,7 +128,9 @@ async def test_schema_async() -> None:
 
 
 def test_invalid_reply_raises_the_invoke_error_when_the_stream_ends() -> None:
-    chain = model('Sure: {"name": "Ada" "age": 36}') | JsonFenceOutputParser()
+    chain = model('Sure: {"name": "Ada" "age": 36}') | JsonFenceOutputParser(
+        repair=False
+    )
     with pytest.raises(InvalidJsonError) as caught:
         list(chain.stream("hi"))
     assert caught.value.llm_output == 'Sure: {"name": "Ada" "age": 36}'

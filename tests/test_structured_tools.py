@@ -50,16 +50,17 @@ BROKEN_ARGUMENTS = [
 ]
 
 
+@pytest.mark.parametrize("repair", [None, True], ids=["default", "repair"])
 @pytest.mark.parametrize(
     "args", BROKEN_ARGUMENTS, ids=["trailing_comma", "python_true", "single_quotes"]
 )
 async def test_invalid_call_arguments_are_repaired_by_the_parser(
-    args: str, mode: str
+    args: str, repair: bool | None, mode: str
 ) -> None:
+    # By default as with repair=True: a repair with one reading, no re-ask.
     model = ToolCallingChatModel(script=[bad_call(args)])
-    runnable = structured_output(
-        model, Person, parser=JsonFenceOutputParser(repair=True)
-    )
+    parser = None if repair is None else JsonFenceOutputParser(repair=repair)
+    runnable = structured_output(model, Person, parser=parser)
     assert await run(runnable, "Who?", mode) == ADA
     assert len(model.calls) == 1
 
@@ -73,7 +74,9 @@ async def test_without_repair_the_reask_shows_the_arguments_sent(
     args: str, mode: str
 ) -> None:
     model = ToolCallingChatModel(script=[bad_call(args), GOOD])
-    assert await run(structured_output(model, Person), "Who?", mode) == ADA
+    strict = JsonFenceOutputParser(repair=False)
+    runnable = structured_output(model, Person, parser=strict)
+    assert await run(runnable, "Who?", mode) == ADA
     turn, feedback = model.calls[1][-2], model.calls[1][-1]
     assert isinstance(turn, AIMessage)
     assert turn.content == args  # never an empty turn

@@ -104,7 +104,7 @@ NOT_A_PREFIX = [
 )
 def test_syntax_error_before_the_cut_stays_invalid(text: str) -> None:
     with pytest.raises(InvalidJsonError):
-        TruncationRecoveringOutputParser().parse(text)
+        TruncationRecoveringOutputParser(repair=False).parse(text)
     assert (
         JsonFenceOutputParser().parse_result([Generation(text=text)], partial=True)
         is None
@@ -356,7 +356,7 @@ def test_syntax_error_in_a_cut_reply_is_reported_as_such() -> None:
         '{"name": "Ada" "age": 36}', response_metadata={"finish_reason": "length"}
     )
     with pytest.raises(InvalidJsonError) as caught:
-        JsonFenceOutputParser().invoke(message)
+        JsonFenceOutputParser(repair=False).invoke(message)
     error = caught.value
     assert not error.truncated
     assert error.observation == (

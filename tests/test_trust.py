@@ -23,9 +23,14 @@ from langchain_jsonrecover import (
     TruncationRecoveringOutputParser,
 )
 
-DEFAULT_PARSERS = [JsonFenceOutputParser(), TruncationRecoveringOutputParser()]
-ALL_PARSERS = [
-    *DEFAULT_PARSERS,
+STRICT_PARSERS = [
+    JsonFenceOutputParser(repair=False),
+    TruncationRecoveringOutputParser(repair=False),
+]
+ALL_PARSERS = [  # every repair level: strict, the default ("safe"), every repair
+    *STRICT_PARSERS,
+    JsonFenceOutputParser(),
+    TruncationRecoveringOutputParser(),
     JsonFenceOutputParser(repair=True),
     TruncationRecoveringOutputParser(repair=True),
 ]
@@ -67,7 +72,7 @@ BROKEN_OUTER = [
     ("text", "inner"), [r[1:] for r in BROKEN_OUTER], ids=[r[0] for r in BROKEN_OUTER]
 )
 def test_a_broken_outer_value_never_yields_an_inner_one(text: str, inner: Any) -> None:
-    for parser in DEFAULT_PARSERS:
+    for parser in STRICT_PARSERS:
         with pytest.raises(InvalidJsonError):
             parser.parse(text)
     for parser in ALL_PARSERS:
@@ -259,7 +264,7 @@ def test_a_root_closed_inside_a_string_is_no_value(text: str) -> None:
 def test_a_broken_object_is_never_replaced_by_an_array_beside_it(
     text: str, repaired: Any
 ) -> None:
-    for parser in DEFAULT_PARSERS:
+    for parser in STRICT_PARSERS:
         with pytest.raises(InvalidJsonError):
             parser.parse(text)
     assert JsonFenceOutputParser(repair=True).parse(text) == repaired
@@ -316,4 +321,4 @@ def test_arguments_of_key_value_markup_are_a_candidate() -> None:
 )
 def test_a_container_broken_at_its_start_is_still_one_candidate(text: str) -> None:
     with pytest.raises(InvalidJsonError):
-        JsonFenceOutputParser().parse(text)
+        JsonFenceOutputParser(repair=False).parse(text)  # never an inner item

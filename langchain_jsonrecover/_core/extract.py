@@ -9,7 +9,6 @@ candidates are repaired and tried again (``_candidate_repair``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 import orjson
@@ -30,25 +29,39 @@ from langchain_jsonrecover._core.candidates.kinds import (
     CandidateFailure,
     Place,
     Scan,
-    Step,
 )
-from langchain_jsonrecover._core.candidates.mention import (
-    CALL_UNWRAPS,
-    MENTIONED,
-    mentioned,
-)
-from langchain_jsonrecover._core.candidates.placeholder import rival_of_placeholder
 from langchain_jsonrecover._core.candidates.repair import RepairPass
 from langchain_jsonrecover._core.decode.tolerant import DecodeFailure, loads_within
+from langchain_jsonrecover._core.found import (
+    GUESSED,
+    TWO_READINGS,
+    Extraction,
+    ReplyFailure,
+    ReplyFailureKind,
+)
+from langchain_jsonrecover._core.levels import Repair, guesses
 from langchain_jsonrecover._core.limits import DEFAULT_MAX_CHARS
+from langchain_jsonrecover._core.recheck import recheck, refuse_guess, unless_repeated
 from langchain_jsonrecover._core.reply.markup import Prepared, prepare_reply
-from langchain_jsonrecover._core.schema.keys import repeated_key
 from langchain_jsonrecover._core.schema.validate import FieldError, Schema, two_readings
 
-Prefer = Literal["first", "last"]
-ReplyFailureKind = Literal[
-    "too_large", "no_json", "invalid_json", "truncated", "too_deep", "schema"
+# What the package imports from here; the value types live in ``found``.
+__all__ = [
+    "DEFAULT_MAX_DEPTH",
+    "GUESSED",
+    "TWO_READINGS",
+    "Extraction",
+    "Prefer",
+    "ReplyFailure",
+    "ReplyFailureKind",
+    "choose",
+    "extract",
+    "extract_partial",
+    "refuse_too_large",
+    "report_no_json",
 ]
+
+Prefer = Literal["first", "last"]
 
 if TYPE_CHECKING:
     from collections.abc import Container, Iterable, Iterator
@@ -61,65 +74,6 @@ _FILLS_NOTHING: Final = (
     "none of the schema's fields is in the JSON: every value would be a default"
 )
 _FILLS_NOTHING_ERRORS: Final = (FieldError("", _FILLS_NOTHING, ""),)
-TWO_READINGS: Final = "two_readings"
-"""``ReplyFailure.detail`` of a reply with two readings (``_choice``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Extraction:
-    r"""The JSON found in a reply, and how it was found.
-
-    Example:
-        >>> from langchain_jsonrecover import extract_json
-        >>> found = extract_json('Sure! ```json\n{"a": 1}\n```')
-        >>> found.value, found.step, found.repairs
-        ({'a': 1}, 'fence', ('fence_stripped',))
-    """
-
-    value: Any
-    """The decoded value."""
-    span: tuple[int, int]
-    """Where the value's text lies in the reply: ``reply[start:end]``."""
-    step: Step
-    """What found it: ``raw`` (the reply itself), ``fence``, ``prose`` or ``regex``."""
-    repairs: tuple[str, ...] = ()
-    """What was done to get the value, in order (``"reasoning_skipped"``,
-    ``"fence_stripped"``, ``"json_label_dropped"``, ``"prose_trimmed"``,
-    ``"control_characters_escaped"``, ``"truncation_closed"`` …)."""
-    cut_off: bool = False
-    """The model reported stopping at its token limit (``finish_reason`` and
-    kin in the reply's metadata)."""
-
-
-# Its home before the core moved into folders: pickles name a class by its
-# module, and ``langchain_jsonrecover._extract`` still provides it.
-Extraction.__module__ = "langchain_jsonrecover._extract"
-
-
-@dataclass(frozen=True, slots=True)
-class ReplyFailure:
-    """Why no value came out of a reply."""
-
-    kind: ReplyFailureKind
-    """``no_json``, ``invalid_json``, ``truncated``, ``too_deep``, ``too_large``
-    or ``schema`` (decoded, but does not match the schema)."""
-    reason: str
-    """The decoder's reason in plain words (empty for ``no_json``)."""
-    pos: int | None = None
-    """Offset in the reply where decoding stopped."""
-    start: int | None = None
-    """Offset in the reply where the failing candidate starts."""
-    detail: str = ""
-    """Extra context: ``"reasoning_only"``, ``"nested_value"``,
-    ``"two_readings"``, or the regex that matched nothing."""
-    errors: tuple[FieldError, ...] = ()
-    """For ``schema``: why the value does not match."""
-    value: Any = None
-    """For ``schema``: the decoded value that does not match."""
-    recovered: bool = False
-    """For ``schema``: the value came from closing a truncated reply."""
-    cut_off: bool = False
-    """The model reported stopping at its token limit."""
 
 
 def extract(
@@ -131,7 +85,7 @@ def extract(
     prefer: Prefer = "first",
     close_truncated: bool = False,
     trim_runaway_newlines: bool = False,
-    repair: bool = False,
+    repair: Repair = "safe",
     cut_off: bool = False,
 ) -> Extraction | ReplyFailure:
     r"""Find and decode the JSON value a reply holds.
@@ -155,6 +109,8 @@ def extract(
             wrote newlines until its token limit).
         repair: When no candidate succeeds as it stands, repair the failing
             candidates' syntax (``_repair``) and try them again, in order.
+            ``"safe"``: a value only a repair that chooses reads (``guesses``)
+            is refused with the failure ``repair=False`` gives.
         cut_off: The model said it stopped at its token limit: with
             ``close_truncated``, a reply that ends right after a closer is
             closed as a cut (else it is an error: a lost closer reads so too).
@@ -183,7 +139,7 @@ def extract(
     if fast is not None and (fast.failure is None or not repair):
         found = choose((fast,), schema, strict_first=strict_first)
         if found is not None:  # always, for one candidate
-            return _unless_repeated(text, found) if schema is not None else found
+            return unless_repeated(text, found) if schema is not None else found
     prepared = prepare_reply(text)
     candidates: Iterable[Candidate] = (
         (fast,) if fast is not None else iter_candidates(prepared, scan)
@@ -191,9 +147,9 @@ def extract(
     if not repair:
         found = choose(candidates, schema, strict_first=strict_first)
         found = found or report_no_json(prepared)
-        return _recheck(prepared, found, max_depth, schema=schema is not None)
+        return recheck(prepared, found, max_depth, schema=schema is not None)
     repair_pass = RepairPass(prepared, scan)
-    return _recheck(
+    found = recheck(
         prepared,
         _choose_repairing(
             candidates, repair_pass, schema, prefer=prefer, whole=fast is None
@@ -201,66 +157,23 @@ def extract(
         max_depth,
         schema=schema is not None,
     )
-
-
-def _recheck(
-    prepared: Prepared,
-    found: Extraction | ReplyFailure,
-    max_depth: int,
-    *,
-    schema: bool,
-) -> Extraction | ReplyFailure:
-    """The value, unless the reply's words or its other values say otherwise.
-
-    With a schema, a key written twice with different values is two
-    readings (:func:`~langchain_jsonrecover._core.schema.keys.repeated_key`).
-    A call envelope that the prose holds back is not the answer
-    (:mod:`~langchain_jsonrecover._core.candidates.mention`); a placeholder
-    beside a value of its keys is one of two readings
-    (:mod:`~langchain_jsonrecover._core.candidates.placeholder`).
-    """
-    if not isinstance(found, Extraction):
+    if repair != "safe" or not isinstance(found, Extraction):
         return found
-    if schema:
-        found = _unless_repeated(prepared.text, found)
-        if not isinstance(found, Extraction):
-            return found
-    start = found.span[0]
-    if not CALL_UNWRAPS.isdisjoint(found.repairs) and mentioned(
-        prepared.text, *found.span
-    ):
-        error = FieldError("", MENTIONED, "")
-        return ReplyFailure("schema", "", pos=start, start=start, errors=(error,))
-    rival = rival_of_placeholder(prepared.text, found.span, max_depth=max_depth)
-    if rival is None:
+    chosen = guesses(found.repairs, text, found.span)
+    if not chosen:
         return found
-    placeholder, other, other_start = rival
-    error = two_readings((placeholder, start, False), (other, other_start, False))
-    if not schema:
-        reason = error.message.replace(" (as it stands)", "")
-        return ReplyFailure("invalid_json", reason, pos=start, start=start)
-    return ReplyFailure(
-        "schema", "", pos=start, start=start, detail=TWO_READINGS, errors=(error,)
+    strict = extract(
+        text,
+        max_chars=max_chars,
+        max_depth=max_depth,
+        schema=schema,
+        prefer=prefer,
+        close_truncated=close_truncated,
+        trim_runaway_newlines=trim_runaway_newlines,
+        repair=False,
+        cut_off=cut_off,
     )
-
-
-def _unless_repeated(
-    text: str, found: Extraction | ReplyFailure
-) -> Extraction | ReplyFailure:
-    """The value, unless a key of it is written twice with different values."""
-    if not isinstance(found, Extraction):
-        return found
-    start, end = found.span
-    repeated = repeated_key(text[start:end])
-    if repeated is None:
-        return found
-    key, first, second = repeated
-    said = [orjson.dumps(v, default=str).decode()[:40] for v in (first, second)]
-    message = f"the key is written twice, with {said[0]} and {said[1]}: two readings"
-    error = FieldError(key, message, said[1])
-    return ReplyFailure(
-        "schema", "", pos=start, start=start, detail=TWO_READINGS, errors=(error,)
-    )
+    return strict if isinstance(strict, ReplyFailure) else refuse_guess(found, chosen)
 
 
 def _choose_repairing(

@@ -26,6 +26,7 @@ from langchain_jsonrecover._core.extract import (
     refuse_too_large,
     report_no_json,
 )
+from langchain_jsonrecover._core.levels import Repair, guesses
 from langchain_jsonrecover._core.limits import DEFAULT_MAX_CHARS
 from langchain_jsonrecover._core.pattern_view import (
     find_capture,
@@ -48,7 +49,7 @@ def extract_with_pattern(
     max_depth: int = DEFAULT_MAX_DEPTH,
     schema: Schema | None = None,
     prefer: Prefer = "first",
-    repair: bool = False,
+    repair: Repair = "safe",
 ) -> Extraction | ReplyFailure:
     """Decode the first capture of ``pattern`` (the regex processor's rule).
 
@@ -63,7 +64,8 @@ def extract_with_pattern(
         max_depth: Deeper nesting is a failure.
         schema: What the value must match, if anything.
         prefer: ``"last"`` uses the last match instead of the first.
-        repair: Repair the capture's syntax when it does not decode.
+        repair: Repair the capture's syntax when it does not decode
+            (``"safe"``: only the repairs with one reading, see ``guesses``).
 
     Returns:
         The value, or why not.
@@ -116,7 +118,7 @@ def _decode_capture(
     repairs: tuple[str, ...],
     *,
     schema: Schema | None,
-    repair: bool,
+    repair: Repair,
     max_depth: int,
 ) -> Extraction | ReplyFailure | None:
     """The capture decoded as a whole (repaired when asked), or why not."""
@@ -129,6 +131,8 @@ def _decode_capture(
     if repair and not isinstance(strict, Extraction):
         repaired = repair_capture(masked, place, max_depth)
         found = choose((repaired,), schema) if repaired is not None else None
-        if isinstance(found, Extraction):
+        if isinstance(found, Extraction) and not (
+            repair == "safe" and guesses(found.repairs, masked, found.span)
+        ):
             return found
     return strict
