@@ -302,7 +302,9 @@ def test_inner_quotes_with_one_reading_are_text(reply: str, expected: Any) -> No
     else:
         assert isinstance(found, Extraction)
         assert found.repairs == ("inner_quotes_escaped",)
-    assert isinstance(extract(reply), ReplyFailure)
+    assert isinstance(extract(reply, repair=False), ReplyFailure)
+    # One reading: the default level reads what repair=True reads.
+    assert extract(reply) == found
 
 
 # A list of one call envelope (``[TOOL_CALLS] [{…}]``) is the call's arguments
