@@ -8,8 +8,8 @@ harmony ``to=functions.x``, GLM ``<arg_key>``, Qwen3-Coder ``<function=…>``,
 mentions, negates, proposes or quotes a call; invalid calls whose arguments
 hold one slip, two glued objects or key/value text; envelopes with a member
 beyond their kind's keys; several calls; call markup the prose quotes (a
-fenced example beside prose, a comment, a ``>`` line, inline code).
-``judge`` says whether an entry
+fenced example beside prose, a comment, a ``>`` line, inline code); calls
+naming a tool that is not bound. ``judge`` says whether an entry
 point's answer is ``"right"`` (every intended call, same name, same
 arguments, in order, and no markup left in the content; or no call where the
 text made none), ``"error"`` (the calls left invalid, or kept as text) or
@@ -84,6 +84,7 @@ KINDS: Final = (
     "announced",  # ``Let me check: {call}``: prose, so no call (the rule's cost)
     "stray_markup",  # a lone tag or an empty fence beside a real call
     "quoted_markup",  # call markup shown in a fence beside prose, commented out …
+    "unbound",  # a call naming a tool that is not bound, its arguments valid
 )
 BARE_FORMS: Final = ("bare", "bare_parameters", "fenced")
 MARKUP_FORMS: Final = (
@@ -115,6 +116,8 @@ class Case:
     """The calls the reply makes, in order (empty: it makes none)."""
     tool: str = ""
     """The tool the reply writes about (the schema for ``structured_output``)."""
+    valid: tuple[Call, ...] = ()
+    """``(name, arguments)`` of each call the provider decoded (``tool_calls``)."""
 
     @property
     def label(self) -> str:
@@ -476,6 +479,23 @@ def _case_quoted(rng: random.Random, index: int) -> Case:
     return Case(index, "quoted_markup", form, text, (), (), call[0])
 
 
+_UNBOUND: Final = ("lookup", "run_shell", "fetch_page", "DeleteFiles")
+
+
+def _case_unbound(rng: random.Random, index: int) -> Case:
+    tool, arguments = _call(rng, safe=True)
+    name = rng.choice(_UNBOUND)
+    form = rng.choice(("valid", "invalid", "markup", "bare"))
+    body = json.dumps(arguments, ensure_ascii=False)
+    if form == "valid":
+        return Case(index, "unbound", form, "", (), (), tool, ((name, arguments),))
+    if form == "invalid":
+        return Case(index, "unbound", form, "", ((name, body[:-1] + ",}"),), (), tool)
+    envelope = json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False)
+    text = f"<tool_call>{envelope}</tool_call>" if form == "markup" else envelope
+    return Case(index, "unbound", form, text, (), (), tool)
+
+
 _MAKERS: Final = {
     "call": _case_call,
     "several": _case_several,
@@ -485,6 +505,7 @@ _MAKERS: Final = {
     "extra": _case_extra,
     "stray_markup": _case_stray,
     "quoted_markup": _case_quoted,
+    "unbound": _case_unbound,
 }
 
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 STRUCTURED_KINDS: Final = frozenset(
-    {"call", "markup_slip", "invalid_slip", "glued", "extra", "stray_markup"}
+    {"call", "markup_slip", "invalid_slip", "glued", "extra", "stray_markup", "unbound"}
 )
 """The kinds ``structured_output`` is judged on: one call of the schema's
 tool, or none. Prose that mentions a call is read as the answer's JSON by the
@@ -59,6 +59,10 @@ class Runner:
 
 def message_of(case: Case) -> AIMessage:
     """The reply of a case, as a provider returns it."""
+    valid = [
+        {"name": n, "args": a, "id": f"v{i}", "type": "tool_call"}
+        for i, (n, a) in enumerate(case.valid)
+    ]
     invalid = [
         {
             "name": n,
@@ -69,7 +73,7 @@ def message_of(case: Case) -> AIMessage:
         }
         for i, (n, a) in enumerate(case.invalid)
     ]
-    return AIMessage(case.text, invalid_tool_calls=invalid)
+    return AIMessage(case.text, tool_calls=valid, invalid_tool_calls=invalid)
 
 
 def _answer(message: AIMessage) -> Answer:
@@ -149,19 +153,44 @@ def _structured_applies(case: Case) -> bool:
     return case.kind in STRUCTURED_KINDS and len(case.expected) <= 1
 
 
+def _knows_the_tools(case: Case) -> bool:
+    """Not a call to an unbound tool: without ``tools`` any name is a tool."""
+    return case.kind != "unbound"
+
+
+def _reads_the_call(case: Case) -> bool:
+    """Not a provider's decoded call: the tools' readers pass those on as sent.
+
+    ``recover_tool_calls`` and the middleware read invalid calls and the
+    text; a call the provider decoded, to any tool, is the agent's to refuse
+    (LangChain's tool node answers an unknown name with an error).
+    ``structured_output`` reads it as the answer, so it is judged there.
+    """
+    return not case.valid
+
+
 def our_runners() -> list[Runner]:
     """Our entry points, in the order of the tables."""
     return [
-        Runner("recover_tool_calls(tools)", _recover(tools=True, repair=True)),
-        Runner(
-            "recover_tool_calls(tools, repair=False)",
-            _recover(tools=True, repair=False),
+        *(
+            _recover_runner(tools=tools, repair=repair)
+            for tools in (True, False)
+            for repair in (True, False)
         ),
-        Runner("recover_tool_calls()", _recover(tools=False, repair=True)),
-        Runner("recover_tool_calls(repair=False)", _recover(tools=False, repair=False)),
         Runner("structured_output", _structured, applies=_structured_applies),
-        Runner("JsonRecoveryMiddleware", _middleware),
+        Runner("JsonRecoveryMiddleware", _middleware, applies=_reads_the_call),
     ]
+
+
+def _recover_runner(*, tools: bool, repair: bool) -> Runner:
+    options = ", ".join(
+        [*(["tools"] if tools else []), *([] if repair else ["repair=False"])]
+    )
+    return Runner(
+        f"recover_tool_calls({options})",
+        _recover(tools=tools, repair=repair),
+        applies=_reads_the_call if tools else _knows_the_tools,
+    )
 
 
 def peer_runners() -> list[Runner]:
