@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from _models import ToolCallingChatModel
+from _modes import run
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage
 from langchain_core.tools import tool
@@ -142,11 +143,7 @@ async def test_the_agent_deletes_nothing_the_model_quotes(text: str, mode: str) 
     agent: Any = create_agent(
         model, tools=[delete_file], middleware=[JsonRecoveryMiddleware()]
     )
-    payload = {"messages": [("user", "Clean up the disk.")]}
-    if mode == "sync":
-        result = agent.invoke(payload)
-    else:
-        result = await agent.ainvoke(payload)
+    result = await run(agent, {"messages": [("user", "Clean up the disk.")]}, mode)
     assert DELETED == []
     assert result["messages"][-1].content == text
 
