@@ -15,6 +15,7 @@ import json
 from typing import Any
 
 import pytest
+from _chunked_models import ChunkedToolModel
 from _models import ToolCallingChatModel
 from _modes import run
 from langchain_core.exceptions import OutputParserException
@@ -152,3 +153,25 @@ async def test_a_retry_chain_over_bound_tools_reads_no_other_tool(mode: str) -> 
     )
     assert await run(chain, "Who?", mode) == ADA
     assert len(model.calls) == 2
+
+
+@pytest.mark.parametrize("chunked", [False, True], ids=["whole", "chunked"])
+def test_a_stream_shows_no_partial_of_another_tools_call(chunked: bool) -> None:
+    script = [calls("search"), GOOD]
+    model = (
+        ChunkedToolModel(script=script, seed=3)
+        if chunked
+        else ToolCallingChatModel(script=script)
+    )
+    items = list(structured_output(model, Person).stream("Who?"))
+    assert items[-1] == ADA
+    assert all("Ada".startswith(item.full_name or "") for item in items)
+
+
+def test_a_stream_shows_the_schemas_call_beside_another() -> None:
+    both = calls("search", "Person").tool_calls
+    both[1]["args"] = {"full_name": "Ada", "age": 36}
+    model = ChunkedToolModel(script=[AIMessage("", tool_calls=both)], seed=3)
+    items = list(structured_output(model, Person).stream("Who?"))
+    assert items[-1] == ADA
+    assert all("Ada".startswith(item.full_name or "") for item in items)
