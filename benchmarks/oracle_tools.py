@@ -8,8 +8,10 @@ What it measures
     builds replies with real calls in every supported form, prose that
     mentions, negates, proposes, quotes or announces a call, arguments with
     one slip, glued objects or key/value text, envelopes with an extra
-    member, and several calls. For the fixed seed (20261203) and ``--seed``
-    it runs ``--count`` cases through
+    member, several calls, call markup quoted beside prose (a fenced
+    example, a comment, a ``>`` line, inline code), and calls to tools that
+    are not bound (judged where the entry point knows the tools). For the
+    fixed seed (20261203) and ``--seed`` it runs ``--count`` cases through
 
     * ours: ``recover_tool_calls`` with and without ``tools=`` and
       ``repair``, ``structured_output`` over tools (a scripted tool-calling

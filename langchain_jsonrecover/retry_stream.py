@@ -26,7 +26,7 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import Generation
 from langchain_core.runnables import Runnable, RunnableParallel, RunnableSequence
 
-from langchain_jsonrecover.retry_turns import read_reply_text
+from langchain_jsonrecover.retry_turns import read_call
 from langchain_jsonrecover.streaming import NOTHING, StreamState, message_text
 from langchain_jsonrecover.streaming import _merge as merge_chunks
 
@@ -106,7 +106,10 @@ class AttemptStream:
         self._text = StreamState(diff=False)
         self._args = StreamState(diff=False)
         self._messages: list[BaseMessage] = []
-        self._call_index: Any = None
+        self._call_index: Any = NOTHING
+        # The schema's name: only its call streams partials (another tool's
+        # arguments are never the answer, see ``read_call``).
+        self._schema_name = getattr(getattr(parser, "_schema", None), "name", None)
         self._has_text = False
         self._last: Any = NOTHING
         # A pydantic model's partials are typed (``partial_model``), as the
@@ -129,7 +132,7 @@ class AttemptStream:
         args = self._first_call_args(message)
         args_due = self._args.push(args) if args else False
         if self._single(message):
-            so_far = self._text.text() if self._has_text else read_reply_text(message)
+            so_far = self._text.text() if self._has_text else self._call_text(message)
             value = partial_of(self.parser, so_far)
         elif self._has_text:
             value = partial_of(self.parser, self._text.text()) if due else None
@@ -153,12 +156,25 @@ class AttemptStream:
         """A whole reply in one piece (a model that cannot stream)."""
         return len(self._messages) == 1 and not isinstance(message, AIMessageChunk)
 
+    def _call_text(self, message: BaseMessage) -> str:
+        """A whole reply's text; without one, the arguments of the call read."""
+        found = (
+            read_call(message, self._schema_name)
+            if isinstance(message, AIMessage)
+            else None
+        )
+        return found[0] if found is not None else message_text(message)
+
     def _first_call_args(self, message: BaseMessage) -> str:
         if not isinstance(message, AIMessageChunk):
             return ""
         pieces = []
+        schema = (self._schema_name or "").casefold()
         for call in message.tool_call_chunks:
-            if self._call_index is None:
+            name = call.get("name")
+            if self._call_index is NOTHING and (
+                not schema or (name is not None and name.casefold() == schema)
+            ):
                 self._call_index = call.get("index")
             if call.get("index") == self._call_index:
                 pieces.append(call.get("args") or "")

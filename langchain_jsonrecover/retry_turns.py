@@ -88,7 +88,8 @@ def read_call(reply: AIMessage, name: str | None) -> tuple[str, str | None] | No
     """The tool call a structured reply is read from: ``(arguments, id)``.
 
     The call named ``name`` (the schema's name) wins; else, when the reply has
-    no text, its first call. ``None``: read the text.
+    no text and the schema no name, its first call. A call to another tool
+    is never the answer. ``None``: read the text.
 
     Example:
         >>> from langchain_core.messages import AIMessage
@@ -104,7 +105,7 @@ def read_call(reply: AIMessage, name: str | None) -> tuple[str, str | None] | No
         for call_id, call_name, arguments in calls:
             if call_name.casefold() == name.casefold():
                 return arguments, call_id
-    if calls and not str(reply.text).strip():
+    if calls and not name and not str(reply.text).strip():
         return calls[0][2], calls[0][0]
     return None
 

@@ -44,6 +44,7 @@ from langchain_jsonrecover.retry_steps import (
 )
 from langchain_jsonrecover.retry_stream import AttemptStream, StreamedRaw, split_native
 from langchain_jsonrecover.retry_turns import append_to_system, as_reply, to_messages
+from langchain_jsonrecover.tool_arguments import call_to_another_tool
 from langchain_jsonrecover.tools import recover, tool_specs
 
 if TYPE_CHECKING:
@@ -236,6 +237,9 @@ def _parse_native_reply(
                 feedback = str(error.observation or error)
                 return Rejected(error, feedback, call_id if call_id in known else None)
             raw = recovered.message
+            unbound = call_to_another_tool(raw, specs)
+            if unbound is not None:
+                return Rejected(unbound[1], str(unbound[1]), unbound[0])
     return (
         yield from parse_continued(parser, State(), raw, continue_cuts=continue_cuts)
     )

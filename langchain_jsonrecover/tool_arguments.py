@@ -23,13 +23,17 @@ from langchain_jsonrecover._core.prompts.tools import (
     markup_inside_error,
     not_an_object_error,
     several_values_error,
+    unknown_tool_error,
     wrapper_key_error,
 )
 from langchain_jsonrecover._core.reply.call_text import (
     duplicate_key,
     whole_body,
 )
-from langchain_jsonrecover._core.reply.envelopes import CALL_NAME_KEYS
+from langchain_jsonrecover._core.reply.envelopes import (
+    CALL_NAME_KEYS,
+    read_call_envelope,
+)
 from langchain_jsonrecover._core.reply.markup import prepare_reply
 from langchain_jsonrecover._core.schema.keys import PAYLOAD_KEYS
 from langchain_jsonrecover.errors import (
@@ -41,7 +45,9 @@ from langchain_jsonrecover.events import recovery_payload
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
+
+    from langchain_core.messages import AIMessage
 
     from langchain_jsonrecover._core.extract import Extraction
     from langchain_jsonrecover._core.levels import Repair
@@ -52,6 +58,7 @@ Arguments = tuple[dict[str, Any], tuple[str, ...], dict[str, Any]]
 __all__ = [
     "Arguments",
     "Spec",
+    "call_to_another_tool",
     "extract_refusing_guesses",
     "make_call_id",
     "make_error",
@@ -251,6 +258,64 @@ def _make_cut_off_error(arguments: str, name: str) -> InvalidJsonError:
 def make_error(text: str) -> UnknownToolError:
     """The error for a call that names no bound tool, said back to the model."""
     return UnknownToolError(text, observation=text)
+
+
+def call_to_another_tool(
+    message: AIMessage, specs: Mapping[str, Spec]
+) -> tuple[str | None, UnknownToolError] | None:
+    """A reply that calls only tools not in ``specs``: the call's id, and why.
+
+    Where ``specs`` holds only the answer's schema (``structured_output``),
+    another tool's arguments are never read as the answer, even when they
+    validate: the reply is asked again. Checked: the calls the provider
+    decoded (any of them naming the schema reads that one), and a text that
+    is one JSON call envelope naming another tool, unless the schema reads
+    that object as it stands (no envelope unwrapped).
+
+    Example:
+        >>> from langchain_core.messages import AIMessage
+        >>> from langchain_jsonrecover.tools import tool_specs
+        >>> specs = tool_specs([{"name": "Person", "parameters": {}}])
+        >>> call = {"name": "search", "args": {"name": "Ada"}, "id": "c1"}
+        >>> found = call_to_another_tool(AIMessage("", tool_calls=[call]), specs)
+        >>> found[0], type(found[1]).__name__
+        ('c1', 'UnknownToolError')
+    """
+    names = {name.casefold() for name in specs}
+    calls = message.tool_calls
+    name: str | None
+    if calls:
+        if any(c["name"].casefold() in names for c in calls):
+            return None
+        call_id, name = calls[0].get("id"), calls[0]["name"]
+    else:
+        call_id, name = None, _enveloped_name(str(message.text), specs)
+        if name is None or name.casefold() in names:
+            return None
+    return call_id, make_error(unknown_tool_error(name, sorted(specs)))
+
+
+def _enveloped_name(text: str, specs: Mapping[str, Spec]) -> str | None:
+    """The tool a text that is one call envelope names, if the schema unwraps it."""
+    if len(specs) != 1 or "{" not in text:
+        return None
+    visible = prepare_reply(text).text
+    body = whole_body(visible)
+    if body is None:
+        return None
+    json_text = visible[body[0] : body[1]]
+    try:
+        envelope = read_call_envelope(json.loads(json_text))
+    except ValueError:
+        return None
+    if envelope is None:
+        return None
+    spec = next(iter(specs.values()))
+    try:
+        read = spec.validator.extract(json_text)
+    except JsonRecoveryError:
+        return None
+    return envelope.name if read.repairs else None
 
 
 def make_call_id() -> str:

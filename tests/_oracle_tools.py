@@ -7,7 +7,9 @@ harmony ``to=functions.x``, GLM ``<arg_key>``, Qwen3-Coder ``<function=…>``,
 ``<invoke>``), with reasoning or prose before the markup; prose that
 mentions, negates, proposes or quotes a call; invalid calls whose arguments
 hold one slip, two glued objects or key/value text; envelopes with a member
-beyond their kind's keys; several calls. ``judge`` says whether an entry
+beyond their kind's keys; several calls; call markup the prose quotes (a
+fenced example beside prose, a comment, a ``>`` line, inline code); calls
+naming a tool that is not bound. ``judge`` says whether an entry
 point's answer is ``"right"`` (every intended call, same name, same
 arguments, in order, and no markup left in the content; or no call where the
 text made none), ``"error"`` (the calls left invalid, or kept as text) or
@@ -81,6 +83,8 @@ KINDS: Final = (
     "mention",  # prose that negates, proposes or quotes a call
     "announced",  # ``Let me check: {call}``: prose, so no call (the rule's cost)
     "stray_markup",  # a lone tag or an empty fence beside a real call
+    "quoted_markup",  # call markup shown in a fence beside prose, commented out …
+    "unbound",  # a call naming a tool that is not bound, its arguments valid
 )
 BARE_FORMS: Final = ("bare", "bare_parameters", "fenced")
 MARKUP_FORMS: Final = (
@@ -112,6 +116,8 @@ class Case:
     """The calls the reply makes, in order (empty: it makes none)."""
     tool: str = ""
     """The tool the reply writes about (the schema for ``structured_output``)."""
+    valid: tuple[Call, ...] = ()
+    """``(name, arguments)`` of each call the provider decoded (``tool_calls``)."""
 
     @property
     def label(self) -> str:
@@ -447,6 +453,49 @@ def _case_stray(rng: random.Random, index: int) -> Case:
     return Case(index, "stray_markup", shape, text, (), (call,), call[0])
 
 
+_QUOTING: Final = (
+    "Example:\n```{tag}\n{markup}\n```\nShould I?",
+    "The format looks like this:\n```{tag}\n{markup}\n```",
+    "```{tag}\n{markup}\n```\nShall I run it?",
+    "I will not run anything yet. <!-- {markup} -->",
+    "{quoted}\n\nThat is what the earlier turn sent; I will not repeat it.",
+)
+_INLINE: Final = (
+    "The syntax is `{markup}` for this model.",
+    "Write `e.g. {markup}` to call it.",
+)
+_SINGLE_LINE_FORMS: Final = ("mistral_list", "mistral_named", "python_tag", "harmony")
+
+
+def _case_quoted(rng: random.Random, index: int) -> Case:
+    call = _call(rng, safe=True)
+    form = rng.choice(MARKUP_FORMS)
+    markup = render([call], form, rng)
+    templates = _QUOTING + (_INLINE if form in _SINGLE_LINE_FORMS else ())
+    template = rng.choice(templates)
+    quoted = "\n".join(f"> {line}" for line in markup.split("\n"))
+    tag = rng.choice(("", "xml", "text"))
+    text = template.format(tag=tag, markup=markup, quoted=quoted)
+    return Case(index, "quoted_markup", form, text, (), (), call[0])
+
+
+_UNBOUND: Final = ("lookup", "run_shell", "fetch_page", "DeleteFiles")
+
+
+def _case_unbound(rng: random.Random, index: int) -> Case:
+    tool, arguments = _call(rng, safe=True)
+    name = rng.choice(_UNBOUND)
+    form = rng.choice(("valid", "invalid", "markup", "bare"))
+    body = json.dumps(arguments, ensure_ascii=False)
+    if form == "valid":
+        return Case(index, "unbound", form, "", (), (), tool, ((name, arguments),))
+    if form == "invalid":
+        return Case(index, "unbound", form, "", ((name, body[:-1] + ",}"),), (), tool)
+    envelope = json.dumps({"name": name, "arguments": arguments}, ensure_ascii=False)
+    text = f"<tool_call>{envelope}</tool_call>" if form == "markup" else envelope
+    return Case(index, "unbound", form, text, (), (), tool)
+
+
 _MAKERS: Final = {
     "call": _case_call,
     "several": _case_several,
@@ -455,6 +504,8 @@ _MAKERS: Final = {
     "glued": _case_glued,
     "extra": _case_extra,
     "stray_markup": _case_stray,
+    "quoted_markup": _case_quoted,
+    "unbound": _case_unbound,
 }
 
 

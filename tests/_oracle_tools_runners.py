@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from langchain_jsonrecover._core.levels import Repair
 
 STRUCTURED_KINDS: Final = frozenset(
-    {"call", "markup_slip", "invalid_slip", "glued", "extra", "stray_markup"}
+    {"call", "markup_slip", "invalid_slip", "glued", "extra", "stray_markup", "unbound"}
 )
 """The kinds ``structured_output`` is judged on: one call of the schema's
 tool, or none. Prose that mentions a call is read as the answer's JSON by the
@@ -66,6 +66,10 @@ class Runner:
 
 def message_of(case: Case) -> AIMessage:
     """The reply of a case, as a provider returns it."""
+    valid = [
+        {"name": n, "args": a, "id": f"v{i}", "type": "tool_call"}
+        for i, (n, a) in enumerate(case.valid)
+    ]
     invalid = [
         {
             "name": n,
@@ -76,7 +80,7 @@ def message_of(case: Case) -> AIMessage:
         }
         for i, (n, a) in enumerate(case.invalid)
     ]
-    return AIMessage(case.text, invalid_tool_calls=invalid)
+    return AIMessage(case.text, tool_calls=valid, invalid_tool_calls=invalid)
 
 
 def _answer(message: AIMessage) -> Answer:
@@ -179,6 +183,22 @@ def _structured_applies(case: Case) -> bool:
     return case.kind in STRUCTURED_KINDS and len(case.expected) <= 1
 
 
+def _knows_the_tools(case: Case) -> bool:
+    """Not a call to an unbound tool: without ``tools`` any name is a tool."""
+    return case.kind != "unbound"
+
+
+def _reads_the_call(case: Case) -> bool:
+    """Not a provider's decoded call: the tools' readers pass those on as sent.
+
+    ``recover_tool_calls`` and the middleware read invalid calls and the
+    text; a call the provider decoded, to any tool, is the agent's to refuse
+    (LangChain's tool node answers an unknown name with an error).
+    ``structured_output`` reads it as the answer, so it is judged there.
+    """
+    return not case.valid
+
+
 def our_runners() -> list[Runner]:
     """Our entry points at each ``repair`` level, in the order of the tables."""
     levels: tuple[tuple[Repair, str], ...] = (
@@ -192,16 +212,23 @@ def our_runners() -> list[Runner]:
             Runner(
                 f"recover_tool_calls(tools{', ' if option else ''}{option})",
                 _recover(tools=True, repair=repair),
+                applies=_reads_the_call,
             ),
             Runner(
-                f"recover_tool_calls({option})", _recover(tools=False, repair=repair)
+                f"recover_tool_calls({option})",
+                _recover(tools=False, repair=repair),
+                applies=_knows_the_tools,
             ),
             Runner(
                 f"structured_output({option})",
                 _structured(repair),
                 applies=_structured_applies,
             ),
-            Runner(f"JsonRecoveryMiddleware({option})", _middleware(repair)),
+            Runner(
+                f"JsonRecoveryMiddleware({option})",
+                _middleware(repair),
+                applies=_reads_the_call,
+            ),
         ]
     return runners
 

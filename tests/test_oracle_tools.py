@@ -28,7 +28,7 @@ from _oracle_tools import (
 )
 from _oracle_tools_runners import Runner, describe, message_of, our_runners
 
-COUNT = 2 * 9 * 10  # 20 cases of each kind
+COUNT = 2 * 11 * 10  # 20 cases of each kind
 # Right answers each entry point must keep (a share of the cases it is run on).
 FLOORS = {
     "recover_tool_calls(tools)": 0.90,

@@ -33,6 +33,7 @@ from typing import Final
 
 from langchain_jsonrecover._core.reply.call_forms import READERS
 from langchain_jsonrecover._core.reply.call_json import ScanText, find_clean_end
+from langchain_jsonrecover._core.reply.fences import Fence, find_fences
 from langchain_jsonrecover._core.reply.markup_tokens import (
     ANGLE_TOKEN,
     JSON_RUN,
@@ -127,7 +128,7 @@ def find_tool_calls(text: str) -> list[MarkupCall]:
         ...                 "<arg_value>2</arg_value>")[0].arguments
         '{"n": 2}'
     """
-    return list(_read(text).calls)
+    return list(_read(text, calls_only=True).calls)
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +162,7 @@ def read_tool_markup(text: str) -> ToolMarkup:
         The calls, the spans to take out with them, and the reply with its
         reasoning blanked.
     """
-    read = _read(text)
+    read = _read(text, calls_only=True)
     spans = [(c.start, c.end) for c in read.calls]
     return ToolMarkup(
         read.calls,
@@ -234,8 +235,12 @@ class _Read:
     """A harmony ``commentary`` message (no recipient, no ``final``) is read."""
 
 
-def _read(text: str) -> _Read:
-    """Hide reasoning, then find calls, markup and special tokens."""
+def _read(text: str, *, calls_only: bool = False) -> _Read:
+    """Hide reasoning, then find calls, markup and special tokens.
+
+    With ``calls_only`` (reading the calls a reply makes), markup the reply
+    quotes (:class:`QuotedMarkup`) is text: no call, no span.
+    """
     if "<" not in text and "[TOOL_CALLS]" not in text and "THINK]" not in text:
         return _Read(text, reasoning=False)
     thinking = think_spans(text)
@@ -248,7 +253,8 @@ def _read(text: str) -> _Read:
     markup: list[tuple[int, int]] = []
     special: list[tuple[int, int]] = []
     has_final = any(m.channel == "final" for m in messages)
-    _read_harmony(unthought, messages, has_final, (calls, markup, special))
+    quoted = QuotedMarkup(masked) if calls_only else None
+    _read_harmony(unthought, messages, has_final, (calls, markup, special), quoted)
     harmony_reasoning = any(
         m.channel != "final"
         if has_final
@@ -258,7 +264,9 @@ def _read(text: str) -> _Read:
     if hidden and not harmony_reasoning:
         special.extend(hidden)  # only a final message's header and terminator
     if _may_hold_tokens(masked):
-        _scan(ScanText(masked), calls, markup, special)
+        if quoted is not None:
+            quoted.reset(0)  # the harmony messages were asked first
+        _scan(ScanText(masked), (calls, markup, special), quoted)
     calls.sort(key=lambda c: c.start)
     reasoning = bool(thinking) or harmony_reasoning
     commentary = (
@@ -280,11 +288,14 @@ def _read_harmony(
     text: str,
     messages: list[HarmonyMessage],
     has_final: bool,
-    found: tuple[list[MarkupCall], list[tuple[int, int]], list[tuple[int, int]]],
+    found: _Found,
+    quoted: QuotedMarkup | None,
 ) -> None:
     """Harmony tool calls (``to=functions.x``), and the visible headers to blank."""
     calls, markup, special = found
     for message in messages:
+        if quoted is not None and quoted.inside(message.start):
+            continue  # a message quoted in a fence or a comment: text
         if message.recipient:
             arguments = text[message.body_start : message.body_end].strip()
             name = message.recipient.removeprefix("functions.")
@@ -299,13 +310,9 @@ def _read_harmony(
             into.append((message.body_end, message.end))
 
 
-def _scan(
-    text: ScanText,
-    calls: list[MarkupCall],
-    markup: list[tuple[int, int]],
-    special: list[tuple[int, int]],
-) -> None:
+def _scan(text: ScanText, into: _Found, quoted: QuotedMarkup | None) -> None:
     """Walk the tokens outside JSON strings, reading each call's form."""
+    calls, markup, special = into
     depth = 0
     pos = 0
     n = len(text)
@@ -332,6 +339,8 @@ def _scan(
             continue  # a token quoted in prose is text
         if depth == 0 and strings.inside(start):
             continue  # inside a string on its line: ``print("<tool_call>…")``
+        if quoted is not None and quoted.inside(start):
+            continue  # quoted: a fence beside prose, a comment, ``> …``
         kind = _kind(text, start)
         if kind == "special":
             special.append((start, pos))
@@ -345,6 +354,92 @@ def _scan(
         markup.extend(found_call.blanks)
         pos = max(pos, found_call.end)
         strings.reset(pos)
+        if quoted is not None:
+            quoted.reset(pos)
+
+
+_Found = tuple[list[MarkupCall], list[tuple[int, int]], list[tuple[int, int]]]
+"""Where the scan puts what it finds: calls, markup spans, special tokens."""
+_COMMENT: Final = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+_INLINE_TICKS: Final = re.compile(r"(?<!`)``?(?!`)|\n")
+_QUOTE_LINE: Final = re.compile(r"[ \t]{0,3}>")
+
+
+class QuotedMarkup:
+    r"""Whether call markup at an offset is quoted by the reply, not written by it.
+
+    Quoted, so text: markup in a fenced code block when the reply holds more
+    than that one fence (prose beside it: an example shown), in an HTML
+    comment, on a ``>`` quote line, or in inline code (an odd number of
+    single or double backticks before it on its line). A fence with nothing
+    beside it but reasoning, whitespace and tokens is the model's own
+    wrapper: its markup is a call. Offsets are asked in increasing order;
+    :meth:`reset` after a call read, whose text may hold backticks or
+    comment openers of its own.
+
+    Example:
+        >>> quoted = QuotedMarkup("Example:\n```\n<tool_call>{}</tool_call>\n```")
+        >>> quoted.inside(13)
+        True
+        >>> QuotedMarkup("```\n<tool_call>{}</tool_call>\n```").inside(4)
+        False
+    """
+
+    __slots__ = (
+        "_at",
+        "_floor",
+        "_quote_line",
+        "_region",
+        "_regions",
+        "_text",
+        "_ticks",
+    )
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        regions = [(m.start(), m.end()) for m in _COMMENT.finditer(text)]
+        if "```" in text:
+            fences = find_fences(text)
+            if len(fences) > 1 or any(not _only_tokens(text, f) for f in fences):
+                regions += [(f.start, f.end) for f in fences]
+        self._regions = sorted(regions)
+        self._region = 0
+        self._at = 0
+        self.reset(0)
+
+    def reset(self, at: int) -> None:
+        """Read from ``at`` on: quotes that open before it do not count."""
+        if at < self._at:
+            self._region = 0
+        self._floor = self._at = at
+        starts_line = at == 0 or self._text[at - 1] == "\n"
+        self._quote_line = starts_line and _QUOTE_LINE.match(self._text, at) is not None
+        self._ticks = 0
+
+    def inside(self, index: int) -> bool:
+        """Whether markup at ``index`` is quoted (``index`` never decreases)."""
+        text = self._text
+        for tick in _INLINE_TICKS.finditer(text, self._at, index):
+            if tick.group() == "\n":
+                self._quote_line = _QUOTE_LINE.match(text, tick.end()) is not None
+                self._ticks = 0
+            else:
+                self._ticks += 1
+        self._at = max(self._at, index)
+        regions = self._regions
+        while self._region < len(regions) and regions[self._region][1] <= index:
+            self._region += 1
+        if self._region < len(regions):
+            start = regions[self._region][0]
+            if self._floor <= start <= index:
+                return True
+        return self._quote_line or self._ticks % 2 == 1
+
+
+def _only_tokens(text: str, fence: Fence) -> bool:
+    """Whether only whitespace and tokens stand outside ``fence``."""
+    outside = text[: fence.start] + " " + text[fence.end :]
+    return _NON_SPACE.search(TOKEN_KIND.sub("", outside)) is None
 
 
 def _clean_end(text: ScanText, start: int) -> int | None:
