@@ -64,7 +64,7 @@ def client() -> Any:
             n_workers=2,
             processes=True,
             threads_per_worker=1,
-            dashboard_address=None,
+            dashboard_address=":0",
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
