@@ -229,3 +229,94 @@ def json_extent(text: str, start: int) -> int | None:
         pos = found.end()
         if depth == 0:
             return pos
+
+
+# The skeleton of a stretch of JSON, in one C pass over its UTF-8 form:
+# openers as "(", closers as ")", and the quotes, single quotes, comment
+# openers and escape marks (NUL) kept; every other byte dropped.
+_FOLD: Final = bytes.maketrans(b"[{]}", b"(())")
+_NOT_SKELETON: Final = bytes(b for b in range(256) if b not in b"\"'[]{}/#\x00")
+_WINDOW: Final = 128
+"""The first stretch :func:`skip_nested` reads; it doubles while none stops it."""
+_LEAST_WINDOW: Final = 64
+"""A stretch this short that stops the skip is left to the token walk."""
+_PEEL_ROUNDS: Final = 32
+"""Rounds of pair peeling a stretch may take; one nesting deeper is halved."""
+
+
+def skip_nested(text: str, pos: int, hi: int, depth: int) -> tuple[int, int]:
+    """Skip, in C, the stretch of a JSON root that the token walk reads blindly.
+
+    Inside a root of plain JSON (its frame not single-quoted), the walk of
+    :func:`~langchain_jsonrecover._core.spans.find.find_spans` skips each
+    double-quoted string whole, pushes a frame per opener and pops one per
+    closer, whatever their kinds (a closer of the wrong kind is a typo that
+    closes the top frame); nothing it holds there adds a span. Only a closer
+    at the root's own level (which closes it or marks it broken), a comment
+    or a single quote outside the strings needs the walk. This reads the
+    text from ``pos`` in stretches, each as one skeleton taken in C (its
+    strings dropped by pairing the quotes, escapes marked first, its closed
+    pairs peeled), and stops before the stretch that holds one of those:
+    stretches double while they pass and halve once one does not, so the
+    work stays linear in what is skipped.
+
+    Args:
+        text: The reply.
+        pos: Where the walk stands: inside the root, between tokens.
+        hi: Where the scan stops.
+        depth: How many frames the walk holds above the root's.
+
+    Returns:
+        Where the walk resumes (``pos`` when nothing was skipped; the quote
+        of a string still open at a stretch's end), and the frames it holds
+        there above the root's.
+
+    Example:
+        >>> text = '{"a": [1, {"b": "]"}], ' + '"c": {"d": [2]}, ' * 20 + '"e": 3,}'
+        >>> at, depth = skip_nested(text, 1, len(text), 0)
+        >>> text[at:], depth
+        (': [2]}, "c": {"d": [2]}, "c": {"d": [2]}, "e": 3,}', 1)
+        >>> skip_nested('{"a": ' + '[[1, 2], ' * 30, 1, 276, 0)
+        (276, 30)
+    """
+    at, window, least = pos, _WINDOW, _LEAST_WINDOW
+    while at < hi:
+        # A run of backslashes is never split: the stretch ends before it.
+        chunk = text[at : min(hi, at + window)].rstrip("\\")
+        if "\\" in chunk:
+            # An escape never closes a string; an escape mark outside the
+            # strings (a backslash there) stops the skip. Same lengths.
+            chunk = chunk.replace("\\\\", "\x00\x00").replace('\\"', "\x00\x00")
+        quotes = chunk.count('"')
+        if quotes % 2:  # a string runs past the stretch: stop at its quote
+            chunk = chunk[: chunk.rfind('"')]
+        if chunk[-1:].isspace() or chunk.endswith(("[", "{")):
+            # A frame single-quoted by what follows its opener: the walk
+            # classifies an opener the stretch ends with.
+            chunk = chunk.rstrip()
+            if chunk.endswith(("[", "{")):
+                chunk = chunk[:-1]
+        if not chunk:  # the stretch is one string, or backslashes: widen it
+            if at + window >= hi:
+                break
+            window *= 2
+            least = window  # never narrower again until a stretch passes
+            continue
+        skeleton = chunk.encode("utf-8", "surrogatepass")
+        skeleton = skeleton.translate(_FOLD, _NOT_SKELETON)
+        folded = b"".join(skeleton.split(b'"')[::2])
+        for _ in range(_PEEL_ROUNDS):
+            peeled = folded.replace(b"()", b"")
+            if len(peeled) == len(folded):
+                break
+            folded = peeled
+        closers = len(folded) - len(folded.lstrip(b")"))
+        if closers > depth or folded.translate(None, b"()") or b"()" in folded:
+            if window <= least:
+                break
+            window //= 2
+            continue
+        depth += len(folded) - 2 * closers
+        at += len(chunk)
+        window, least = window * 2, _LEAST_WINDOW
+    return at, depth
