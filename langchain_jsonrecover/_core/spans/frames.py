@@ -283,10 +283,13 @@ def skip_nested(text: str, pos: int, hi: int, depth: int) -> tuple[int, int]:
     while at < hi:
         # A run of backslashes is never split: the stretch ends before it.
         chunk = text[at : min(hi, at + window)].rstrip("\\")
-        if "\\" in chunk:
-            # An escape never closes a string; an escape mark outside the
-            # strings (a backslash there) stops the skip. Same lengths.
-            chunk = chunk.replace("\\\\", "\x00\x00").replace('\\"', "\x00\x00")
+        if '\\"' in chunk:
+            # An escaped quote never closes a string, nor does one after an
+            # escaped backslash; an escape mark outside the strings (a
+            # backslash there) stops the skip. Same lengths: offsets hold.
+            if "\\\\" in chunk:
+                chunk = chunk.replace("\\\\", "\x00\x00")
+            chunk = chunk.replace('\\"', "\x00\x00")
         quotes = chunk.count('"')
         if quotes % 2:  # a string runs past the stretch: stop at its quote
             chunk = chunk[: chunk.rfind('"')]
