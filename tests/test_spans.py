@@ -356,9 +356,7 @@ def _shapes(spans: list[Span]) -> list[tuple[Any, ...]]:
             s.empty,
             s.broken,
             s.nested,
-            None
-            if s.decoded is None
-            else (orjson.dumps(s.decoded.value), s.decoded.end),
+            None if s.decoded is None else (repr(s.decoded.value), s.decoded.end),
             s.cut,
         )
         for s in spans

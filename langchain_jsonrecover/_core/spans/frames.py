@@ -235,10 +235,11 @@ def json_extent(text: str, start: int) -> int | None:
 # openers as "(", closers as ")", and the quotes, single quotes, comment
 # openers and escape marks (NUL) kept; every other byte dropped.
 _FOLD: Final = bytes.maketrans(b"[{]}", b"(())")
+_CONTINUATION: Final = bytes(range(0x80, 0xC0))  # UTF-8 bytes that end a character
 _NOT_SKELETON: Final = bytes(b for b in range(256) if b not in b"\"'[]{}/#\x00")
-_WINDOW: Final = 128
+_WINDOW: Final = 256
 """The first stretch :func:`skip_nested` reads; it doubles while none stops it."""
-_LEAST_WINDOW: Final = 64
+_LEAST_WINDOW: Final = 128
 """A stretch this short that stops the skip is left to the token walk."""
 _PEEL_ROUNDS: Final = 32
 """Rounds of pair peeling a stretch may take; one nesting deeper is halved."""
@@ -257,8 +258,8 @@ def skip_nested(text: str, pos: int, hi: int, depth: int) -> tuple[int, int]:
     text from ``pos`` in stretches, each as one skeleton taken in C (its
     strings dropped by pairing the quotes, escapes marked first, its closed
     pairs peeled), and stops before the stretch that holds one of those:
-    stretches double while they pass and halve once one does not, so the
-    work stays linear in what is skipped.
+    stretches double while they pass; once one does not, they halve (a
+    binary search for it), so the work stays linear in what is skipped.
 
     Args:
         text: The reply.
@@ -274,52 +275,67 @@ def skip_nested(text: str, pos: int, hi: int, depth: int) -> tuple[int, int]:
     Example:
         >>> text = '{"a": [1, {"b": "]"}], ' + '"c": {"d": [2]}, ' * 20 + '"e": 3,}'
         >>> at, depth = skip_nested(text, 1, len(text), 0)
-        >>> text[at:], depth
-        (': [2]}, "c": {"d": [2]}, "c": {"d": [2]}, "e": 3,}', 1)
+        >>> len(text), at, depth  # the walk reads the last 114 characters
+        (371, 257, 2)
         >>> skip_nested('{"a": ' + '[[1, 2], ' * 30, 1, 276, 0)
-        (276, 30)
+        (275, 30)
     """
     at, window, least = pos, _WINDOW, _LEAST_WINDOW
+    grow = 2  # doubling until a stretch stops the skip; then only halving
     while at < hi:
-        # A run of backslashes is never split: the stretch ends before it.
-        chunk = text[at : min(hi, at + window)].rstrip("\\")
-        if '\\"' in chunk:
-            # An escaped quote never closes a string, nor does one after an
-            # escaped backslash; an escape mark outside the strings (a
-            # backslash there) stops the skip. Same lengths: offsets hold.
-            if "\\\\" in chunk:
-                chunk = chunk.replace("\\\\", "\x00\x00")
-            chunk = chunk.replace('\\"', "\x00\x00")
-        quotes = chunk.count('"')
-        if quotes % 2:  # a string runs past the stretch: stop at its quote
-            chunk = chunk[: chunk.rfind('"')]
-        if chunk[-1:].isspace() or chunk.endswith(("[", "{")):
-            # A frame single-quoted by what follows its opener: the walk
-            # classifies an opener the stretch ends with.
-            chunk = chunk.rstrip()
-            if chunk.endswith(("[", "{")):
-                chunk = chunk[:-1]
-        if not chunk:  # the stretch is one string, or backslashes: widen it
+        size, folded = _stretch(text[at : min(hi, at + window)])
+        if not size:  # the stretch is one string, or backslashes: widen it
             if at + window >= hi:
                 break
             window *= 2
             least = window  # never narrower again until a stretch passes
             continue
-        skeleton = chunk.encode("utf-8", "surrogatepass")
-        skeleton = skeleton.translate(_FOLD, _NOT_SKELETON)
-        folded = b"".join(skeleton.split(b'"')[::2])
-        for _ in range(_PEEL_ROUNDS):
-            peeled = folded.replace(b"()", b"")
-            if len(peeled) == len(folded):
-                break
-            folded = peeled
         closers = len(folded) - len(folded.lstrip(b")"))
         if closers > depth or folded.translate(None, b"()") or b"()" in folded:
             if window <= least:
                 break
-            window //= 2
+            window, grow = window // 2, 1
             continue
         depth += len(folded) - 2 * closers
-        at += len(chunk)
-        window, least = window * 2, _LEAST_WINDOW
+        at += size
+        window, least = window * grow, _LEAST_WINDOW
     return at, depth
+
+
+def _stretch(chunk: str) -> tuple[int, bytes]:
+    """How much of a stretch the skip may read, and its peeled skeleton.
+
+    The stretch ends before a run of backslashes (never split), before an
+    opener that only spaces follow (the walk classifies it: a single quote
+    after it makes it single-quoted), and before the quote of a string it
+    does not close. The skeleton keeps the brackets outside the strings,
+    folded to ``(`` and ``)`` with their closed pairs peeled, and anything
+    outside the strings that the walk would read otherwise (a quote, a
+    comment opener, an escape mark).
+    """
+    chunk = chunk.rstrip("\\")
+    if chunk[-1:].isspace() or chunk.endswith(("[", "{")):
+        chunk = chunk.rstrip()
+        if chunk.endswith(("[", "{")):
+            chunk = chunk[:-1]
+    size = len(chunk)
+    raw = chunk.encode("utf-8", "surrogatepass")
+    if b'\\"' in raw:
+        # An escaped quote never closes a string, nor does one after an
+        # escaped backslash; an escape mark outside the strings (a backslash
+        # there) stops the skip. Same lengths: offsets hold.
+        raw = raw.replace(b"\\\\", b"\0\0").replace(b'\\"', b"\0\0")
+    if raw.count(b'"') % 2:  # a string runs past the stretch: stop at its quote
+        raw = raw[: raw.rfind(b'"')]
+        size = len(raw.translate(None, _CONTINUATION))  # its characters
+    # Two quotes side by side close an empty string or open one after an
+    # empty gap: either way, dropping them keeps every other pairing.
+    skeleton = raw.translate(_FOLD, _NOT_SKELETON).replace(b'""', b"")
+    if b'"' in skeleton:
+        skeleton = b"".join(skeleton.split(b'"')[::2])
+    for _ in range(_PEEL_ROUNDS):
+        peeled = skeleton.replace(b"()", b"")
+        if len(peeled) == len(skeleton):
+            break
+        skeleton = peeled
+    return size, skeleton
