@@ -242,7 +242,9 @@ _WINDOW: Final = 256
 _LEAST_WINDOW: Final = 128
 """A stretch this short that stops the skip is left to the token walk."""
 _PEEL_ROUNDS: Final = 32
-"""Rounds of pair peeling a stretch may take; one nesting deeper is halved."""
+"""Rounds of pair peeling a stretch may take, and the most frames the skip
+leaves open; a stretch nesting deeper is left to the walk (which holds a run
+of openers as one frame)."""
 
 
 def skip_nested(text: str, pos: int, hi: int, depth: int) -> tuple[int, int]:
@@ -291,12 +293,18 @@ def skip_nested(text: str, pos: int, hi: int, depth: int) -> tuple[int, int]:
             least = window  # never narrower again until a stretch passes
             continue
         closers = len(folded) - len(folded.lstrip(b")"))
-        if closers > depth or folded.translate(None, b"()") or b"()" in folded:
+        deeper = len(folded) - 2 * closers
+        if (
+            closers > depth
+            or depth + deeper > _PEEL_ROUNDS  # a deep run: the walk holds it as one
+            or folded.translate(None, b"()")
+            or b"()" in folded
+        ):
             if window <= least:
                 break
             window, grow = window // 2, 1
             continue
-        depth += len(folded) - 2 * closers
+        depth += deeper
         at += size
         window, least = window * grow, _LEAST_WINDOW
     return at, depth
