@@ -25,12 +25,18 @@ How to run
     python benchmarks/beside.py 5b464de HEAD --markdown  # HEAD: the noise
     python benchmarks/beside.py 5b464de --quick    # three samples, shorter
     python benchmarks/beside.py 0f15d67 --size '300 B' --size '30 KB'
+    python benchmarks/beside.py 0f15d67 --live --size '300 B' --size '30 KB'
+
+    ``--live`` times the replies of the live targets instead (``_live.py``:
+    pretty-printed, clean, fenced, after a ``<think>`` block with repair, and
+    each slip, without repair, where the typed error is the result, and with).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import importlib
 import io
 import re
@@ -55,8 +61,10 @@ from _data import (
     truncated_reply,
 )
 from _faults import dense_reply, faulty_reply
+from _live import SLIPS, clean_payload, fenced, live_document, slipped, think
 from _report import environment_line, render
 from _timing import MEDIAN_OF_5, QUICK, Budget, FreshCall, sample_interleaved
+from langchain_core.exceptions import OutputParserException
 
 import langchain_jsonrecover
 
@@ -119,6 +127,8 @@ class Reply:
     """Its constructor's arguments."""
     extract: bool
     """Whether ``extract_json`` reads it too."""
+    raises: bool = False
+    """The reply has no answer: the parser's typed error is the result timed."""
 
 
 def replies(size: str = "200 KB") -> list[Reply]:
@@ -160,6 +170,30 @@ def replies(size: str = "200 KB") -> list[Reply]:
     ]
 
 
+def live_replies(size: str) -> list[Reply]:
+    """The replies of ``_live.py`` at ``size``: clean, fenced, ``<think>`` with
+    repair, and each slip without repair (the error) and with it."""
+    document = live_document(SIZES[size])
+    clean, expected = clean_payload(document), _bytes(document)
+    fence, repair = "JsonFenceOutputParser", {"repair": True}
+    rows = [
+        Reply("clean", clean, clean, expected, fence, {}, extract=False),
+        Reply("fenced", fenced(document), clean, expected, fence, {}, extract=False),
+        Reply(
+            "<think>", think(document), clean, expected, fence, repair, extract=False
+        ),
+    ]
+    for slip in SLIPS:
+        with contextlib.suppress(ValueError):  # a document too small for it
+            text = slipped(document, slip)
+            error = Reply(f"{slip} (error)", text, clean, b"", fence, {}, extract=False)
+            rows.append(dataclasses.replace(error, raises=True))
+            rows.append(
+                Reply(slip, text, clean, expected, fence, repair, extract=False)
+            )
+    return rows
+
+
 def _bytes(value: Any) -> bytes:
     found = canonical(value)
     if found is None:
@@ -179,8 +213,21 @@ def _calls(package: ModuleType, reply: Reply) -> dict[str, Callable[[str], Any]]
     options = ", ".join(f"{k}={v}" for k, v in reply.options.items())
     with contextlib.suppress(AttributeError, TypeError, ValueError):
         parser = getattr(package, reply.parser)(**reply.options)
-        calls[f"{reply.parser}({options}).parse"] = parser.parse
+        name = f"{reply.parser}({options}).parse"
+        calls[name] = _erring(parser.parse) if reply.raises else parser.parse
     return calls
+
+
+def _erring(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """``parse`` that returns its typed error (a reply with no answer)."""
+
+    def call(text: str) -> Any:
+        try:
+            return parse(text)
+        except OutputParserException as exc:
+            return exc
+
+    return call
 
 
 def _checked(call: Callable[[str], Any], reply: Reply) -> str:
@@ -189,6 +236,8 @@ def _checked(call: Callable[[str], Any], reply: Reply) -> str:
         value = call(reply.text)
     except Exception as exc:  # noqa: BLE001 - any failure is a result to report
         return type(exc).__name__
+    if reply.raises:
+        return "ok" if isinstance(value, OutputParserException) else "WRONG"
     return "ok" if canonical(value) == reply.expected else "WRONG"
 
 
@@ -258,6 +307,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=list(SIZES),
         help="a document size (repeat for several; default 200 KB)",
     )
+    parser.add_argument(
+        "--live",
+        action="store_true",
+        help="the replies of the live targets (pretty-printed, with slips)",
+    )
     args = parser.parse_args(argv)
     sizes: list[str] = args.size or ["200 KB"]
     budget = QUICK if args.quick else MEDIAN_OF_5
@@ -271,7 +325,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         body = [
             [size, *row]
             for size in sizes
-            for reply in replies(size)
+            for reply in (live_replies(size) if args.live else replies(size))
             for row in measure(reply, packages, budget)
         ]
     right = [False, False, False, *(True for _ in header[3:])]
@@ -280,7 +334,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     where = Path(langchain_jsonrecover.__file__).parent
     shown = where.relative_to(REPO) if where.is_relative_to(REPO) else where
     print(f"new: {shown}")
-    flags = " --quick" if args.quick else ""
+    flags = (" --quick" if args.quick else "") + (" --live" if args.live else "")
     revs = " ".join(args.revisions)
     if args.size:
         revs += "".join(f" --size '{size}'" for size in sizes)

@@ -258,6 +258,10 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
             cut_off = stopped_at_token_limit(generation.message.response_metadata)
         elif generation.generation_info:
             cut_off = stopped_at_token_limit(generation.generation_info)
+        return self._found(text, cut_off=cut_off)
+
+    def _found(self, text: str, *, cut_off: bool) -> Extraction:
+        """Extract from ``text``; a failure raises its typed error."""
         found = self._find(text, cut_off=cut_off)
         if isinstance(found, ReplyFailure):
             raise self._error(dataclasses.replace(found, cut_off=cut_off), text)
@@ -374,7 +378,17 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
         Raises:
             JsonRecoveryError: No usable JSON in the reply.
         """
-        return self.parse_result([Generation(text=text)])
+        if (
+            type(text) is not str
+            or type(self).parse_result is not _JsonRecoveringParser.parse_result
+        ):
+            return self.parse_result([Generation(text=text)])
+        # What parse_result does with a text's generation (no message to
+        # refuse, no token-limit stop), without building one.
+        found = self._found(text, cut_off=False)
+        report_recovery(found, text)
+        value: T = found.value
+        return value
 
     def process(self, message: BaseMessage | str) -> Continue[T] | Halt:
         """Parse a reply, and say whether to go on or to ask again.

@@ -257,3 +257,32 @@ def test_regex_format_instructions_can_be_given() -> None:
         format_instructions="Put the JSON in <json> tags.",
     )
     assert parser.get_format_instructions() == "Put the JSON in <json> tags."
+
+
+class _Counted(JsonFenceOutputParser[Any]):
+    """A subclass with its own ``parse_result``, which ``parse`` must go through."""
+
+    def parse_result(self, result: list[Generation], *, partial: bool = False) -> Any:
+        value = super().parse_result(result, partial=partial)
+        return {"wrapped": value}
+
+
+def test_parse_goes_through_a_subclass_parse_result() -> None:
+    # parse reads a plain text without building a Generation, unless a
+    # subclass has its own parse_result: then it is called as before.
+    assert JsonFenceOutputParser().parse('{"a": 1}') == {"a": 1}
+    assert _Counted().parse('{"a": 1}') == {"wrapped": {"a": 1}}
+
+
+def test_parse_of_a_text_and_of_its_generation_agree() -> None:
+    parser = JsonFenceOutputParser()
+    for reply in ('{"a": 1}', 'see ```json\n{"a": [1,]}\n```', "no json"):
+        try:
+            expected: Any = parser.parse_result([Generation(text=reply)])
+        except OutputParserException as exc:
+            expected = (type(exc), str(exc), exc.llm_output)
+        try:
+            got: Any = parser.parse(reply)
+        except OutputParserException as exc:
+            got = (type(exc), str(exc), exc.llm_output)
+        assert got == expected

@@ -8,16 +8,18 @@ never timed.
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Any
 
 import orjson
 import pytest
-from _counting import Tally, as_params, assert_linear_work, measure
+from _counting import CountingStr, Tally, as_params, assert_linear_work, measure
 
 from langchain_jsonrecover._core.decode.skip import skip_comment, skip_string
+from langchain_jsonrecover._core.spans import find as find_module
 from langchain_jsonrecover._core.spans.after import continues_structure
 from langchain_jsonrecover._core.spans.find import Span, find_spans
-from langchain_jsonrecover._core.spans.frames import json_extent
+from langchain_jsonrecover._core.spans.frames import json_extent, skip_nested, tokens_of
 from langchain_jsonrecover._core.spans.kinds import JSON, MAYBE, PROSE, classify
 
 if TYPE_CHECKING:
@@ -333,3 +335,148 @@ def test_skip_comment(text: str, opener: str, expected: int | None) -> None:
 )
 def test_json_extent_of_spans(text: str, expected: int | None) -> None:
     assert json_extent(text, 0) == expected
+
+
+# --- the skip of what a failed root's walk reads blindly ------------------------
+
+
+def _walk_only(text: str, pos: int, hi: int, depth: int) -> tuple[int, int]:
+    """``skip_nested`` that skips nothing: the token walk reads everything."""
+    del text, hi
+    return pos, depth
+
+
+def _shapes(spans: list[Span]) -> list[tuple[Any, ...]]:
+    return [
+        (
+            s.start,
+            s.end,
+            s.closed,
+            s.is_object,
+            s.empty,
+            s.broken,
+            s.nested,
+            None if s.decoded is None else (repr(s.decoded.value), s.decoded.end),
+            s.cut,
+        )
+        for s in spans
+    ]
+
+
+_WORDS = ("a", "é€", "it's", "{x}", "[7]", 'q"uote', "back\\slash", "//c", "#h", "\n")
+_NOISE = (*"\"'[]{},:/#\\ \nax1", "//", "/*", '\\"', "\\\\", "'a'", "}}", "]]", "{{")
+
+
+def _value(rng: random.Random, depth: int) -> Any:
+    roll = rng.random()
+    if depth > 4 or roll < 0.3:
+        return rng.choice([1, -2.5, True, None, rng.choice(_WORDS)])
+    if roll < 0.65:
+        return {
+            f"{rng.choice(_WORDS)}{k}": _value(rng, depth + 1)
+            for k in range(rng.randrange(6))
+        }
+    return [_value(rng, depth + 1) for _ in range(rng.randrange(6))]
+
+
+def _slipped_reply(rng: random.Random) -> str:
+    """A seeded document, pretty or compact, with up to three slips (or a cut)."""
+    document = {"records": [_value(rng, 1) for _ in range(rng.randrange(1, 12))]}
+    option = orjson.OPT_INDENT_2 if rng.random() < 0.5 else 0
+    text = orjson.dumps(document, option=option).decode()
+    for _ in range(rng.randrange(1, 4)):
+        at = rng.randrange(len(text) + 1)
+        roll = rng.random()
+        if roll < 0.4:
+            text = text[:at] + text[at + 1 :]
+        elif roll < 0.8:
+            text = text[:at] + rng.choice(_NOISE) + text[at:]
+        else:
+            text = text[:at]
+    if rng.random() < 0.3:
+        text = "Here {x}: " + text + rng.choice(["", " and {more} [1]", '}, "k": 1}'])
+    return text
+
+
+def test_skipping_a_failed_root_finds_the_spans_the_walk_finds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Seeded broken replies (strings with brackets, quotes, escapes,
+    # apostrophes and comment openers; slips of every kind): the spans are
+    # the same with the skip as with the token walk alone.
+    rng = random.Random(24)  # noqa: S311 - seeded test data, not secrets
+    replies = [_slipped_reply(rng) for _ in range(400)]
+    skipped = 0
+
+    def counted(text: str, pos: int, hi: int, depth: int) -> tuple[int, int]:
+        nonlocal skipped
+        found = skip_nested(text, pos, hi, depth)
+        skipped += found[0] > pos
+        return found
+
+    with monkeypatch.context() as patch:
+        patch.setattr(find_module, "skip_nested", counted)
+        fast = [_shapes(spans_of(text)) for text in replies]
+    with monkeypatch.context() as patch:
+        patch.setattr(find_module, "skip_nested", _walk_only)
+        walked = [_shapes(spans_of(text)) for text in replies]
+    assert fast == walked
+    assert skipped >= 100  # the skip ran on many of them, not on none
+
+
+def _with_slip(records: int) -> str:
+    """Pretty-printed records with a trailing comma in the middle one."""
+    record = {"id": 7, "name": "Zoë", "note": 'says "hi" {x} [1]', "tags": ["a", "b"]}
+    text = orjson.dumps({"records": [record] * records}, option=orjson.OPT_INDENT_2)
+    middle = text.decode().index('"b"', len(text) // 2) + 3
+    return text.decode()[:middle] + "," + text.decode()[middle:]
+
+
+def test_the_walk_reads_only_around_the_fault_of_a_failed_root(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The token walk reads a bounded stretch around the slip and the root's
+    # end, whatever the document's size: its token count does not grow.
+    def tokens(text: str) -> int:
+        count = 0
+        real = tokens_of
+
+        def counted(frame: Any) -> Any:
+            nonlocal count
+            count += 1
+            return real(frame)
+
+        with monkeypatch.context() as patch:
+            patch.setattr(find_module, "tokens_of", counted)
+            [span] = spans_of(text)
+        assert (span.start, span.end, span.closed) == (0, len(text), True)
+        return count
+
+    small, large = tokens(_with_slip(100)), tokens(_with_slip(400))
+    assert large <= small + 40, (small, large)
+    with monkeypatch.context() as patch:
+        patch.setattr(find_module, "skip_nested", _walk_only)
+        assert tokens(_with_slip(100)) > 10 * small  # what the skip saves
+
+
+FAILED_ROOTS: list[tuple[str, Callable[[int], str]]] = [
+    ("failed_roots", lambda n: '{"a": [1, {"b": "]"}],} ' * n),
+    ("one_long_failed_root", lambda n: '{"a": [' + '[1, "]"], ' * n + "1,]}"),
+    ("long_strings_in_a_failed_root", lambda n: '{"a": "' + "x" * n + '", }' * 3),
+    ("backslashes_in_a_failed_root", lambda n: '{"a": "' + "\\" * n + '", }'),
+    ("openers_then_apostrophes", lambda n: '{"a": [1,] ' + "{ 'x " * n),
+]
+
+
+@pytest.mark.parametrize("build", as_params(FAILED_ROOTS))
+def test_skipping_failed_roots_takes_linear_work(
+    monkeypatch: pytest.MonkeyPatch, build: Callable[[int], str]
+) -> None:
+    # The text itself is counted too: every stretch the skip slices from it.
+    def count(text: str) -> tuple[Tally, list[Span]]:
+        def scan(tally: Tally) -> list[Span]:
+            return spans_of(CountingStr(text, tally.charge))
+
+        return measure(monkeypatch, scan)
+
+    assert_linear_work(count, build, N)

@@ -41,6 +41,7 @@ from langchain_jsonrecover._core.spans.frames import (
     pop_frame,
     pop_run_until,
     push_run,
+    skip_nested,
     tokens_of,
 )
 from langchain_jsonrecover._core.spans.kinds import JSON, MAYBE, PROSE, classify
@@ -334,10 +335,12 @@ class _Scan:
         text, stack = self.text, self.stack
         mode, empty = classify(text, i, self.hi)
         in_json = bool(stack) and (stack[-1].in_json or stack[-1].mode == JSON)
+        failed = False
         if mode == JSON and not in_json and not empty:
             decoded = self._decode_root(i)
             if decoded is not None:
                 return decoded
+            failed = True
         char = text[i]
         strings = mode != PROSE or (bool(stack) and stack[-1].strings)
         frame = Frame(i, char, mode, empty, len(self.spans), in_json, strings)
@@ -350,9 +353,41 @@ class _Scan:
         stack.append(frame)
         self.open_count[char] += 1
         self.pos = i + 1
+        if failed and not frame.squote and self._skip_nested():
+            return False
         if text[self.pos : self.pos + 1] in {"[", "{"}:
             self.pos = push_run(text, self.pos, self.hi, stack, self.open_count)
         return False
+
+    def _skip_nested(self) -> bool:
+        """Skip in C what the walk reads blindly in a root that did not decode.
+
+        The frames the walk would hold where the skip stops (see
+        :func:`~langchain_jsonrecover._core.spans.frames.skip_nested`) are
+        all inside JSON: each pops at the next closer whatever its kind and
+        adds no span, so one kind stands for all.
+
+        Returns:
+            Whether anything was skipped.
+        """
+        pos, depth = skip_nested(self.text, self.pos, self.hi, 0)
+        if pos == self.pos:
+            return False
+        self.pos = pos
+        for _ in range(depth):
+            # Inside JSON, a frame's offset is never read (it adds no span).
+            frame = Frame(
+                -1,
+                "[",
+                JSON,
+                empty=False,
+                mark=len(self.spans),
+                in_json=True,
+                strings=True,
+            )
+            self.stack.append(frame)
+        self.open_count["["] += depth
+        return True
 
     def _decode_root(self, i: int) -> bool | None:
         """Hand a plainly-JSON root at ``i`` to the decoder, while the budget lasts.

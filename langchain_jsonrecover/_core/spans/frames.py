@@ -229,3 +229,121 @@ def json_extent(text: str, start: int) -> int | None:
         pos = found.end()
         if depth == 0:
             return pos
+
+
+# The skeleton of a stretch of JSON, in one C pass over its UTF-8 form:
+# openers as "(", closers as ")", and the quotes, single quotes, comment
+# openers and escape marks (NUL) kept; every other byte dropped.
+_FOLD: Final = bytes.maketrans(b"[{]}", b"(())")
+_CONTINUATION: Final = bytes(range(0x80, 0xC0))  # UTF-8 bytes that end a character
+_NOT_SKELETON: Final = bytes(b for b in range(256) if b not in b"\"'[]{}/#\x00")
+_WINDOW: Final = 256
+"""The first stretch :func:`skip_nested` reads; it doubles while none stops it."""
+_LEAST_WINDOW: Final = 128
+"""A stretch this short that stops the skip is left to the token walk."""
+_PEEL_ROUNDS: Final = 32
+"""Rounds of pair peeling a stretch may take, and the most frames the skip
+leaves open; a stretch nesting deeper is left to the walk (which holds a run
+of openers as one frame)."""
+
+
+def skip_nested(text: str, pos: int, hi: int, depth: int) -> tuple[int, int]:
+    """Skip, in C, the stretch of a JSON root that the token walk reads blindly.
+
+    Inside a root of plain JSON (its frame not single-quoted), the walk of
+    :func:`~langchain_jsonrecover._core.spans.find.find_spans` skips each
+    double-quoted string whole, pushes a frame per opener and pops one per
+    closer, whatever their kinds (a closer of the wrong kind is a typo that
+    closes the top frame); nothing it holds there adds a span. Only a closer
+    at the root's own level (which closes it or marks it broken), a comment
+    or a single quote outside the strings needs the walk. This reads the
+    text from ``pos`` in stretches, each as one skeleton taken in C (its
+    strings dropped by pairing the quotes, escapes marked first, its closed
+    pairs peeled), and stops before the stretch that holds one of those:
+    stretches double while they pass; once one does not, they halve (a
+    binary search for it), so the work stays linear in what is skipped.
+
+    Args:
+        text: The reply.
+        pos: Where the walk stands: inside the root, between tokens.
+        hi: Where the scan stops.
+        depth: How many frames the walk holds above the root's.
+
+    Returns:
+        Where the walk resumes (``pos`` when nothing was skipped; the quote
+        of a string still open at a stretch's end), and the frames it holds
+        there above the root's.
+
+    Example:
+        >>> text = '{"a": [1, {"b": "]"}], ' + '"c": {"d": [2]}, ' * 20 + '"e": 3,}'
+        >>> at, depth = skip_nested(text, 1, len(text), 0)
+        >>> len(text), at, depth  # the walk reads the last 114 characters
+        (371, 257, 2)
+        >>> skip_nested('{"a": ' + '[[1, 2], ' * 30, 1, 276, 0)
+        (275, 30)
+    """
+    at, window, least = pos, _WINDOW, _LEAST_WINDOW
+    grow = 2  # doubling until a stretch stops the skip; then only halving
+    while at < hi:
+        size, folded = _stretch(text[at : min(hi, at + window)])
+        if not size:  # the stretch is one string, or backslashes: widen it
+            if at + window >= hi:
+                break
+            window *= 2
+            least = window  # never narrower again until a stretch passes
+            continue
+        closers = len(folded) - len(folded.lstrip(b")"))
+        deeper = len(folded) - 2 * closers
+        if (
+            closers > depth
+            or depth + deeper > _PEEL_ROUNDS  # a deep run: the walk holds it as one
+            or folded.translate(None, b"()")
+            or b"()" in folded
+        ):
+            if window <= least:
+                break
+            window, grow = window // 2, 1
+            continue
+        depth += deeper
+        at += size
+        window, least = window * grow, _LEAST_WINDOW
+    return at, depth
+
+
+def _stretch(chunk: str) -> tuple[int, bytes]:
+    """How much of a stretch the skip may read, and its peeled skeleton.
+
+    The stretch ends before a run of backslashes (never split), before an
+    opener that only spaces follow (the walk classifies it: a single quote
+    after it makes it single-quoted), and before the quote of a string it
+    does not close. The skeleton keeps the brackets outside the strings,
+    folded to ``(`` and ``)`` with their closed pairs peeled, and anything
+    outside the strings that the walk would read otherwise (a quote, a
+    comment opener, an escape mark).
+    """
+    chunk = chunk.rstrip("\\")
+    if chunk[-1:].isspace() or chunk.endswith(("[", "{")):
+        chunk = chunk.rstrip()
+        if chunk.endswith(("[", "{")):
+            chunk = chunk[:-1]
+    size = len(chunk)
+    raw = chunk.encode("utf-8", "surrogatepass")
+    if b'\\"' in raw:
+        # An escaped quote never closes a string, nor does one after an
+        # escaped backslash; an escape mark outside the strings (a backslash
+        # there) stops the skip. Same lengths: offsets hold.
+        raw = raw.replace(b"\\\\", b"\0\0").replace(b'\\"', b"\0\0")
+    if raw.count(b'"') % 2:  # a string runs past the stretch: stop at its quote
+        raw = raw[: raw.rfind(b'"')]
+        size = len(raw.translate(None, _CONTINUATION))  # its characters
+    # Two quotes side by side close an empty string or open one after an
+    # empty gap: either way, dropping them keeps every other pairing.
+    skeleton = raw.translate(_FOLD, _NOT_SKELETON).replace(b'""', b"")
+    if b'"' in skeleton:
+        skeleton = b"".join(skeleton.split(b'"')[::2])
+    for _ in range(_PEEL_ROUNDS):
+        peeled = skeleton.replace(b"()", b"")
+        if len(peeled) == len(skeleton):
+            break
+        skeleton = peeled
+    return size, skeleton
