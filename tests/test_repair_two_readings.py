@@ -1,0 +1,84 @@
+"""Replies the repair read one way where a second reading is as plausible.
+
+Each table runs through every parser with ``repair=True`` and through every
+entry point (``parse``, ``invoke``, ``ainvoke``, the last streamed item):
+the reply is an ``InvalidJsonError`` carrying the raw reply where two
+readings are plausible, and the intended value where there is one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from _chunked_chat import ChunkedChat
+
+from langchain_jsonrecover import (
+    InvalidJsonError,
+    JsonFenceOutputParser,
+    TruncationRecoveringOutputParser,
+)
+
+PARSERS = [
+    pytest.param(lambda: JsonFenceOutputParser(repair=True), id="fence"),
+    pytest.param(
+        lambda: TruncationRecoveringOutputParser(repair=True), id="truncation"
+    ),
+]
+ENTRY_POINTS = ["parse", "invoke", "ainvoke", "stream"]
+
+
+def _read(parser: Any, reply: str, entry: str) -> Any:
+    if entry == "parse":
+        return parser.parse(reply)
+    if entry == "invoke":
+        return parser.invoke(reply)
+    if entry == "ainvoke":
+        return asyncio.run(parser.ainvoke(reply))
+    return list((ChunkedChat(reply=reply, seed=3) | parser).stream("hi"))[-1]
+
+
+def _assert_refused(parser: Any, reply: str, entry: str) -> None:
+    with pytest.raises(InvalidJsonError) as caught:
+        _read(parser, reply, entry)
+    assert caught.value.llm_output == reply
+
+
+# --- a string that is only a comma, before a lost comma ----------------------------
+
+COMMA_IN_STRING = [
+    # ``"",`` with the quote and the comma swapped reads as well.
+    '{"a": "," "b": 1}',
+    '["," "b"]',
+    '{"a": ",", "b": "," "c": 1}',
+    '[",", "," 2]',
+    "{'a': ',' 'b': 1}",
+    "{'a': 'x,' 'b': 1}",
+    '{"a": ",",\n "b": ","\n "c": 1}',
+]
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+@pytest.mark.parametrize("make", PARSERS)
+@pytest.mark.parametrize("reply", COMMA_IN_STRING)
+def test_a_comma_that_may_have_moved_into_a_string_is_an_error(
+    reply: str, make: Any, entry: str
+) -> None:
+    _assert_refused(make(), reply, entry)
+
+
+@pytest.mark.parametrize(
+    ("reply", "value"),
+    [
+        ('{"a": "," , "b": 1}', {"a": ",", "b": 1}),
+        ('[",", "b",]', [",", "b"]),
+        ('{"a": "x" "b": 1}', {"a": "x", "b": 1}),
+        ("{'a': ',', 'b': 1,}", {"a": ",", "b": 1}),
+    ],
+)
+@pytest.mark.parametrize("make", PARSERS)
+def test_a_string_that_is_only_a_comma_is_still_data(
+    reply: str, value: Any, make: Any
+) -> None:
+    assert make().parse(reply) == value
