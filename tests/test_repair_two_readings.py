@@ -82,3 +82,48 @@ def test_a_string_that_is_only_a_comma_is_still_data(
     reply: str, value: Any, make: Any
 ) -> None:
     assert make().parse(reply) == value
+
+
+# --- a colon glued to a string's quote, where no colon is due ------------------------
+
+COLON_BY_QUOTE = [
+    # A value ``":"``, ``":x"`` or ``"x:"`` with a quote and the colon
+    # swapped reads as well as a stray colon dropped.
+    '[1, :""]',
+    '{"a": :""}',
+    '["":, true]',
+    '[1, "":]',
+    '{"a": "x":}',
+    '[:"x"]',
+    '{"emoji": ":smile":}',
+    "['a':, 1]",
+]
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+@pytest.mark.parametrize("make", PARSERS)
+@pytest.mark.parametrize("reply", COLON_BY_QUOTE)
+def test_a_colon_that_may_have_swapped_with_a_quote_is_an_error(
+    reply: str, make: Any, entry: str
+) -> None:
+    _assert_refused(make(), reply, entry)
+
+
+@pytest.mark.parametrize(
+    ("reply", "value"),
+    [
+        ('{: "a": 1}', {"a": 1}),
+        ('{"a":: 1}', {"a": 1}),
+        ("[1:, 2]", [1, 2]),
+        ('[1, : "x"]', [1, "x"]),
+        ('["x" :, 2]', ["x", 2]),
+        # Before a key: a key that starts with a colon is no reading.
+        ('{"a": 1, :"b": 2}', {"a": 1, "b": 2}),
+        ('{:"a": 1}', {"a": 1}),
+    ],
+)
+@pytest.mark.parametrize("make", PARSERS)
+def test_a_colon_apart_from_any_quote_is_still_dropped(
+    reply: str, value: Any, make: Any
+) -> None:
+    assert make().parse(reply) == value
