@@ -17,6 +17,7 @@ from _chunked_chat import ChunkedChat
 from langchain_jsonrecover import (
     InvalidJsonError,
     JsonFenceOutputParser,
+    RegexJsonOutputParser,
     TruncationRecoveringOutputParser,
 )
 
@@ -127,3 +128,73 @@ def test_a_colon_apart_from_any_quote_is_still_dropped(
     reply: str, value: Any, make: Any
 ) -> None:
     assert make().parse(reply) == value
+
+
+# --- a token inside a single-quoted string ------------------------------------------
+
+TOKEN_IN_SINGLE_QUOTES = [
+    # The markup scan tracks ``"`` strings only: blanked as markup, the token
+    # would leave spaces in the value; read as data, it stays. Two readings.
+    "{'a': 'say <|eot_id|> now'}",
+    "Sure: {'msg': 'end with <|im_end|>'}",
+    "{'a': 'x <tool_call> y'}",
+    "{a: 'x [TOOL_CALLS] y'}",
+    "{\"a\": \"x\", 'b': '<|im_end|>'}",
+    "Here: ```json\n{'a': 'x </tool_call>'}\n```",
+]
+
+
+def _regex() -> RegexJsonOutputParser[Any]:
+    return RegexJsonOutputParser(pattern=r"<json>(.*?)</json>", repair=True)
+
+
+REGEX = pytest.param(_regex, id="regex")
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+@pytest.mark.parametrize("make", PARSERS)
+@pytest.mark.parametrize("reply", TOKEN_IN_SINGLE_QUOTES)
+def test_a_token_in_a_single_quoted_string_is_an_error(
+    reply: str, make: Any, entry: str
+) -> None:
+    _assert_refused(make(), reply, entry)
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "<json>{'a': 'say <|eot_id|> now'} <|eot_id|></json>",
+        "<json>{'a': 'x <|im_end|>'} <|im_end|></json><|im_end|>",
+    ],
+)
+def test_the_regex_parser_refuses_a_token_in_a_single_quoted_string(
+    reply: str, entry: str
+) -> None:
+    _assert_refused(_regex(), reply, entry)
+
+
+@pytest.mark.parametrize(
+    ("reply", "value"),
+    [
+        ("{'a': 1}<|im_end|>", {"a": 1}),
+        ("<|python_tag|>{'a': 'x',}<|eot_id|>", {"a": "x"}),
+        ('{"a": "say <|eot_id|> now",}', {"a": "say <|eot_id|> now"}),
+        ("<tool_call>{'q': 'rain'}</tool_call>", {"q": "rain"}),
+    ],
+)
+@pytest.mark.parametrize("make", [*PARSERS, REGEX])
+def test_markup_outside_single_quoted_strings_is_still_blanked(
+    reply: str, value: Any, make: Any
+) -> None:
+    parser = make()
+    if isinstance(parser, RegexJsonOutputParser):
+        reply = f"<json>{reply}</json>"
+    assert parser.parse(reply) == value
+
+
+def test_the_regex_parser_reads_a_token_its_capture_holds_as_data() -> None:
+    # The capture as written reads whole: the token is data in its string.
+    parser = _regex()
+    reply = "<json>{'a': 'x <tool_call> y',}</json><|im_end|>"
+    assert parser.parse(reply) == {"a": "x <tool_call> y"}

@@ -184,7 +184,7 @@ def extract(
     if not repair:
         found = choose(candidates, schema, strict_first=strict_first)
         return found or report_no_json(prepared)
-    repair_pass = RepairPass(prepared, scan)
+    repair_pass = RepairPass(prepared, scan, source=text)
     return _choose_repairing(
         candidates, repair_pass, schema, prefer=prefer, whole=fast is None
     )

@@ -75,11 +75,15 @@ class RepairPass:
         ({'a': 1}, ('single_quotes_replaced', 'trailing_comma_removed'))
     """
 
-    __slots__ = ("_decoded", "_fixed", "masked", "prepared", "scan")
+    __slots__ = ("_decoded", "_fixed", "masked", "prepared", "scan", "source")
 
-    def __init__(self, prepared: Prepared, scan: Scan) -> None:
+    def __init__(
+        self, prepared: Prepared, scan: Scan, *, source: str | None = None
+    ) -> None:
         self.prepared = prepared
         self.masked = prepared.text
+        self.source = prepared.text if source is None else source
+        """The reply as written, before markup was blanked."""
         self.scan = scan
         self._fixed: dict[tuple[int, bool], Repaired | None] = {}
         self._decoded: dict[tuple[int, bool], Decoded | DecodeFailure] = {}
@@ -144,6 +148,7 @@ class RepairPass:
                 or fixed.truncated
                 or fixed.end != len(text)
                 or any(name.endswith("_guessed") for name in fixed.repairs)
+                or reads_markup_as_data(self.source, text, start, fixed, prefix="{")
             ):
                 return None
             result = decode(fixed.text, max_depth=max_depth, allow_trailing=False)
@@ -295,7 +300,12 @@ class RepairPass:
     def _repair(self, start: int, *, entities: bool) -> Repaired | None:
         key = (start, entities)
         if key not in self._fixed:
-            self._fixed[key] = self._repair_text(start, entities=entities)
+            fixed = self._repair_text(start, entities=entities)
+            if fixed is not None and reads_markup_as_data(
+                self.source, self.masked[start:], start, fixed, entities=entities
+            ):
+                fixed = None
+            self._fixed[key] = fixed
         return self._fixed[key]
 
     def _repair_text(self, start: int, *, entities: bool) -> Repaired | None:
@@ -396,6 +406,38 @@ def _inside_structure(text: str, start: int) -> bool:
     the part for the whole.
     """
     return INSIDE_STRUCTURE.search(text, max(0, start - _LOOK_BACK), start) is not None
+
+
+def reads_markup_as_data(
+    source: str,
+    text: str,
+    start: int,
+    fixed: Repaired,
+    *,
+    prefix: str = "",
+    entities: bool = False,
+) -> bool:
+    """Whether markup blanked inside a repaired value may be data in a string.
+
+    ``fixed`` repairs ``text``: ``prefix`` and the blanked reply from
+    ``start``. The markup scan tracks ``"`` strings only, so a token inside
+    a string the repair reads otherwise (single quotes:
+    ``{'a': 'say <|eot_id|> now'}``) was blanked as markup. When the reply
+    as written (``source``) repairs to another value, the token is data in
+    one reading and markup in the other: two readings.
+
+    Example:
+        >>> from langchain_jsonrecover._core.repair.syntax import repair
+        >>> masked = "{'a': 'x            y'}"
+        >>> fixed = repair(masked)
+        >>> reads_markup_as_data("{'a': 'x <|eot_id|> y'}", masked, 0, fixed)
+        True
+    """
+    end = start + fixed.end - len(prefix)
+    if source[start:end] == text[len(prefix) : len(prefix) + end - start]:
+        return False
+    other = repair_syntax(prefix + source[start:], entities=entities)
+    return other is not None and not _same_value(fixed, other)
 
 
 def _same_value(one: Repaired, other: Repaired) -> bool:
