@@ -198,3 +198,45 @@ def test_the_regex_parser_reads_a_token_its_capture_holds_as_data() -> None:
     parser = _regex()
     reply = "<json>{'a': 'x <tool_call> y',}</json><|im_end|>"
     assert parser.parse(reply) == {"a": "x <tool_call> y"}
+
+
+# --- a typographic pair where a straight quote was lost -----------------------------
+
+HALF_PAIR = [
+    # ``“q”`` is a pair: its straight opening quote may be lost beside it
+    # (``"“q” and more"``), or its ``“`` may stand for that quote.
+    '{"a": “q” and more"}',
+    '{"a": “q”"}',
+    '{"a": “q”" , "b": 1}',
+    '[“q”"]',
+    '{"a": “q”“}',
+    '{"a": “q” and more”}',
+    '{"a": „q“ and more"}',
+]
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+@pytest.mark.parametrize("make", PARSERS)
+@pytest.mark.parametrize("reply", HALF_PAIR)
+def test_half_a_typographic_pair_read_as_structure_is_an_error(
+    reply: str, make: Any, entry: str
+) -> None:
+    _assert_refused(make(), reply, entry)
+
+
+@pytest.mark.parametrize(
+    ("reply", "value"),
+    [
+        ('{"a": “q”, "b": 1}', {"a": "q", "b": 1}),
+        ("{“a”: “b”}", {"a": "b"}),
+        ("{“a”: “He said “hi” ok”}", {"a": "He said “hi” ok"}),
+        ('{"a": “q"}', {"a": "q"}),
+        ('{"a": "q”, "b": 1}', {"a": "q", "b": 1}),
+        ('{"a": "„Start“ x”, "b": 1}', {"a": "„Start“ x", "b": 1}),
+    ],
+)
+@pytest.mark.parametrize("make", PARSERS)
+def test_typographic_quotes_as_structure_are_still_read(
+    reply: str, value: Any, make: Any
+) -> None:
+    assert make().parse(reply) == value

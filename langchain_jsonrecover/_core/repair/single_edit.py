@@ -99,11 +99,13 @@ _ESCAPE_LENGTH: Final = 5
 _LOST_ITEM: Final = "lost_item"
 _DIGITS_JOINED: Final = "digits_joined"
 _LOST_BRACES: Final = "lost_braces"
-_REFUSING: Final = frozenset({_LOST_ITEM, _DIGITS_JOINED, _LOST_BRACES})
+_HALF_PAIR: Final = "half_pair"
+_REFUSING: Final = frozenset({_LOST_ITEM, _DIGITS_JOINED, _LOST_BRACES, _HALF_PAIR})
 """Edits that, where they fix the text, show a reading we will not choose:
 ``[1,, 2]`` and ``{"a": 1;, "b": 2}`` may have lost an item; ``[1 500]``,
 ``{"t": 12:30}`` and ``{"p": 19,99}`` are no two numbers and no one;
-``["a": 1]`` may be ``[{"a": 1}]``."""
+``["a": 1]`` may be ``[{"a": 1}]``; ``{"a": “q” and more"}`` may have lost
+the quote before a quotation (``“q”`` is a pair: neither half is JSON's)."""
 _SEPARATOR_NEXT: Final = re.compile(r"[ \t\r\n]*+[,:;=]")
 _SEPARATORS: Final = frozenset(",:;=")
 _NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
@@ -354,7 +356,7 @@ def _edits_in_string(text: str, at: int, start: int = 0) -> Iterator[Edit]:
         if text[at - 2 : at] == '\\"' and text.count('\\"', start, at) % 2:
             yield at - 2, 0, "\\", "character_inserted"
     if text[at] in _IN_STRING:
-        yield at, 1, '"', "character_replaced"
+        yield at, 1, '"', _HALF_PAIR if _splits_pair(text, at) else "character_replaced"
     if text[at + 1] == '"':
         yield at, 2, '"' + text[at], "characters_swapped"
 
@@ -381,7 +383,9 @@ def _edits_at(text: str, at: int, *, in_array: bool) -> Iterator[Edit]:
         yield at, 0, "\\", "character_inserted"
     for new in _REPLACEMENTS.get(char, ""):
         name = "character_replaced"
-        if char in _SEPARATORS and between_digits:
+        if char in _TYPOGRAPHIC and _splits_pair(text, at):
+            name = _HALF_PAIR
+        elif char in _SEPARATORS and between_digits:
             name = _DIGITS_JOINED
         elif char == ":" and in_array and _after_string(text, at):
             name = _LOST_BRACES
@@ -455,6 +459,25 @@ def _closes_pair(text: str, at: int) -> bool:
     """
     begin = text.rfind('"', max(0, at - _PAIR_LOOK_BACK), at)
     return begin >= 0 and typographic_open(text, begin + 1, at)
+
+
+def _splits_pair(text: str, at: int) -> bool:
+    """Whether the typographic quote at ``at``, made ``"``, leaves half a pair.
+
+    A ``“`` or ``„`` followed in its string (up to the next ``"``) by a closer
+    of its pair, or a ``”`` closing an opener of its string: the pair is a
+    quotation, and its lost straight quote may stand beside it as well
+    (``{"a": “q” and more"}``: ``q” and more`` or ``“q” and more``?).
+    """
+    char = text[at]
+    if char == "\u201d":
+        begin = text.rfind('"', max(0, at - _PAIR_LOOK_BACK), at)
+        return typographic_open(text, begin + 1, at)
+    if char not in "\u201c\u201e":
+        return False
+    end = text.find('"', at + 1, at + _PAIR_LOOK_BACK)
+    segment = text[at + 1 : end if end >= 0 else at + _PAIR_LOOK_BACK]
+    return "\u201d" in segment or (char == "\u201e" and "\u201c" in segment)
 
 
 def _splits_number(text: str, at: int) -> bool:
