@@ -240,3 +240,42 @@ def test_typographic_quotes_as_structure_are_still_read(
     reply: str, value: Any, make: Any
 ) -> None:
     assert make().parse(reply) == value
+
+
+# --- fullwidth and curly quotes in one candidate ------------------------------------
+
+FW = "\uff02"  # the fullwidth quote, written ``#`` in the tables below
+MIXED_QUOTE_KINDS = [
+    # Which kind is structure and which is text in a string is a guess.
+    reply.replace("#", FW)
+    for reply in [
+        "[#a#, #x”, “y#]",
+        "Here: [#”, “x, y#]",
+        "{”k“: [null, ”#, #“]}",
+        "{#a#: “b”}",
+    ]
+]
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+@pytest.mark.parametrize("make", PARSERS)
+@pytest.mark.parametrize("reply", MIXED_QUOTE_KINDS)
+def test_fullwidth_and_curly_quotes_together_are_an_error(
+    reply: str, make: Any, entry: str
+) -> None:
+    _assert_refused(make(), reply, entry)
+
+
+@pytest.mark.parametrize(
+    ("reply", "value"),
+    [
+        ("{#name#: #Ada#}".replace("#", FW), {"name": "Ada"}),
+        ("{”name“: ”Ada“}", {"name": "Ada"}),
+        ("[#a#, #b#]".replace("#", FW), ["a", "b"]),
+    ],
+)
+@pytest.mark.parametrize("make", PARSERS)
+def test_one_kind_of_quote_as_structure_is_still_read(
+    reply: str, value: Any, make: Any
+) -> None:
+    assert make().parse(reply) == value
