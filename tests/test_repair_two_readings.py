@@ -279,3 +279,38 @@ def test_one_kind_of_quote_as_structure_is_still_read(
     reply: str, value: Any, make: Any
 ) -> None:
     assert make().parse(reply) == value
+
+
+# --- two strings on one line in an array --------------------------------------------
+
+TWO_STRINGS = [
+    # A lost comma, or one string with its inner quotes?
+    '{"names": ["Ada", "Grace" "Hopper"]}',
+    '["x" "y", "z"]',
+    "[“a”, “b” “c”, “d”]",
+    '["a",  "b"  "c"]',
+]
+
+
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+@pytest.mark.parametrize("make", PARSERS)
+@pytest.mark.parametrize("reply", TWO_STRINGS)
+def test_two_strings_on_one_line_in_an_array_are_an_error(
+    reply: str, make: Any, entry: str
+) -> None:
+    _assert_refused(make(), reply, entry)
+
+
+@pytest.mark.parametrize(
+    ("reply", "value"),
+    [
+        ('[\n  "a"\n  "b"\n]', ["a", "b"]),
+        ('[1 "a"]', [1, "a"]),
+        ('{"a": "x" "b": 1}', {"a": "x", "b": 1}),
+    ],
+)
+@pytest.mark.parametrize("make", PARSERS)
+def test_a_lost_comma_between_lines_or_beside_a_number_is_still_read(
+    reply: str, value: Any, make: Any
+) -> None:
+    assert make().parse(reply) == value

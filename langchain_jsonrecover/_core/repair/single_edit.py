@@ -100,11 +100,15 @@ _LOST_ITEM: Final = "lost_item"
 _DIGITS_JOINED: Final = "digits_joined"
 _LOST_BRACES: Final = "lost_braces"
 _HALF_PAIR: Final = "half_pair"
-_REFUSING: Final = frozenset({_LOST_ITEM, _DIGITS_JOINED, _LOST_BRACES, _HALF_PAIR})
+_TWO_STRINGS: Final = "two_strings"
+_REFUSING: Final = frozenset(
+    {_LOST_ITEM, _DIGITS_JOINED, _LOST_BRACES, _HALF_PAIR, _TWO_STRINGS}
+)
 """Edits that, where they fix the text, show a reading we will not choose:
 ``[1,, 2]`` and ``{"a": 1;, "b": 2}`` may have lost an item; ``[1 500]``,
 ``{"t": 12:30}`` and ``{"p": 19,99}`` are no two numbers and no one;
-``["a": 1]`` may be ``[{"a": 1}]``; ``{"a": “q” and more"}`` may have lost
+``["a": 1]`` may be ``[{"a": 1}]``; ``["Grace" "Hopper"]`` may be one
+string; ``{"a": “q” and more"}`` may have lost
 the quote before a quotation (``“q”`` is a pair: neither half is JSON's)."""
 _SEPARATOR_NEXT: Final = re.compile(r"[ \t\r\n]*+[,:;=]")
 _SEPARATORS: Final = frozenset(",:;=")
@@ -376,8 +380,11 @@ def _edits_at(text: str, at: int, *, in_array: bool) -> Iterator[Edit]:
     elif char == " " and between_digits:
         yield at, 1, "", _DIGITS_JOINED
     splits = _splits_number(text, at)
+    strings = in_array and _between_strings(text, at)
     for new in _INSERTED if _may_quote(text, at) else _INSERTED_NOT_QUOTE:
         name = _DIGITS_JOINED if splits and new in ",:" else "character_inserted"
+        if strings and new == ",":
+            name = _TWO_STRINGS
         yield at, 0, new, name
     if char == '"' and not _before_structure(text, at, ":"):
         yield at, 0, "\\", "character_inserted"
@@ -459,6 +466,17 @@ def _closes_pair(text: str, at: int) -> bool:
     """
     begin = text.rfind('"', max(0, at - _PAIR_LOOK_BACK), at)
     return begin >= 0 and typographic_open(text, begin + 1, at)
+
+
+def _between_strings(text: str, at: int) -> bool:
+    """Whether ``at`` lies in the spaces between two strings on one line.
+
+    A comma there splits ``"Grace" "Hopper"`` into two items: one string
+    with its inner quotes reads as well.
+    """
+    before = text[max(0, at - _PAIR_LOOK_BACK) : at].rstrip(" \t")
+    after = text[at : at + _PAIR_LOOK_BACK].lstrip(" \t")
+    return before[-1:] == '"' and after[:1] == '"'
 
 
 def _splits_pair(text: str, at: int) -> bool:
