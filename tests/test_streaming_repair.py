@@ -14,19 +14,12 @@ import pytest
 from _chunked_chat import ChunkedChat
 from _oracle import generate
 from langchain_core.outputs import Generation
+from test_repair_two_readings import PARSERS
 
 from langchain_jsonrecover import (
     JsonFenceOutputParser,
     JsonRecoveryError,
-    TruncationRecoveringOutputParser,
 )
-
-PARSERS = [
-    pytest.param(lambda: JsonFenceOutputParser(repair=True), id="fence"),
-    pytest.param(
-        lambda: TruncationRecoveringOutputParser(repair=True), id="truncation"
-    ),
-]
 
 
 def _holds_only_final(partial: Any, final: Any) -> bool:
