@@ -42,16 +42,19 @@ from langchain_jsonrecover._core.decode.tolerant import (
     decode,
     escape_control_characters,
 )
-from langchain_jsonrecover._core.repair.single_edit_far import Far, find_far_sites
-from langchain_jsonrecover._core.repair.strings import typographic_open
+from langchain_jsonrecover._core.repair.single_edit_far import (
+    Far,
+    between_strings,
+    closes_pair,
+    find_far_sites,
+    splits_pair,
+)
 from langchain_jsonrecover._core.repair.syntax import Repaired
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
 _WINDOW: Final = 64
-_PAIR_LOOK_BACK: Final = 512
-"""How far back a straight quote's string is read for a typographic opener."""
 """How far before the decoder's stop every kind of slip is looked for."""
 _AHEAD: Final = 1024
 """How far past the stop an edit is checked before the text is decoded whole."""
@@ -360,7 +363,7 @@ def _edits_in_string(text: str, at: int, start: int = 0) -> Iterator[Edit]:
         if text[at - 2 : at] == '\\"' and text.count('\\"', start, at) % 2:
             yield at - 2, 0, "\\", "character_inserted"
     if text[at] in _IN_STRING:
-        yield at, 1, '"', _HALF_PAIR if _splits_pair(text, at) else "character_replaced"
+        yield at, 1, '"', _HALF_PAIR if splits_pair(text, at) else "character_replaced"
     if text[at + 1] == '"':
         yield at, 2, '"' + text[at], "characters_swapped"
 
@@ -369,7 +372,7 @@ def _edits_at(text: str, at: int, *, in_array: bool) -> Iterator[Edit]:
     char = text[at]
     between_digits = (text[at - 1 : at] + text[at + 1 : at + 2]).isdigit()
     if char in _DROPPED and not (
-        char == '"' and (_before_structure(text, at, ":") or _closes_pair(text, at))
+        char == '"' and (_before_structure(text, at, ":") or closes_pair(text, at))
     ):
         name = "character_dropped"
         if char in _SEPARATORS and between_digits:
@@ -380,7 +383,7 @@ def _edits_at(text: str, at: int, *, in_array: bool) -> Iterator[Edit]:
     elif char == " " and between_digits:
         yield at, 1, "", _DIGITS_JOINED
     splits = _splits_number(text, at)
-    strings = in_array and _between_strings(text, at)
+    strings = in_array and between_strings(text, at)
     for new in _INSERTED if _may_quote(text, at) else _INSERTED_NOT_QUOTE:
         name = _DIGITS_JOINED if splits and new in ",:" else "character_inserted"
         if strings and new == ",":
@@ -390,7 +393,7 @@ def _edits_at(text: str, at: int, *, in_array: bool) -> Iterator[Edit]:
         yield at, 0, "\\", "character_inserted"
     for new in _REPLACEMENTS.get(char, ""):
         name = "character_replaced"
-        if char in _TYPOGRAPHIC and _splits_pair(text, at):
+        if char in _TYPOGRAPHIC and splits_pair(text, at):
             name = _HALF_PAIR
         elif char in _SEPARATORS and between_digits:
             name = _DIGITS_JOINED
@@ -454,48 +457,6 @@ def _before_structure(text: str, at: int, chars: str) -> bool:
     """
     after = _NEXT_CHAR.match(text, at + 1)
     return after is not None and after.group(1) in chars
-
-
-def _closes_pair(text: str, at: int) -> bool:
-    """Whether the quote at ``at`` closes a typographic opener in its string.
-
-    ``"Hauptbutton „Start" im Header"``: the ``"`` after ``Start`` is the
-    pair's closer, written straight; dropping it is no reading of the reply
-    (only escaping it is). The string is looked at back to the quote before
-    it, at most ``_PAIR_LOOK_BACK`` characters.
-    """
-    begin = text.rfind('"', max(0, at - _PAIR_LOOK_BACK), at)
-    return begin >= 0 and typographic_open(text, begin + 1, at)
-
-
-def _between_strings(text: str, at: int) -> bool:
-    """Whether ``at`` lies in the spaces between two strings on one line.
-
-    A comma there splits ``"Grace" "Hopper"`` into two items: one string
-    with its inner quotes reads as well.
-    """
-    before = text[max(0, at - _PAIR_LOOK_BACK) : at].rstrip(" \t")
-    after = text[at : at + _PAIR_LOOK_BACK].lstrip(" \t")
-    return before[-1:] == '"' and after[:1] == '"'
-
-
-def _splits_pair(text: str, at: int) -> bool:
-    """Whether the typographic quote at ``at``, made ``"``, leaves half a pair.
-
-    A ``“`` or ``„`` followed in its string (up to the next ``"``) by a closer
-    of its pair, or a ``”`` closing an opener of its string: the pair is a
-    quotation, and its lost straight quote may stand beside it as well
-    (``{"a": “q” and more"}``: ``q” and more`` or ``“q” and more``?).
-    """
-    char = text[at]
-    if char == "\u201d":
-        begin = text.rfind('"', max(0, at - _PAIR_LOOK_BACK), at)
-        return typographic_open(text, begin + 1, at)
-    if char not in "\u201c\u201e":
-        return False
-    end = text.find('"', at + 1, at + _PAIR_LOOK_BACK)
-    segment = text[at + 1 : end if end >= 0 else at + _PAIR_LOOK_BACK]
-    return "\u201d" in segment or (char == "\u201e" and "\u201c" in segment)
 
 
 def _splits_number(text: str, at: int) -> bool:

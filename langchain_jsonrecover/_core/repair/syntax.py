@@ -190,8 +190,8 @@ def repair(text: str, *, entities: bool = False) -> Repaired | None:
         like ``{status: ok}``, ``NaN``, ``Infinity``, garbage).
 
     Example:
-        >>> repair('{name: "Ada", tags: ["x" "y"], ok: True} // done').text
-        '{"name": "Ada", "tags": ["x", "y"], "ok": true}'
+        >>> repair('{name: "Ada", tags: [1 "y"], ok: True} // done').text
+        '{"name": "Ada", "tags": [1, "y"], "ok": true}'
         >>> repair('{"a": 1}') is None
         True
     """
