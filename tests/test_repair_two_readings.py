@@ -262,6 +262,32 @@ def test_a_lost_comma_between_lines_or_beside_a_number_is_still_read(
     assert make().parse(reply) == value
 
 
+# --- members after a prefilled ``{``, the first key bare ----------------------------
+
+BARE_KEY_FIRST = [
+    # A stray ``}``, or the closer of an object whose ``{`` the prompt held?
+    'tags: ["a", "b"]}',
+    "data: [1, 2]}",
+    'result: {"a": 1}}',
+    'id:{"a": 1}}',
+]
+
+
+@pytest.mark.parametrize(
+    ("reply", "value"),
+    [
+        ('Here is the result: {"a": 1}}', {"a": 1}),
+        ("[1, 2]}", [1, 2]),
+        ('"tags": ["a"]}', {"tags": ["a"]}),
+    ],
+)
+@pytest.mark.parametrize("make", PARSERS)
+def test_a_stray_brace_after_prose_or_a_quoted_key_is_still_read(
+    reply: str, value: Any, make: Any
+) -> None:
+    assert make().parse(reply) == value
+
+
 # --- every table of two readings, through every parser and entry point --------------
 
 REFUSED = [
@@ -273,6 +299,7 @@ REFUSED = [
         ("half_pair", HALF_PAIR),
         ("mixed_quote_kinds", MIXED_QUOTE_KINDS),
         ("two_strings", TWO_STRINGS),
+        ("bare_key_first", BARE_KEY_FIRST),
     ]
     for i, reply in enumerate(replies)
 ]

@@ -59,6 +59,8 @@ _CHECKED: Final = frozenset(
 )
 # A reply's first key and its colon (escapes in it allowed, no line break).
 _KEY_FIRST: Final = re.compile(r'"(?:[^"\\\n]|\\.)*"[ \t]*:')
+# A reply that starts with a bare key and its colon, up to its value.
+_BARE_KEY_FIRST: Final = re.compile(r"[ \t\r\n]*[A-Za-z_][A-Za-z0-9_]*[ \t]*:[ \t]*\Z")
 _REPAIRABLE: Final = frozenset({"invalid_json", "truncated"})
 # A member's value, or several values together: no repair makes one answer.
 _NOT_REPAIRED: Final = frozenset({"nested_value", SEVERAL})
@@ -254,6 +256,7 @@ class RepairPass:
             or continues_structure(masked, end, len(masked))
             or _went_on_after_comma(masked, end)
             or _another_value(masked, end, scan.max_depth)
+            or _member_before_brace(masked, candidate.start, end, scan.max_depth)
         ):
             return None
         repairs = tuple(
@@ -438,6 +441,24 @@ def reads_markup_as_data(
         return False
     other = repair_syntax(prefix + source[start:], entities=entities)
     return other is not None and not _same_value(fixed, other)
+
+
+def _member_before_brace(text: str, start: int, end: int, max_depth: int) -> bool:
+    """Whether the value at ``start`` is a member's, its object's ``{`` prefilled.
+
+    The reply starts with a bare key and its colon (``tags: ["a", "b"]}``),
+    and the value decodes as it stands up to a ``}`` that ends the repaired
+    span: that ``}`` is stray, or it closes an object whose ``{`` the prompt
+    held (``{tags: [...]}``). Two readings; the quoted-key form is read by
+    ``opening_brace_added``.
+    """
+    if _BARE_KEY_FIRST.match(text, 0, start) is None:
+        return False
+    root = decode(text[start:end], max_depth=max_depth, allow_trailing=True)
+    if not isinstance(root, Decoded):
+        return False
+    closer = NON_SPACE.search(text, start + root.end, end)
+    return closer is not None and closer.group() == "}" and closer.end() == end
 
 
 def _same_value(one: Repaired, other: Repaired) -> bool:
