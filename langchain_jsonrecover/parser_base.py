@@ -239,6 +239,7 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
             max_depth=self.max_depth,
             trim_runaway_newlines=self._trims_newlines(),
             prefer=self.prefer,
+            repair=bool(self.repair),
         )
 
     def _trims_newlines(self) -> bool:

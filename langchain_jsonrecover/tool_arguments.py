@@ -104,6 +104,13 @@ def read_arguments(
         if isinstance(error, InvalidJsonError) and SEVERAL_REASON in str(error):
             text = several_values_error(name)  # two calls glued: say so of the call
             return InvalidJsonError(text, llm_output=arguments, observation=text)
+        if isinstance(error, InvalidJsonError) and (
+            prepare_reply(arguments).text != arguments
+        ):
+            # Markup the parser would blank (a token inside a single-quoted
+            # string: two readings, so the parse raised): say so of the call.
+            text = markup_inside_error(name)
+            return InvalidJsonError(text, llm_output=arguments, observation=text)
         return error
     if not _is_whole(arguments, found):
         text = several_values_error(name)

@@ -148,7 +148,7 @@ def extract(
         found = choose(candidates, schema, strict_first=strict_first)
         found = found or report_no_json(prepared)
         return recheck(prepared, found, max_depth, schema=schema is not None)
-    repair_pass = RepairPass(prepared, scan)
+    repair_pass = RepairPass(prepared, scan, source=text)
     found = recheck(
         prepared,
         _choose_repairing(
@@ -249,6 +249,7 @@ def extract_partial(
     max_depth: int = DEFAULT_MAX_DEPTH,
     trim_runaway_newlines: bool = False,
     prefer: Prefer = "first",
+    repair: bool = False,
 ) -> Any:
     r"""The value so far of a reply still streaming in, or ``None``.
 
@@ -256,9 +257,17 @@ def extract_partial(
     holding only what is final: a number at the cut may still grow and is
     left out; a string at the cut is kept as far as it goes.
 
+    With ``repair``, the last member of the root (or its last item) is left
+    out too, until the next one starts: the final repair may still put it
+    in a container whose opener was lost (``{"tags": "a", "b"]``), or read a
+    lost ``{`` before its value (``{"args": "q": 1}``); a member followed by
+    the next key and its colon, or an item by the next item, keeps its place.
+
     Example:
         >>> extract_partial('Sure! ```json\n{"name": "Ada", "age": 3')
         {'name': 'Ada'}
+        >>> extract_partial('{"tags": "a", "n": 1, "b": "c', repair=True)
+        {'tags': 'a', 'n': 1}
     """
     text = str(text)
     if len(text) > max_chars:
@@ -275,7 +284,19 @@ def extract_partial(
         (fast,) if fast is not None else iter_candidates(prepare_reply(text), scan)
     )
     found = choose(candidates, None)
-    return found.value if isinstance(found, Extraction) else None
+    if not isinstance(found, Extraction):
+        return None
+    return _settled(found.value) if repair else found.value
+
+
+def _settled(value: Any) -> Any:
+    """A partial root without its last member or item (see ``extract_partial``)."""
+    if isinstance(value, dict) and value:
+        last = next(reversed(value))
+        return {key: item for key, item in value.items() if key != last}
+    if isinstance(value, list):
+        return value[:-1]
+    return value
 
 
 def _read_clean_reply(text: str, scan: Scan) -> Candidate | None:

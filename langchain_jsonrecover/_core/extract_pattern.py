@@ -108,6 +108,7 @@ def extract_with_pattern(
         schema=schema,
         repair=repair,
         max_depth=max_depth,
+        source=text,
     )
     return found or report_no_json(prepared)
 
@@ -120,8 +121,12 @@ def _decode_capture(
     schema: Schema | None,
     repair: Repair,
     max_depth: int,
+    source: str | None = None,
 ) -> Extraction | ReplyFailure | None:
-    """The capture decoded as a whole (repaired when asked), or why not."""
+    """The capture decoded as a whole (repaired when asked), or why not.
+
+    ``source`` is the reply as written, when ``masked`` blanked its markup.
+    """
     start, end, fenced = capture
     repairs = (*repairs, "fence_stripped") if fenced else repairs
     # A capture that runs to the end of the reply can be cut off.
@@ -129,7 +134,7 @@ def _decode_capture(
     place = Place(start, end, repairs, "regex", closed=closed, whole=True)
     strict = choose((decode_place(masked, place, Scan(max_depth)),), schema)
     if repair and not isinstance(strict, Extraction):
-        repaired = repair_capture(masked, place, max_depth)
+        repaired = repair_capture(masked, place, max_depth, source)
         found = choose((repaired,), schema) if repaired is not None else None
         if isinstance(found, Extraction) and not (
             repair == "safe" and guesses(found.repairs, masked, found.span)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Literal
 
 from langchain_jsonrecover._core.candidates.find import NON_SPACE, strip_space
 from langchain_jsonrecover._core.candidates.kinds import Candidate, Place
+from langchain_jsonrecover._core.candidates.repair import reads_markup_as_data
 from langchain_jsonrecover._core.decode.tolerant import Decoded, decode
 from langchain_jsonrecover._core.repair.single_edit import read_inner_quotes
 from langchain_jsonrecover._core.repair.syntax import repair as repair_syntax
@@ -118,8 +119,14 @@ def _touches(
     return any(s < end and start < e for s, e in spans[max(i - 1, 0) : i + 1])
 
 
-def repair_capture(masked: str, place: Place, max_depth: int) -> Candidate | None:
+def repair_capture(
+    masked: str, place: Place, max_depth: int, source: str | None = None
+) -> Candidate | None:
     """The capture with its syntax repaired, when the repair reads all of it.
+
+    ``source`` is the reply as written when ``masked`` blanked its markup:
+    a token the repair would read as data inside a string is then two
+    readings, and no repair is made.
 
     Example:
         >>> place = Place(0, 6, (), "regex", closed=True, whole=True)
@@ -131,6 +138,10 @@ def repair_capture(masked: str, place: Place, max_depth: int) -> Candidate | Non
     if (
         fixed is None
         or fixed.truncated
+        or (
+            source is not None
+            and reads_markup_as_data(source[: place.end], text, place.start, fixed)
+        )
         or NON_SPACE.search(masked, place.start + fixed.end, place.end) is not None
     ):
         return None

@@ -61,6 +61,8 @@ _CHECKED: Final = frozenset(
 )
 # A reply's first key and its colon (escapes in it allowed, no line break).
 _KEY_FIRST: Final = re.compile(r'"(?:[^"\\\n]|\\.)*"[ \t]*:')
+# A reply that starts with a bare key and its colon, up to its value.
+_BARE_KEY_FIRST: Final = re.compile(r"[ \t\r\n]*[A-Za-z_][A-Za-z0-9_]*[ \t]*:[ \t]*\Z")
 _REPAIRABLE: Final = frozenset({"invalid_json", "truncated"})
 # A member's value, or several values together: no repair makes one answer.
 _NOT_REPAIRED: Final = frozenset({"nested_value", SEVERAL, MEMBERS_FIRST})
@@ -77,11 +79,15 @@ class RepairPass:
         ({'a': 1}, ('single_quotes_replaced', 'trailing_comma_removed'))
     """
 
-    __slots__ = ("_decoded", "_fixed", "masked", "prepared", "scan")
+    __slots__ = ("_decoded", "_fixed", "masked", "prepared", "scan", "source")
 
-    def __init__(self, prepared: Prepared, scan: Scan) -> None:
+    def __init__(
+        self, prepared: Prepared, scan: Scan, *, source: str | None = None
+    ) -> None:
         self.prepared = prepared
         self.masked = prepared.text
+        self.source = prepared.text if source is None else source
+        """The reply as written, before markup was blanked."""
         self.scan = scan
         self._fixed: dict[tuple[int, bool], Repaired | None] = {}
         self._decoded: dict[tuple[int, bool], Decoded | DecodeFailure] = {}
@@ -146,6 +152,7 @@ class RepairPass:
                 or fixed.truncated
                 or fixed.end != len(text)
                 or any(name.endswith("_guessed") for name in fixed.repairs)
+                or reads_markup_as_data(self.source, text, start, fixed, prefix="{")
             ):
                 return None
             result = decode(fixed.text, max_depth=max_depth, allow_trailing=False)
@@ -251,6 +258,7 @@ class RepairPass:
             or continues_structure(masked, end, len(masked))
             or _went_on_after_comma(masked, end)
             or _another_value(masked, end, scan.max_depth)
+            or _member_before_brace(masked, candidate.start, end, scan.max_depth)
         ):
             return None
         repairs = tuple(
@@ -297,7 +305,12 @@ class RepairPass:
     def _repair(self, start: int, *, entities: bool) -> Repaired | None:
         key = (start, entities)
         if key not in self._fixed:
-            self._fixed[key] = self._repair_text(start, entities=entities)
+            fixed = self._repair_text(start, entities=entities)
+            if fixed is not None and reads_markup_as_data(
+                self.source, self.masked[start:], start, fixed, entities=entities
+            ):
+                fixed = None
+            self._fixed[key] = fixed
         return self._fixed[key]
 
     def _repair_text(self, start: int, *, entities: bool) -> Repaired | None:
@@ -405,6 +418,56 @@ def _inside_structure(text: str, start: int) -> bool:
     the part for the whole.
     """
     return INSIDE_STRUCTURE.search(text, max(0, start - _LOOK_BACK), start) is not None
+
+
+def reads_markup_as_data(
+    source: str,
+    text: str,
+    start: int,
+    fixed: Repaired,
+    *,
+    prefix: str = "",
+    entities: bool = False,
+) -> bool:
+    """Whether markup blanked inside a repaired value may be data in a string.
+
+    ``fixed`` repairs ``text``: ``prefix`` and the blanked reply from
+    ``start``. The markup scan tracks ``"`` strings only, so a token inside
+    a string the repair reads otherwise (single quotes:
+    ``{'a': 'say <|eot_id|> now'}``) was blanked as markup. When the reply
+    as written (``source``) repairs to another value, the token is data in
+    one reading and markup in the other: two readings.
+
+    Example:
+        >>> from langchain_jsonrecover._core.repair.syntax import repair
+        >>> masked = "{'a': 'x            y'}"
+        >>> fixed = repair(masked)
+        >>> reads_markup_as_data("{'a': 'x <|eot_id|> y'}", masked, 0, fixed)
+        True
+    """
+    end = start + fixed.end - len(prefix)
+    if source[start:end] == text[len(prefix) : len(prefix) + end - start]:
+        return False
+    other = repair_syntax(prefix + source[start:], entities=entities)
+    return other is not None and not _same_value(fixed, other)
+
+
+def _member_before_brace(text: str, start: int, end: int, max_depth: int) -> bool:
+    """Whether the value at ``start`` is a member's, its object's ``{`` prefilled.
+
+    The reply starts with a bare key and its colon (``tags: ["a", "b"]}``),
+    and the value decodes as it stands up to a ``}`` that ends the repaired
+    span: that ``}`` is stray, or it closes an object whose ``{`` the prompt
+    held (``{tags: [...]}``). Two readings; the quoted-key form is read by
+    ``opening_brace_added``.
+    """
+    if _BARE_KEY_FIRST.match(text, 0, start) is None:
+        return False
+    root = decode(text[start:end], max_depth=max_depth, allow_trailing=True)
+    if not isinstance(root, Decoded):
+        return False
+    closer = NON_SPACE.search(text, start + root.end, end)
+    return closer is not None and closer.group() == "}" and closer.end() == end
 
 
 def _same_value(one: Repaired, other: Repaired) -> bool:

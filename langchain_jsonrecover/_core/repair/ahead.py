@@ -162,6 +162,9 @@ def starts_item(text: str, pos: int) -> bool:
     return text[pos] in VALUE_START or match_end(tok.LITERAL, text, pos) > pos
 
 
+_QUOTES: Final = frozenset("\"'\u201c\u201d\uff02")
+
+
 def lacks_comma(text: str, value_end: int, pos: int, *, in_object: bool) -> bool:
     """Whether the token at ``pos`` is a next key or item missing its comma.
 
@@ -169,8 +172,10 @@ def lacks_comma(text: str, value_end: int, pos: int, *, in_object: bool) -> bool
     an item, apart from the value before it (a space or a comment between,
     or that value a container): ``01`` is not ``0, 1``. Two readings are
     plausible, so no comma is inserted, when the comma seems to have moved
-    into a string (``"a," "b": 1``, ``"a"",b": 1``), or between two numbers
-    on one line (``[1 500]``: a thousands separator?).
+    into a string (``"a," "b": 1``, ``"a"",b": 1``, even ``"," "b": 1``),
+    between two numbers on one line (``[1 500]``: a thousands separator?),
+    or between two strings on one line in an array (``["Grace" "Hopper"]``:
+    two items, or one string with its inner quotes?).
 
     Example:
         >>> lacks_comma('[1 "a"]', 2, 3, in_object=False)
@@ -178,14 +183,20 @@ def lacks_comma(text: str, value_end: int, pos: int, *, in_object: bool) -> bool
         >>> lacks_comma("[1 500]", 2, 3, in_object=False)
         False
     """
-    if (text.endswith(',"', 0, value_end) and text[value_end - 3] != '"') or (
+    if text.endswith((',"', ",'"), 0, value_end) or (
         pos == value_end and text.startswith(('",', "',"), pos)
     ):
-        return False  # (a string that is only a comma, ``","``, is data)
+        return False  # (``","`` too: ``"",`` with its quote and comma swapped)
     if in_object:
         return match_end(tok.KEY_AHEAD, text, pos) > pos
     if pos == value_end and text[value_end - 1] not in "}]":
         return False
+    if (
+        text[value_end - 1] in _QUOTES
+        and text[pos] in _QUOTES
+        and "\n" not in text[value_end:pos]
+    ):
+        return False  # ``["Grace" "Hopper"]``: two items, or one name?
     if (
         text[value_end - 1].isdigit()
         and text[pos] in NUMBER_START

@@ -66,7 +66,9 @@ def take_after_value(p: Pass, char: str) -> bool:
         p.state = _KEY if p.stack[-1] == "{" else _ITEM
         return True
     if char == ":" and _next_char(p, p.pos + 1) in {",", "}", "]"}:
-        return _drop(p)
+        # Not right after a string: ``"x":`` may be ``"x:"`` with its quote
+        # and colon swapped.
+        return p.text[p.pos - 1] not in "\"'" and _drop(p)
     if char == ":" and p.stack[-1] == "{" and _key_follows(p):
         p.comma_at = len(p.out)
         p.out.append(",")
@@ -157,7 +159,9 @@ def take_stray(p: Pass, char: str) -> bool:
     if following in {"", ",", ":"}:
         return False
     if char == ":" and state != _COLON:
-        return _drop(p)
+        # Not right before a value's quote: ``:"x"`` may be ``":x"`` swapped.
+        glued = state not in (_KEY_FIRST, _KEY) and p.text[p.pos + 1] in "\"'"
+        return not glued and _drop(p)
     if char == "," and state in (_KEY, _MEMBER) and following not in "}]":
         return _drop(p)
     return False

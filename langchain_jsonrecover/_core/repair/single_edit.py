@@ -1,8 +1,6 @@
 r"""The single-edit fix: a broken candidate that one edit, one reading, makes valid.
 
-Pure functions on ``str``; no LangChain imports.
-
-Most broken replies carry one slip: a bracket, quote, comma or colon dropped,
+Pure functions on ``str``. Most broken replies carry one slip: a bracket, quote, comma or colon dropped,
 added or put in the wrong place. The decoder says where it stopped; the slip
 is at that point or before it. Every edit of one character that could have
 caused the stop is tried:
@@ -42,16 +40,19 @@ from langchain_jsonrecover._core.decode.tolerant import (
     decode,
     escape_control_characters,
 )
-from langchain_jsonrecover._core.repair.single_edit_far import Far, find_far_sites
-from langchain_jsonrecover._core.repair.strings import typographic_open
+from langchain_jsonrecover._core.repair.single_edit_far import (
+    Far,
+    between_strings,
+    closes_pair,
+    find_far_sites,
+    splits_pair,
+)
 from langchain_jsonrecover._core.repair.syntax import Repaired, repair_inner_quotes
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
 _WINDOW: Final = 64
-_PAIR_LOOK_BACK: Final = 512
-"""How far back a straight quote's string is read for a typographic opener."""
 """How far before the decoder's stop every kind of slip is looked for."""
 _AHEAD: Final = 1024
 """How far past the stop an edit is checked before the text is decoded whole."""
@@ -102,11 +103,17 @@ _ESCAPE_LENGTH: Final = 5
 _LOST_ITEM: Final = "lost_item"
 _DIGITS_JOINED: Final = "digits_joined"
 _LOST_BRACES: Final = "lost_braces"
-_REFUSING: Final = frozenset({_LOST_ITEM, _DIGITS_JOINED, _LOST_BRACES})
+_HALF_PAIR: Final = "half_pair"
+_TWO_STRINGS: Final = "two_strings"
+_REFUSING: Final = frozenset(
+    {_LOST_ITEM, _DIGITS_JOINED, _LOST_BRACES, _HALF_PAIR, _TWO_STRINGS}
+)
 """Edits that, where they fix the text, show a reading we will not choose:
 ``[1,, 2]`` and ``{"a": 1;, "b": 2}`` may have lost an item; ``[1 500]``,
 ``{"t": 12:30}`` and ``{"p": 19,99}`` are no two numbers and no one;
-``["a": 1]`` may be ``[{"a": 1}]``."""
+``["a": 1]`` may be ``[{"a": 1}]``; ``["Grace" "Hopper"]`` may be one
+string; ``{"a": “q” and more"}`` may have lost
+the quote before a quotation (``“q”`` is a pair: neither half is JSON's)."""
 _SEPARATOR_NEXT: Final = re.compile(r"[ \t\r\n]*+[,:;=]")
 _SEPARATORS: Final = frozenset(",:;=")
 _NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
@@ -357,7 +364,7 @@ def _edits_in_string(text: str, at: int, start: int = 0) -> Iterator[Edit]:
         if text[at - 2 : at] == '\\"' and text.count('\\"', start, at) % 2:
             yield at - 2, 0, "\\", "character_inserted"
     if text[at] in _IN_STRING:
-        yield at, 1, '"', "character_replaced"
+        yield at, 1, '"', _HALF_PAIR if splits_pair(text, at) else "character_replaced"
     if text[at + 1] == '"':
         yield at, 2, '"' + text[at], "characters_swapped"
 
@@ -366,7 +373,7 @@ def _edits_at(text: str, at: int, *, in_array: bool) -> Iterator[Edit]:
     char = text[at]
     between_digits = (text[at - 1 : at] + text[at + 1 : at + 2]).isdigit()
     if char in _DROPPED and not (
-        char == '"' and (_before_structure(text, at, ":") or _closes_pair(text, at))
+        char == '"' and (_before_structure(text, at, ":") or closes_pair(text, at))
     ):
         name = "character_dropped"
         if char in _SEPARATORS and between_digits:
@@ -377,14 +384,19 @@ def _edits_at(text: str, at: int, *, in_array: bool) -> Iterator[Edit]:
     elif char == " " and between_digits:
         yield at, 1, "", _DIGITS_JOINED
     splits = _splits_number(text, at)
+    strings = in_array and between_strings(text, at)
     for new in _INSERTED if _may_quote(text, at) else _INSERTED_NOT_QUOTE:
         name = _DIGITS_JOINED if splits and new in ",:" else "character_inserted"
+        if strings and new == ",":
+            name = _TWO_STRINGS
         yield at, 0, new, name
     if char == '"' and not _before_structure(text, at, ":"):
         yield at, 0, "\\", "character_inserted"
     for new in _REPLACEMENTS.get(char, ""):
         name = "character_replaced"
-        if char in _SEPARATORS and between_digits:
+        if char in _TYPOGRAPHIC and splits_pair(text, at):
+            name = _HALF_PAIR
+        elif char in _SEPARATORS and between_digits:
             name = _DIGITS_JOINED
         elif char == ":" and in_array and _after_string(text, at):
             name = _LOST_BRACES
@@ -446,18 +458,6 @@ def _before_structure(text: str, at: int, chars: str) -> bool:
     """
     after = _NEXT_CHAR.match(text, at + 1)
     return after is not None and after.group(1) in chars
-
-
-def _closes_pair(text: str, at: int) -> bool:
-    """Whether the quote at ``at`` closes a typographic opener in its string.
-
-    ``"Hauptbutton „Start" im Header"``: the ``"`` after ``Start`` is the
-    pair's closer, written straight; dropping it is no reading of the reply
-    (only escaping it is). The string is looked at back to the quote before
-    it, at most ``_PAIR_LOOK_BACK`` characters.
-    """
-    begin = text.rfind('"', max(0, at - _PAIR_LOOK_BACK), at)
-    return begin >= 0 and typographic_open(text, begin + 1, at)
 
 
 def _splits_number(text: str, at: int) -> bool:

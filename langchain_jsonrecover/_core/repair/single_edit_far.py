@@ -5,7 +5,8 @@ a valid JSON prefix, so one token scan over it finds the few places where a
 bracket or quote slip far from the stop would still let the text decode: the
 value slots of the innermost open container, the openers still open and
 those of its children, the members of the child that closed last, and the
-quotes beside a bracket, comma or colon.
+quotes beside a bracket, comma or colon. Also the quote pairs an edit may
+break: a typographic pair halved, two strings on one line joined by a comma.
 """
 
 from __future__ import annotations
@@ -14,11 +15,15 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from langchain_jsonrecover._core.repair.strings import typographic_open
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
 _TOKEN: Final = re.compile(r'"(?:[^"\\]++|\\.)*+"|[{}\[\],:]', re.DOTALL)
 _NEIGHBOURS: Final = frozenset("{}[],:")
+_PAIR_LOOK_BACK: Final = 512
+"""How far a quote's string is read for the other half of its pair."""
 
 
 @dataclass(slots=True)
@@ -107,3 +112,45 @@ def quote_swaps(text: str, start: int, end: int) -> Iterator[int]:
         yield start - 1
     if text[end : end + 1] in _NEIGHBOURS:
         yield end - 1
+
+
+def closes_pair(text: str, at: int) -> bool:
+    """Whether the quote at ``at`` closes a typographic opener in its string.
+
+    ``"Hauptbutton „Start" im Header"``: the ``"`` after ``Start`` is the
+    pair's closer, written straight; dropping it is no reading of the reply
+    (only escaping it is). The string is looked at back to the quote before
+    it, at most ``_PAIR_LOOK_BACK`` characters.
+    """
+    begin = text.rfind('"', max(0, at - _PAIR_LOOK_BACK), at)
+    return begin >= 0 and typographic_open(text, begin + 1, at)
+
+
+def between_strings(text: str, at: int) -> bool:
+    """Whether ``at`` lies in the spaces between two strings on one line.
+
+    A comma there splits ``"Grace" "Hopper"`` into two items: one string
+    with its inner quotes reads as well.
+    """
+    before = text[max(0, at - _PAIR_LOOK_BACK) : at].rstrip(" \t")
+    after = text[at : at + _PAIR_LOOK_BACK].lstrip(" \t")
+    return before[-1:] == '"' and after[:1] == '"'
+
+
+def splits_pair(text: str, at: int) -> bool:
+    """Whether the typographic quote at ``at``, made ``"``, leaves half a pair.
+
+    A ``“`` or ``„`` followed in its string (up to the next ``"``) by a closer
+    of its pair, or a ``”`` closing an opener of its string: the pair is a
+    quotation, and its lost straight quote may stand beside it as well
+    (``{"a": “q” and more"}``: ``q” and more`` or ``“q” and more``?).
+    """
+    char = text[at]
+    if char == "\u201d":
+        begin = text.rfind('"', max(0, at - _PAIR_LOOK_BACK), at)
+        return typographic_open(text, begin + 1, at)
+    if char not in "\u201c\u201e":
+        return False
+    end = text.find('"', at + 1, at + _PAIR_LOOK_BACK)
+    segment = text[at + 1 : end if end >= 0 else at + _PAIR_LOOK_BACK]
+    return "\u201d" in segment or (char == "\u201e" and "\u201c" in segment)

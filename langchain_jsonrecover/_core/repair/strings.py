@@ -146,6 +146,7 @@ class _StringScan:
         "controls",
         "first_piece",
         "guessed",
+        "half",
         "inner",
         "inner_quotes",
         "literal",
@@ -173,6 +174,10 @@ class _StringScan:
             self.parent, self.other_open = p.parent(), p.other_open(where)
         self.body = tok.SQ_BODY if quote == "'" else tok.DQ_BODY
         self.guessed = False  # a quote was taken for text where it may have closed
+        # A ``”`` taken as text right after the ``“`` that opened the string
+        # paired with it: that pair is a quotation whose straight opening
+        # quote may be lost (``“q” and more"``), so no closer is safe after it.
+        self.half = False
         self.inner = 0  # inner quotes escaped so far
         self.inner_quotes = p.inner_quotes  # the quote rule alone decides
         self.paired_from = p.pos + 1  # where the text after the last inner quote starts
@@ -259,12 +264,17 @@ class _StringScan:
             (self.quote == "“" and tok.TYPOGRAPHIC_NEXT.match(self.text, self.pos))
             or ((char == "”" or self.quote == "“") and self.closes())
         ):
+            if self.half:
+                return WRONG
             self.out.append('"')
             self.repairs["typographic_quotes_replaced"] = None
             return self.pos
         # A ``”`` taken as text (either form, in a string ``“`` opened) may
         # have been the closer: a cut after it cannot be told from a guess.
         self.guessed = self.guessed or char == "”" or self.quote == "“"
+        self.half = self.half or (
+            self.quote == "“" and char == "”" and self.nested == 0
+        )
         if self.quote == '"':
             self.nested = 1
         else:

@@ -194,8 +194,8 @@ def repair(text: str, *, entities: bool = False) -> Repaired | None:
         like ``{status: ok}``, ``NaN``, ``Infinity``, garbage).
 
     Example:
-        >>> repair('{name: "Ada", tags: ["x" "y"], ok: True} // done').text
-        '{"name": "Ada", "tags": ["x", "y"], "ok": true}'
+        >>> repair('{name: "Ada", tags: [1 "y"], ok: True} // done').text
+        '{"name": "Ada", "tags": [1, "y"], "ok": true}'
         >>> repair('{"a": 1}') is None
         True
     """
@@ -338,6 +338,8 @@ def _requoted(text: str) -> Repaired | None:
         '{"name": "Ada"}'
         >>> _requoted('{\u201dq\u201c: "x"}') is None
         True
+        >>> _requoted("[\uff02a\uff02, \uff02x\u201d, \u201cy\uff02]") is None
+        True
     """
     if '"' in text:
         return None  # straight quotes mixed in: which are structural is a guess
@@ -346,7 +348,9 @@ def _requoted(text: str) -> Repaired | None:
         repairs["swapped_quotes_replaced"] = None
     if "\uff02" in text:
         repairs["fullwidth_quotes_replaced"] = None
-    if not repairs:
+    if len(repairs) != 1:
+        # None, or both kinds: which kind is structure and which is text in
+        # its strings (U+FF02 as structure, curly quotes in a string) is a guess.
         return None
     found = rewrite(text.translate(_AS_QUOTE), repairs)
     if found is None or found[1] or any(name.endswith("_guessed") for name in repairs):
