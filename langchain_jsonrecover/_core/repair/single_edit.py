@@ -1,9 +1,9 @@
 r"""The single-edit fix: a broken candidate that one edit, one reading, makes valid.
 
-Pure functions on ``str``. Most broken replies carry one slip: a bracket, quote, comma or colon dropped,
-added or put in the wrong place. The decoder says where it stopped; the slip
-is at that point or before it. Every edit of one character that could have
-caused the stop is tried:
+Pure functions on ``str``. Most broken replies carry one slip: a bracket,
+quote, comma or colon dropped, added or put in the wrong place. The decoder
+says where it stopped; the slip is at that point or before it. Every edit of
+one character that could have caused the stop is tried:
 
 - near the stop (``_WINDOW`` characters before it): drop a bracket, quote,
   comma, colon, ``;`` or ``=``; insert one of the first four (or a backslash
