@@ -239,7 +239,10 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
             max_depth=self.max_depth,
             trim_runaway_newlines=self._trims_newlines(),
             prefer=self.prefer,
-            repair=bool(self.repair),
+            # Only the repairs that choose may restructure what a partial
+            # showed (a lost bracket inserted by the single-edit search); at
+            # the default level strings still grow as they stream.
+            repair=self.repair is True,
         )
 
     def _trims_newlines(self) -> bool:

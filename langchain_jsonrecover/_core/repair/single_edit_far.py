@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from langchain_jsonrecover._core.repair.strings import typographic_open
+from langchain_jsonrecover._core.reply.quotes import typographic_open
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

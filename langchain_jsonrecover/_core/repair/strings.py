@@ -15,6 +15,7 @@ import orjson
 from langchain_jsonrecover._core.repair import tokens as tok
 from langchain_jsonrecover._core.repair.ahead import Ahead, Where
 from langchain_jsonrecover._core.repair.tokens import match_end
+from langchain_jsonrecover._core.reply.quotes import typographic_open
 
 if TYPE_CHECKING:
     from langchain_jsonrecover._core.repair.state import Pass
@@ -368,33 +369,6 @@ class _StringScan:
             )
             self.repairs["literal_backslashes_guessed"] = None
         return None
-
-
-def typographic_open(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` leaves a typographic opening quote unclosed.
-
-    ``„`` closes with ``“`` (German) or ``”``; ``“`` with ``”``. A straight
-    quote after an open one is the pair's closer (``„Start"``).
-
-    Example:
-        >>> typographic_open('x „Start', 0, 8), typographic_open("„a“ b", 0, 5)
-        (True, False)
-    """
-    segment = text[start:end]
-    if "„" not in segment and "“" not in segment:
-        return False  # the common case: no typographic quote at all
-    stack: list[str] = []
-    for char in segment:
-        if char == "„":
-            stack.append(char)
-        elif char == "“":
-            if stack and stack[-1] == "„":
-                stack.pop()
-            else:
-                stack.append(char)
-        elif char == "”" and stack:
-            stack.pop()
-    return bool(stack)
 
 
 def _ends_with_break(text: str, quote: int, controls: int) -> bool:

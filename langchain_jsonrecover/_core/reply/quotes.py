@@ -129,3 +129,30 @@ class StringParity:
                 self._inside = not self._inside
         self._at = max(self._at, index)
         return self._inside
+
+
+def typographic_open(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` leaves a typographic opening quote unclosed.
+
+    ``„`` closes with ``“`` (German) or ``”``; ``“`` with ``”``. A straight
+    quote after an open one is the pair's closer (``„Start"``).
+
+    Example:
+        >>> typographic_open('x „Start', 0, 8), typographic_open("„a“ b", 0, 5)
+        (True, False)
+    """
+    segment = text[start:end]
+    if "„" not in segment and "“" not in segment:
+        return False  # the common case: no typographic quote at all
+    stack: list[str] = []
+    for char in segment:
+        if char == "„":
+            stack.append(char)
+        elif char == "“":
+            if stack and stack[-1] == "„":
+                stack.pop()
+            else:
+                stack.append(char)
+        elif char == "”" and stack:
+            stack.pop()
+    return bool(stack)
