@@ -15,7 +15,7 @@ from typing import Any, Final
 from pydantic import BaseModel
 
 from langchain_jsonrecover import JsonFenceOutputParser
-from langchain_jsonrecover.streaming import plain
+from langchain_jsonrecover.parsers.streaming import plain
 
 TYPED: Final = "JsonFenceOutputParser(Document), typed partials"
 DICTS: Final = "JsonFenceOutputParser(Document), dict partials"

@@ -50,12 +50,12 @@ from langchain_jsonrecover._core.prompts.tools import (
 )
 from langchain_jsonrecover._core.sync_or_async import Call, arun_steps, run_steps
 from langchain_jsonrecover.errors import InvalidJsonError
-from langchain_jsonrecover.events import RECOVERY_EVENT, aemit_event, emit_event
 from langchain_jsonrecover.outcomes import Continue
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
+from langchain_jsonrecover.parsers.events import RECOVERY_EVENT, aemit_event, emit_event
 from langchain_jsonrecover.retry import RETRY_EVENT
-from langchain_jsonrecover.retry_parsing import parse_reply
-from langchain_jsonrecover.retry_steps import (
+from langchain_jsonrecover.retry.parsing import parse_reply
+from langchain_jsonrecover.retry.steps import (
     Ask,
     Done,
     GiveUp,
@@ -67,7 +67,7 @@ from langchain_jsonrecover.retry_steps import (
     first_ask,
     next_move,
 )
-from langchain_jsonrecover.retry_turns import append_to_system, read_call
+from langchain_jsonrecover.retry.turns import append_to_system, read_call
 from langchain_jsonrecover.structured import attach_schema
 from langchain_jsonrecover.tools import Recovered, ToolSpec, recover, tool_specs
 
@@ -90,7 +90,7 @@ if TYPE_CHECKING:
     from langchain_core.tools import BaseTool
 
     from langchain_jsonrecover._core.levels import Repair
-    from langchain_jsonrecover.parser_base import _JsonRecoveringParser
+    from langchain_jsonrecover.parsers.base import _JsonRecoveringParser
 
 __all__ = ["JsonRecoveryMiddleware"]
 

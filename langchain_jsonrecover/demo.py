@@ -30,8 +30,8 @@ from langchain_jsonrecover._core.prompts.demo import (
     estimate_tokens,
     weather_text,
 )
-from langchain_jsonrecover.events import RECOVERY_EVENT
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
+from langchain_jsonrecover.parsers.events import RECOVERY_EVENT
 from langchain_jsonrecover.retry import RETRY_EVENT, JsonRetryChain
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@
 constraints, each optional with a default of ``None``; nested models become
 their partial models and list items partial items, recursively. The class is
 built once per model (cached). While a reply streams, the parsers yield
-instances of it (see :func:`langchain_jsonrecover.streaming.typed_partials`);
+instances of it (see :func:`langchain_jsonrecover.parsers.streaming.typed_partials`);
 the model's own validators are not copied (a field they check is withheld
 until the final value, which they do check).
 

@@ -44,12 +44,12 @@ from langchain_jsonrecover._core.reply.logged import (
     unwrap_message,
 )
 from langchain_jsonrecover.errors import JsonRecoveryError
-from langchain_jsonrecover.parser_base import stopped_at_token_limit
 from langchain_jsonrecover.parsers import (
     JsonFenceOutputParser,
     RegexJsonOutputParser,
     TruncationRecoveringOutputParser,
 )
+from langchain_jsonrecover.parsers.base import stopped_at_token_limit
 
 if TYPE_CHECKING:
     import pandas as pd

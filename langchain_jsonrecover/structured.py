@@ -22,8 +22,8 @@ from pydantic import ConfigDict, SkipValidation
 from langchain_jsonrecover._core.prompts.retry import prepend_system_prompt
 from langchain_jsonrecover._core.sync_or_async import Call, Steps
 from langchain_jsonrecover.errors import Attempt
-from langchain_jsonrecover.parser_base import _JsonRecoveringParser, raise_if_refused
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
+from langchain_jsonrecover.parsers.base import _JsonRecoveringParser, raise_if_refused
 from langchain_jsonrecover.retry import (
     JsonRetryChain,
     RetryResult,
@@ -31,9 +31,9 @@ from langchain_jsonrecover.retry import (
     check_parser,
     configure_attempt,
 )
-from langchain_jsonrecover.retry_parsing import doubled_call, parse_continued
-from langchain_jsonrecover.retry_runnable import ChainRun, LoopRunnable
-from langchain_jsonrecover.retry_steps import (
+from langchain_jsonrecover.retry.parsing import doubled_call, parse_continued
+from langchain_jsonrecover.retry.runnable import ChainRun, LoopRunnable
+from langchain_jsonrecover.retry.steps import (
     Move,
     OnTruncation,
     Outcome,
@@ -42,10 +42,10 @@ from langchain_jsonrecover.retry_steps import (
     first_ask,
     next_move,
 )
-from langchain_jsonrecover.retry_stream import AttemptStream, StreamedRaw, split_native
-from langchain_jsonrecover.retry_turns import append_to_system, as_reply, to_messages
-from langchain_jsonrecover.tool_arguments import call_to_another_tool
+from langchain_jsonrecover.retry.stream import AttemptStream, StreamedRaw, split_native
+from langchain_jsonrecover.retry.turns import append_to_system, as_reply, to_messages
 from langchain_jsonrecover.tools import recover, tool_specs
+from langchain_jsonrecover.tools.arguments import call_to_another_tool
 
 if TYPE_CHECKING:
     from collections.abc import Generator

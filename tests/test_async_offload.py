@@ -23,8 +23,8 @@ from langchain_jsonrecover import (
     RegexJsonOutputParser,
     TruncationRecoveringOutputParser,
 )
-from langchain_jsonrecover.events import RECOVERY_EVENT
-from langchain_jsonrecover.parser_base import OFF_LOOP_CHARS
+from langchain_jsonrecover.parsers.base import OFF_LOOP_CHARS
+from langchain_jsonrecover.parsers.events import RECOVERY_EVENT
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable

@@ -20,8 +20,8 @@ import pytest
 from _streams import failing_stdout
 
 from langchain_jsonrecover import TruncationRecoveringOutputParser
-from langchain_jsonrecover.batch import CHUNK_LINES, pool_context
 from langchain_jsonrecover.cli import main
+from langchain_jsonrecover.cli.batch import CHUNK_LINES, pool_context
 from langchain_jsonrecover.records import recover_line
 
 SCRIPT = Path(sys.executable).parent / "jsonrecover"
@@ -502,7 +502,7 @@ def test_rows_on_the_same_terminal_never_share_the_progress_line(
             return len(text)
 
     path = write_log(tmp_path / "many.jsonl", many_replies(CHUNK_LINES * 3))
-    monkeypatch.setattr("langchain_jsonrecover.batch.PROGRESS_EVERY", 0.0)
+    monkeypatch.setattr("langchain_jsonrecover.cli.batch.PROGRESS_EVERY", 0.0)
     monkeypatch.setattr(sys, "stderr", Screen())
     monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(screen))
     assert main(["batch", str(path)]) == 0
@@ -569,6 +569,6 @@ def test_interrupt_exits_130_with_one_line(
     def interrupted(*args: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("langchain_jsonrecover.batch.recover_chunk", interrupted)
+    monkeypatch.setattr("langchain_jsonrecover.cli.batch.recover_chunk", interrupted)
     assert main(["batch", str(log)]) == 130
     assert capsys.readouterr() == ("", "jsonrecover: interrupted\n")

@@ -21,7 +21,7 @@ try:
 except SystemExit:
     pass
 sys.stderr.write("loaded: " + " ".join(
-    name for name in ("langchain_core", "langchain_jsonrecover.batch",
+    name for name in ("langchain_core", "langchain_jsonrecover.cli.batch",
                       "langchain_jsonrecover.demo", "langchain_jsonrecover.agents")
     if name in sys.modules))
 """

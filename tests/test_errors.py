@@ -23,7 +23,7 @@ from langchain_jsonrecover.errors import (
     UnknownToolError,
 )
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
-from langchain_jsonrecover.retry_steps import Ask, Plan, Rejected, State, next_move
+from langchain_jsonrecover.retry.steps import Ask, Plan, Rejected, State, next_move
 
 
 class Person(BaseModel):

@@ -23,7 +23,7 @@ import langchain_jsonrecover._core.decode.tolerant as decode_module
 import langchain_jsonrecover._core.extract as extract_module
 import langchain_jsonrecover._core.reply.fences as fences_module
 import langchain_jsonrecover._core.reply.markup as markup_module
-import langchain_jsonrecover.events as events_module
+import langchain_jsonrecover.parsers.events as events_module
 from langchain_jsonrecover import (
     JsonFenceOutputParser,
     TruncationRecoveringOutputParser,

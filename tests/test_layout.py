@@ -99,7 +99,7 @@ def test_no_import_circle() -> None:
 
 def test_a_circle_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
     # The finder itself: a type-only back edge is a circle.
-    a, b = "langchain_jsonrecover.tools", "langchain_jsonrecover.tool_calls"
+    a, b = "langchain_jsonrecover.tools", "langchain_jsonrecover.tools.calls"
     monkeypatch.setitem(GRAPH, b, {*GRAPH[b], a})
     assert _cycle()[0] == _cycle()[-1]
 
@@ -182,3 +182,71 @@ def test_a_parser_pickles_and_keeps_its_serialization_id() -> None:
     parser = langchain_jsonrecover.JsonFenceOutputParser()
     assert pickle.loads(pickle.dumps(parser)).__class__ is type(parser)  # noqa: S301
     assert type(parser).get_lc_namespace()[0] == "langchain_jsonrecover"
+
+
+# The wings of the adapters and the public face at the top (docs/architecture.md).
+WINGS = ["_core", "cli", "parsers", "retry", "tools"]
+TOP_LEVEL = [
+    "__init__",
+    "__main__",
+    "_extract",
+    "agents",
+    "demo",
+    "errors",
+    "extract",
+    "outcomes",
+    "partial_models",
+    "records",
+    "structured",
+]
+# What each part of the package may import: its own rank or lower.
+RANK = {
+    "_core": 0,
+    "_extract": 1,
+    "errors": 1,
+    "outcomes": 1,
+    "extract": 1,
+    "partial_models": 1,
+    "parsers": 2,
+    "tools": 3,
+    "retry": 4,
+    "structured": 5,
+    "records": 5,
+    "agents": 6,
+    "demo": 6,
+    "cli": 7,
+    "__main__": 8,
+}
+
+
+def test_the_top_level_is_the_public_face() -> None:
+    top = sorted(p.stem for p in PACKAGE.glob("*.py"))
+    folders = sorted(p.name for p in PACKAGE.iterdir() if (p / "__init__.py").exists())
+    assert (top, folders) == (TOP_LEVEL, WINGS)
+
+
+def _rank(module: str) -> int:
+    return RANK[module.split(".")[1]]
+
+
+def _up(module: str) -> set[str]:
+    """The modules ``module`` imports from a higher rank (type-only included)."""
+    return {
+        m
+        for m in GRAPH[module]
+        if m != "langchain_jsonrecover" and _rank(m) > _rank(module)
+    }
+
+
+@pytest.mark.parametrize(
+    "module", sorted(m for m in GRAPH if m != "langchain_jsonrecover")
+)
+def test_imports_run_down_the_wings(module: str) -> None:
+    assert _up(module) == set()
+
+
+def test_an_import_up_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The guard itself: the parsers' base importing the retry chain climbs.
+    low, high = "langchain_jsonrecover.parsers.base", "langchain_jsonrecover.retry"
+    monkeypatch.setitem(GRAPH, low, {*GRAPH[low], high})
+    assert _up(low) == {high}

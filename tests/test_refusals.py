@@ -35,7 +35,7 @@ from langchain_jsonrecover import (
 from langchain_jsonrecover.records import recover_line
 
 if TYPE_CHECKING:
-    from langchain_jsonrecover.retry_steps import OnTruncation
+    from langchain_jsonrecover.retry.steps import OnTruncation
 
 
 class Person(BaseModel):

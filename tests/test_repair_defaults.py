@@ -34,10 +34,10 @@ from langchain_jsonrecover import (
     recover_tool_calls,
     structured_output,
 )
-from langchain_jsonrecover._cli_extract import Reader
 from langchain_jsonrecover.agents import JsonRecoveryMiddleware
-from langchain_jsonrecover.batch import ParserSpec
 from langchain_jsonrecover.cli import main
+from langchain_jsonrecover.cli.batch import ParserSpec
+from langchain_jsonrecover.cli.extract import Reader
 from langchain_jsonrecover.tools import arecover_tool_calls, recover
 
 if TYPE_CHECKING:

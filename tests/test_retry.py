@@ -48,7 +48,7 @@ from langchain_jsonrecover.retry import (
     RetryResult,
     next_move,
 )
-from langchain_jsonrecover.retry_steps import Ask, Done, GiveUp, Plan, Rejected, State
+from langchain_jsonrecover.retry.steps import Ask, Done, GiveUp, Plan, Rejected, State
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence

@@ -26,7 +26,7 @@ from langchain_jsonrecover.errors import RetryExhaustedError
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.partial_models import partial_model
 from langchain_jsonrecover.retry import RETRY_EVENT, JsonRetryChain
-from langchain_jsonrecover.retry_stream import AttemptStream, split_native
+from langchain_jsonrecover.retry.stream import AttemptStream, split_native
 from langchain_jsonrecover.structured import structured_output
 
 if TYPE_CHECKING:

@@ -28,9 +28,9 @@ from langchain_jsonrecover import (
     SchemaValidationError,
     TruncationRecoveringOutputParser,
 )
-from langchain_jsonrecover.events import RECOVERY_EVENT
+from langchain_jsonrecover.parsers.events import RECOVERY_EVENT
+from langchain_jsonrecover.parsers.streaming import plain
 from langchain_jsonrecover.partial_models import partial_model
-from langchain_jsonrecover.streaming import plain
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -220,7 +220,7 @@ def _count_partial_work(monkeypatch: pytest.MonkeyPatch, text: str) -> int:
         seen.append(len(text))
         return real(text, **kwargs)
 
-    monkeypatch.setattr("langchain_jsonrecover.parser_base.extract_partial", counting)
+    monkeypatch.setattr("langchain_jsonrecover.parsers.base.extract_partial", counting)
     stream_text(JsonFenceOutputParser(), text, 4)
     return sum(seen)
 
@@ -363,7 +363,7 @@ def test_payload_not_built_when_nobody_listens(monkeypatch: pytest.MonkeyPatch) 
     def fail(*_: Any) -> None:
         raise AssertionError
 
-    monkeypatch.setattr("langchain_jsonrecover.events.recovery_payload", fail)
+    monkeypatch.setattr("langchain_jsonrecover.parsers.events.recovery_payload", fail)
     assert TruncationRecoveringOutputParser().parse('{"a": [1, ') == {"a": [1]}
     assert RunnableLambda(lambda x: x).invoke(1) == 1
 

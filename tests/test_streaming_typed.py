@@ -14,12 +14,12 @@ from _chunked_chat import ChunkedChat, random_chunks
 from pydantic import BaseModel, Field, field_validator
 from typing_extensions import TypedDict
 
-import langchain_jsonrecover._partial_values as partial_values
 from langchain_jsonrecover import (
     JsonFenceOutputParser,
     JsonRecoveryError,
     partial_model,
 )
+from langchain_jsonrecover.parsers import partial_values
 from langchain_jsonrecover.partial_models import PartialBase
 
 

@@ -33,12 +33,12 @@ from langchain_jsonrecover._core.reply.envelopes import (
 )
 from langchain_jsonrecover.agents import JsonRecoveryMiddleware
 from langchain_jsonrecover.retry import RetryExhaustedError
-from langchain_jsonrecover.tool_calls import CallLedger, read_text_calls
 from langchain_jsonrecover.tools import (
     arecover_tool_calls,
     recover_tool_calls,
     tool_specs,
 )
+from langchain_jsonrecover.tools.calls import CallLedger, read_text_calls
 
 SENT: list[dict[str, Any]] = []
 

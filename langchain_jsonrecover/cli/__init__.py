@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import TypeAlias
 
-    from langchain_jsonrecover.batch import ParserSpec
+    from langchain_jsonrecover.cli.batch import ParserSpec
     from langchain_jsonrecover.records import Parser
 
     Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]  # noqa: SLF001
@@ -264,9 +264,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _extract(args: argparse.Namespace) -> int:
-    # The pure core: no LangChain, no parser objects (_cli_extract).
-    from langchain_jsonrecover._cli_extract import Reader, failure_lines  # noqa: PLC0415 - loaded by the command that uses it
+    # The pure core: no LangChain, no parser objects (cli.extract).
     from langchain_jsonrecover._core.extract import ReplyFailure  # noqa: PLC0415
+    from langchain_jsonrecover.cli.extract import Reader, failure_lines  # noqa: PLC0415 - loaded by the command that uses it
 
     try:
         reader = Reader.build(
@@ -325,7 +325,7 @@ def _to_json(value: object, *, pretty: bool, plain: bool) -> bytes:
 
 
 def _batch(args: argparse.Namespace) -> int:
-    from langchain_jsonrecover.batch import ParserSpec  # noqa: PLC0415 - loaded by the command that uses it
+    from langchain_jsonrecover.cli.batch import ParserSpec  # noqa: PLC0415 - loaded by the command that uses it
 
     spec = ParserSpec(schema=args.schema, repair=args.repair, truncated=args.truncated)
     try:
@@ -368,7 +368,7 @@ def _run(
     source: BinaryIO,
     sink: BinaryIO,
 ) -> int:
-    from langchain_jsonrecover.batch import (  # noqa: PLC0415 - loaded by the command that uses it
+    from langchain_jsonrecover.cli.batch import (  # noqa: PLC0415 - loaded by the command that uses it
         ReadFailedError,
         WriteFailedError,
         input_size,

@@ -414,7 +414,7 @@ def pool_context() -> multiprocessing.context.BaseContext:
         return multiprocessing.get_context("fork")
     if "forkserver" in methods:
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["langchain_jsonrecover.batch"])
+        context.set_forkserver_preload(["langchain_jsonrecover.cli.batch"])
         return context
     return multiprocessing.get_context("spawn")
 

@@ -16,7 +16,7 @@ from pydantic import field_validator
 from langchain_jsonrecover._core.extract import Extraction, ReplyFailure
 from langchain_jsonrecover._core.extract_pattern import extract_with_pattern
 from langchain_jsonrecover._core.patterns import compile_pattern
-from langchain_jsonrecover.parser_base import _JsonRecoveringParser
+from langchain_jsonrecover.parsers.base import _JsonRecoveringParser
 
 if TYPE_CHECKING:
     from langchain_jsonrecover._core.levels import Repair

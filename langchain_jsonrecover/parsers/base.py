@@ -32,9 +32,9 @@ from langchain_jsonrecover._core.prompts.feedback import Shape
 from langchain_jsonrecover._core.prompts.instructions import shape_of
 from langchain_jsonrecover._core.schema.validate import Schema
 from langchain_jsonrecover.errors import JsonRecoveryError, error_for
-from langchain_jsonrecover.events import areport_recovery, report_recovery
 from langchain_jsonrecover.outcomes import Continue, Halt
-from langchain_jsonrecover.streaming import (
+from langchain_jsonrecover.parsers.events import areport_recovery, report_recovery
+from langchain_jsonrecover.parsers.streaming import (
     astream_values,
     generation_text,
     message_text,
@@ -135,7 +135,7 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
 
     Streaming (``stream``, ``astream``, ``astream_events``) yields partial
     values as the reply grows, in linear total time, then the final value (see
-    :mod:`langchain_jsonrecover.streaming`).
+    :mod:`langchain_jsonrecover.parsers.streaming`).
     """
 
     diff: bool = False

@@ -1,6 +1,7 @@
 """Typed partial values: a streamed reply's partial JSON as a partial model.
 
-Internal; the entry point is :func:`langchain_jsonrecover.streaming.typed_partials`.
+Internal; the entry point is
+:func:`langchain_jsonrecover.parsers.streaming.typed_partials`.
 The partial JSON (from ``extract_partial``) holds only final numbers and
 literals; the one value that may still change is the string at the cut, which
 is always the last leaf (the last key of the last open object, the last item

@@ -26,7 +26,7 @@ from langchain_core.messages.ai import add_ai_message_chunks
 from langchain_core.outputs import ChatGeneration, Generation
 from pydantic import BaseModel
 
-from langchain_jsonrecover._partial_values import Converter
+from langchain_jsonrecover.parsers.partial_values import Converter
 
 if TYPE_CHECKING:
     from collections.abc import (

@@ -3,11 +3,11 @@ r"""Ask again until the reply parses: :class:`JsonRetryChain`.
 Invoke the model, parse the reply, and on failure tell the model what was
 wrong and ask again, a bounded number of times.
 
-One pure step function, :func:`next_move` (from ``retry_steps``), decides what
+One pure step function, :func:`next_move` (from ``retry.steps``), decides what
 comes after each reply (done, ask again with these messages, or give up); one
 loop, run sync or async, calls the model and the parser around it.
 ``stream``, ``astream`` and ``astream_events`` stream each attempt's partial
-values as the model streams (``retry_stream``), then the final value; with
+values as the model streams (``retry.stream``), then the final value; with
 ``include_raw``, each item is a plain dict with ``parsed``, ``raw`` (the
 message so far) and ``attempt`` (1, 2, ...), and the last is the dict
 ``invoke`` returns.
@@ -47,10 +47,10 @@ from pydantic import ConfigDict, SkipValidation, field_validator
 
 from langchain_jsonrecover._core.sync_or_async import Call, Steps
 from langchain_jsonrecover.errors import Attempt, RetryExhaustedError
-from langchain_jsonrecover.events import write_to_stream
-from langchain_jsonrecover.retry_parsing import parse_continued
-from langchain_jsonrecover.retry_runnable import ChainRun, LoopRunnable
-from langchain_jsonrecover.retry_steps import (
+from langchain_jsonrecover.parsers.events import write_to_stream
+from langchain_jsonrecover.retry.parsing import parse_continued
+from langchain_jsonrecover.retry.runnable import ChainRun, LoopRunnable
+from langchain_jsonrecover.retry.steps import (
     Ask,
     Done,
     FeedbackStrategy,
@@ -63,8 +63,8 @@ from langchain_jsonrecover.retry_steps import (
     next_move,
     sum_usage,
 )
-from langchain_jsonrecover.retry_stream import AttemptStream
-from langchain_jsonrecover.retry_turns import as_reply, has_bound_tools, to_messages
+from langchain_jsonrecover.retry.stream import AttemptStream
+from langchain_jsonrecover.retry.turns import as_reply, has_bound_tools, to_messages
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -237,7 +237,7 @@ class JsonRetryChain(LoopRunnable[T]):
       way the continuation can join (exact, without an overlap it repeats,
       after a lead-in, the answer started over), a value only where those
       that give one agree, else a request for the whole answer
-      (``retry_parsing.parse_continued``). A reply at the token limit, or
+      (``retry.parsing.parse_continued``). A reply at the token limit, or
       whose JSON is still open, is continued, never closed. Each
       continuation counts against ``max_retries``.
     - ``max_retries`` counts re-asks: at most ``1 + max_retries`` model calls.

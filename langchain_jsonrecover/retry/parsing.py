@@ -2,7 +2,7 @@
 
 Internal to the retry loop (``retry``, ``structured``, ``agents``); not a
 public API. A refusal raises; a reply that does not parse becomes a
-:class:`~langchain_jsonrecover.retry_steps.Rejected` with its feedback: our
+:class:`~langchain_jsonrecover.retry.steps.Rejected` with its feedback: our
 parsers' own, another parser's observation or cleaned message. Each parse is a
 generator of :class:`~langchain_jsonrecover._core.sync_or_async.Call`, so the sync
 and the async loop share it (the parser's ``process``/``aprocess``,
@@ -36,20 +36,20 @@ from langchain_jsonrecover._core.prompts.retry import (
 from langchain_jsonrecover._core.sync_or_async import Call
 from langchain_jsonrecover.errors import InvalidJsonError, JsonRecoveryError
 from langchain_jsonrecover.outcomes import Continue
-from langchain_jsonrecover.parser_base import (
+from langchain_jsonrecover.parsers import JsonFenceOutputParser
+from langchain_jsonrecover.parsers.base import (
     OFF_LOOP_CHARS,
     _JsonRecoveringParser,
     raise_if_refused,
     stopped_at_token_limit,
 )
-from langchain_jsonrecover.parsers import JsonFenceOutputParser
-from langchain_jsonrecover.retry_steps import Outcome, Rejected, State
-from langchain_jsonrecover.retry_turns import (
+from langchain_jsonrecover.parsers.streaming import message_text
+from langchain_jsonrecover.retry.steps import Outcome, Rejected, State
+from langchain_jsonrecover.retry.turns import (
     list_tool_calls,
     read_call,
     read_reply_text,
 )
-from langchain_jsonrecover.streaming import message_text
 
 if TYPE_CHECKING:
     from collections.abc import Generator

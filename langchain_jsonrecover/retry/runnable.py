@@ -27,7 +27,7 @@ from langchain_jsonrecover._core.sync_or_async import (
     run_steps,
     stream_steps,
 )
-from langchain_jsonrecover.streaming import NOTHING, is_plain_json, same_json
+from langchain_jsonrecover.parsers.streaming import NOTHING, is_plain_json, same_json
 
 if TYPE_CHECKING:
     from collections.abc import AsyncIterator, Iterator

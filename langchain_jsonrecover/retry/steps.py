@@ -37,8 +37,8 @@ from langchain_jsonrecover.errors import (
     RetryExhaustedError,
 )
 from langchain_jsonrecover.outcomes import Continue
-from langchain_jsonrecover.parser_base import stopped_at_token_limit
-from langchain_jsonrecover.retry_turns import (
+from langchain_jsonrecover.parsers.base import stopped_at_token_limit
+from langchain_jsonrecover.retry.turns import (
     append_to_system,
     build_failed_turn,
     build_tool_turns,

@@ -26,9 +26,9 @@ from langchain_core.messages import AIMessage, AIMessageChunk, BaseMessage
 from langchain_core.outputs import Generation
 from langchain_core.runnables import Runnable, RunnableParallel, RunnableSequence
 
-from langchain_jsonrecover.retry_turns import read_call
-from langchain_jsonrecover.streaming import NOTHING, StreamState, message_text
-from langchain_jsonrecover.streaming import _merge as merge_chunks
+from langchain_jsonrecover.parsers.streaming import NOTHING, StreamState, message_text
+from langchain_jsonrecover.parsers.streaming import _merge as merge_chunks
+from langchain_jsonrecover.retry.turns import read_call
 
 if TYPE_CHECKING:
     from langchain_core.output_parsers import BaseOutputParser

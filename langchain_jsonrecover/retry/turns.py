@@ -1,6 +1,6 @@
 r"""The messages of the retry loop: what a reply holds, what a re-ask sends.
 
-Internal to the retry loop (``retry_steps``, ``retry``, ``structured``,
+Internal to the retry loop (``retry.steps``, ``retry``, ``structured``,
 ``agents``); not a public API. Reading a reply: its text, its tool calls, the
 call a structured reply is read from. Building a re-ask: the failed reply as it
 goes back, the tool results that follow it, feedback in the system message.
@@ -26,7 +26,7 @@ from langchain_core.prompt_values import PromptValue
 from langchain_core.runnables import Runnable, RunnableBinding
 
 from langchain_jsonrecover._core.prompts.tools import NOT_EXECUTED, write_call_feedback
-from langchain_jsonrecover.streaming import message_text
+from langchain_jsonrecover.parsers.streaming import message_text
 
 if TYPE_CHECKING:
     from langchain_core.language_models import LanguageModelInput

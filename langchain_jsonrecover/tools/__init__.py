@@ -28,10 +28,10 @@ from langchain_core.messages import AIMessage
 from langchain_core.tools import BaseTool, StructuredTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from langchain_jsonrecover.events import RECOVERY_EVENT, aemit_event, emit_event
-from langchain_jsonrecover.parser_base import is_refusal, stopped_at_token_limit
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
-from langchain_jsonrecover.tool_calls import (
+from langchain_jsonrecover.parsers.base import is_refusal, stopped_at_token_limit
+from langchain_jsonrecover.parsers.events import RECOVERY_EVENT, aemit_event, emit_event
+from langchain_jsonrecover.tools.calls import (
     CallLedger,
     check_text_beside_calls,
     read_invalid_call,

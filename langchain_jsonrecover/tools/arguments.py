@@ -1,4 +1,4 @@
-"""A tool call's arguments read, validated, or refused (for ``tool_calls``).
+"""A tool call's arguments read, validated, or refused (for ``tools.calls``).
 
 The arguments of one call, as text, become an object validated against the
 tool's schema, or an error that says why; the errors and call ids that
@@ -41,8 +41,8 @@ from langchain_jsonrecover.errors import (
     JsonRecoveryError,
     UnknownToolError,
 )
-from langchain_jsonrecover.events import recovery_payload
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
+from langchain_jsonrecover.parsers.events import recovery_payload
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence

@@ -45,7 +45,7 @@ from langchain_jsonrecover._core.reply.reasoning import (
     think_bounds,
 )
 from langchain_jsonrecover.errors import InvalidJsonError, JsonRecoveryError
-from langchain_jsonrecover.tool_arguments import (
+from langchain_jsonrecover.tools.arguments import (
     Arguments,
     Spec,
     extract_refusing_guesses,

@@ -10,7 +10,7 @@ ends with), the same after a lead-in sentence from a closed list (``Sure,
 here is the rest:``, ``Continuing:`` …, in any case), and
 :func:`restart_at` says whether the continuation may be the answer again
 from its start. The retry loop parses each reading and keeps a value only
-where every reading that parses agrees (``retry_parsing``).
+where every reading that parses agrees (``retry.parsing``).
 
 Each scan is linear: the overlaps come from the prefix function of the
 continuation (Knuth-Morris-Pratt) run over the reply's end.
