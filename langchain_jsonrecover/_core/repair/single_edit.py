@@ -13,7 +13,8 @@ one character that could have caused the stop is tried:
   or colon with the character beside it;
 - further back, the edits a bracket slip allows there: insert an opener
   where a value of the innermost open container starts (a lost ``[`` before
-  a run of items), or drop the opener of a container still open.
+  a run of items), or drop the opener of a container still open, or a
+  closer whose container would keep the members after it (a stray ``}``).
 
 An edit is kept when the whole candidate then decodes through the point where
 it stopped, and nothing after the value closes what it did not open or goes
@@ -42,10 +43,12 @@ from langchain_jsonrecover._core.decode.tolerant import (
 )
 from langchain_jsonrecover._core.repair.single_edit_far import (
     Far,
+    after_string,
     between_strings,
     closes_pair,
     find_far_sites,
     splits_pair,
+    swallows,
 )
 from langchain_jsonrecover._core.repair.syntax import Repaired, repair_inner_quotes
 
@@ -99,21 +102,22 @@ _ESCAPE: Final = "invalid escaped sequence"
 _DEPTH: Final = "depth limit exceeded"
 """Nested past orjson's limit: deeper than any ``max_depth`` reads, fixed or not."""
 _ESCAPE_LENGTH: Final = 5
-
 _LOST_ITEM: Final = "lost_item"
 _DIGITS_JOINED: Final = "digits_joined"
 _LOST_BRACES: Final = "lost_braces"
 _HALF_PAIR: Final = "half_pair"
 _TWO_STRINGS: Final = "two_strings"
+_SWALLOWED: Final = "structure_swallowed"
 _REFUSING: Final = frozenset(
-    {_LOST_ITEM, _DIGITS_JOINED, _LOST_BRACES, _HALF_PAIR, _TWO_STRINGS}
+    {_LOST_ITEM, _DIGITS_JOINED, _LOST_BRACES, _HALF_PAIR, _TWO_STRINGS, _SWALLOWED}
 )
 """Edits that, where they fix the text, show a reading we will not choose:
 ``[1,, 2]`` and ``{"a": 1;, "b": 2}`` may have lost an item; ``[1 500]``,
 ``{"t": 12:30}`` and ``{"p": 19,99}`` are no two numbers and no one;
 ``["a": 1]`` may be ``[{"a": 1}]``; ``["Grace" "Hopper"]`` may be one
-string; ``{"a": “q” and more"}`` may have lost
-the quote before a quotation (``“q”`` is a pair: neither half is JSON's)."""
+string; ``{"a": “q” and more"}`` may have lost the quote before a quotation
+(``“q”`` is a pair: neither half is JSON's); ``[1, ,", "x"]`` may be
+``[1, ",", "x"]`` (see ``swallows``)."""
 _SEPARATOR_NEXT: Final = re.compile(r"[ \t\r\n]*+[,:;=]")
 _SEPARATORS: Final = frozenset(",:;=")
 _NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
@@ -333,12 +337,12 @@ def _edits(text: str, lo: int, far: Far) -> Iterator[Edit]:
         if strings and at < strings[-1][1] - 1:
             yield from _edits_in_string(text, at, strings[-1][0])
         else:
-            yield from _edits_at(text, at, in_array=in_array)
+            yield from _edits_at(text, at, in_array=in_array, stop=far.last - 1)
     for at in reversed(far.slots):
         if at < lo:
             for opener in "[{":
                 yield at, 0, opener, "character_inserted"
-    for at in reversed(far.openers):
+    for at in reversed(far.closers + far.openers):
         if 0 < at < lo:
             yield at, 1, "", "character_dropped"
     for at in reversed(far.quotes):
@@ -369,7 +373,7 @@ def _edits_in_string(text: str, at: int, start: int = 0) -> Iterator[Edit]:
         yield at, 2, '"' + text[at], "characters_swapped"
 
 
-def _edits_at(text: str, at: int, *, in_array: bool) -> Iterator[Edit]:
+def _edits_at(text: str, at: int, *, in_array: bool, stop: int) -> Iterator[Edit]:
     char = text[at]
     between_digits = (text[at - 1 : at] + text[at + 1 : at + 2]).isdigit()
     if char in _DROPPED and not (
@@ -389,6 +393,8 @@ def _edits_at(text: str, at: int, *, in_array: bool) -> Iterator[Edit]:
         name = _DIGITS_JOINED if splits and new in ",:" else "character_inserted"
         if strings and new == ",":
             name = _TWO_STRINGS
+        elif new == '"' and swallows(text, at, stop):
+            name = _SWALLOWED
         yield at, 0, new, name
     if char == '"' and not _before_structure(text, at, ":"):
         yield at, 0, "\\", "character_inserted"
@@ -398,17 +404,12 @@ def _edits_at(text: str, at: int, *, in_array: bool) -> Iterator[Edit]:
             name = _HALF_PAIR
         elif char in _SEPARATORS and between_digits:
             name = _DIGITS_JOINED
-        elif char == ":" and in_array and _after_string(text, at):
+        elif char == ":" and in_array and after_string(text, at):
             name = _LOST_BRACES
         yield at, 1, new, name
     after = text[at + 1 : at + 2]
     if after and after != char and (char in _SWAPPED or after in _SWAPPED):
         yield at, 2, after + char, "characters_swapped"
-
-
-def _after_string(text: str, at: int) -> bool:
-    """Whether a string ends right before ``at`` (past spaces)."""
-    return text[:at].rstrip()[-1:] == '"'
 
 
 def _may_quote(text: str, at: int) -> bool:

@@ -12,7 +12,7 @@ break: a typographic pair halved, two strings on one line joined by a comma.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from langchain_jsonrecover._core.reply.quotes import typographic_open
@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 _TOKEN: Final = re.compile(r'"(?:[^"\\]++|\\.)*+"|[{}\[\],:]', re.DOTALL)
 _NEIGHBOURS: Final = frozenset("{}[],:")
+_STRUCTURE: Final = re.compile(r"[\[\]{},:]")
+_COMMA_NEXT: Final = re.compile(r"[ \t\r\n]*+,")
 _PAIR_LOOK_BACK: Final = 512
 """How far a quote's string is read for the other half of its pair."""
 
@@ -47,6 +49,10 @@ class Far:
     """The strings that end after the window's start, as ``(start, end)``."""
     last: int = 0
     """The last offset edited near the stop."""
+    closers: list[int] = field(default_factory=list)
+    """Closers before the window with members after them that a stray closer
+    there would have moved up a level (every container they and those moved
+    ones close is of one kind): dropping one keeps them in."""
 
 
 def find_far_sites(text: str, stop: int, lo: int) -> Far:
@@ -65,6 +71,9 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
     last: list[tuple[int, list[int]] | None] = [None]
     quotes: list[int] = []
     strings: list[tuple[int, int]] = []
+    runs: list[int] = []
+    shifts: list[tuple[int, int, int]] = []
+    depths: list[int] = []
     for token in _TOKEN.finditer(text, 0, stop):
         start, end = token.span()
         char = text[start]
@@ -74,6 +83,8 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
             quotes.extend(quote_swaps(text, start, end))
         elif char in "[{":
             children[-1].append(start)
+            same = bool(openers) and text[openers[-1]] == char
+            runs.append(runs[-1] + 1 if same else 1)
             openers.append(start)
             slots.append([end] if char == "[" else [])
             children.append([])
@@ -81,6 +92,10 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
             last.append(None)
         elif char in "]}":
             if openers:
+                if start < lo and _COMMA_NEXT.match(text, end):
+                    shifts.append((start, len(depths), len(openers) - runs[-1]))
+                runs.pop()
+                depths.append(len(openers) - 1)
                 closed = (openers.pop(), commas.pop())
                 slots.pop()
                 children.pop()
@@ -93,9 +108,28 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
             if openers and text[openers[-1]] == "[":
                 slots[-1].append(end)
     child, child_ends = last[-1] if last[-1] is not None else (None, [])
-    return Far(
+    far = Far(
         slots[-1], openers, openers + children[-1], quotes, child, child_ends, strings
     )
+    far.closers = _strays(shifts, depths, len(openers))
+    return far
+
+
+def _strays(
+    shifts: list[tuple[int, int, int]], depths: list[int], depth: int
+) -> list[int]:
+    """The closers a stray one could be: all it shifts up a level of its kind.
+
+    ``shifts`` holds each closer with the index of its pop in ``depths`` (the
+    depth after each pop) and the depth below which its run of containers of
+    one kind starts; ``depth`` is the depth at the stop. Dropping the closer
+    leaves its container open, so every container open there and closed
+    before the stop is closed by the next closer: they must be of one kind.
+    """
+    lowest = [depth] * (len(depths) + 1)
+    for index in range(len(depths) - 1, -1, -1):
+        lowest[index] = min(depths[index], lowest[index + 1])
+    return [at for at, index, floor in shifts if lowest[index] >= floor]
 
 
 def quote_swaps(text: str, start: int, end: int) -> Iterator[int]:
@@ -154,3 +188,18 @@ def splits_pair(text: str, at: int) -> bool:
     end = text.find('"', at + 1, at + _PAIR_LOOK_BACK)
     segment = text[at + 1 : end if end >= 0 else at + _PAIR_LOOK_BACK]
     return "\u201d" in segment or (char == "\u201e" and "\u201c" in segment)
+
+
+def swallows(text: str, at: int, stop: int) -> bool:
+    """Whether a quote opened at ``at`` takes in structure the decoder read.
+
+    The string it opens runs to the next quote; a bracket, comma or colon in
+    it before the decoder's stop was read as JSON's own (``[1, ,", "x"]``).
+    """
+    end = text.find('"', at, stop)
+    return _STRUCTURE.search(text, at, stop if end < 0 else end) is not None
+
+
+def after_string(text: str, at: int) -> bool:
+    """Whether a string ends right before ``at`` (past spaces)."""
+    return text[:at].rstrip()[-1:] == '"'
