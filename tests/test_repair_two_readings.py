@@ -8,11 +8,10 @@ readings are plausible, and the intended value where there is one.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
-from _chunked_chat import ChunkedChat
+from _entry_points import ENTRY_POINTS, read_through
 
 from langchain_jsonrecover import (
     InvalidJsonError,
@@ -27,17 +26,10 @@ PARSERS = [
         lambda: TruncationRecoveringOutputParser(repair=True), id="truncation"
     ),
 ]
-ENTRY_POINTS = ["parse", "invoke", "ainvoke", "stream"]
 
 
 def _read(parser: Any, reply: str, entry: str) -> Any:
-    if entry == "parse":
-        return parser.parse(reply)
-    if entry == "invoke":
-        return parser.invoke(reply)
-    if entry == "ainvoke":
-        return asyncio.run(parser.ainvoke(reply))
-    return list((ChunkedChat(reply=reply, seed=3) | parser).stream("hi"))[-1]
+    return read_through(parser, reply, entry)
 
 
 def _assert_refused(parser: Any, reply: str, entry: str) -> None:

@@ -26,6 +26,7 @@ _TAG: Final = re.compile(
     re.IGNORECASE,
 )
 _BRACKET_TAG: Final = "THINK]"
+_VALUE_STEP: Final = re.compile(r"""\\.|["'{}\[\]]""", re.DOTALL)
 _QUOTES: Final = ('"', "'", "`")
 
 # Harmony (gpt-oss): ``<|start|>{role}<|channel|>{channel} [to=…]
@@ -294,6 +295,7 @@ def think_bounds(text: str) -> tuple[list[tuple[int, int]], bool]:
     quotes = QuoteParity(text)
     json_strings = JsonStrings(text)  # an opening tag in one is data
     strings = StringParity(text)  # a lone closing tag in one is data
+    single = _SingleQuotedValue(text)  # so is one in a single-quoted string
     for match in _TAG.finditer(text):
         closing = (match.group(1) or match.group(3)) == "/"
         name = match.group(2).lower() if match.group(2) else match.group(4)
@@ -313,7 +315,11 @@ def think_bounds(text: str) -> tuple[list[tuple[int, int]], bool]:
                 open_at, open_name = match.start(), name
                 quoted_close, quoted_count = -1, 0
                 quotes.reset(match.end())
-            elif not hidden and not strings.inside(match.start()):
+            elif (
+                not hidden
+                and not strings.inside(match.start())
+                and not single.inside(match.start())
+            ):
                 # A lone closing tag opening the reply's tags: what came
                 # before it was reasoning (the opening tag was in the prompt).
                 # Inside a JSON string (``{"tz": "a</think>"}``) it is data.
@@ -336,6 +342,44 @@ def think_bounds(text: str) -> tuple[list[tuple[int, int]], bool]:
         hidden.append((open_at, quoted_close if quoted_close >= 0 else len(text)))
         return merge_spans(hidden), quoted_count > 1
     return merge_spans(hidden), False
+
+
+class _SingleQuotedValue:
+    """Whether an offset is in a single-quoted string of a value opening the reply.
+
+    A reply that opens with ``{`` or ``[`` and has not closed it, the offset
+    inside a ``'``-string (``{'msg': 'done</think>', …}``): a closing tag
+    there is data, not the end of reasoning; reasoning is prose, and the text
+    after such a tag is the rest of the value, never an answer alone.
+    Offsets are asked in increasing order; the text is read once.
+    """
+
+    __slots__ = ("_at", "_depth", "_quote", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        stripped = len(text) - len(text.lstrip())
+        opens = text.startswith(("{", "["), stripped)
+        self._at = stripped if opens else len(text)
+        self._depth = 0
+        self._quote = ""
+
+    def inside(self, index: int) -> bool:
+        for step in _VALUE_STEP.finditer(self._text, self._at, max(self._at, index)):
+            char = step.group()
+            if len(char) > 1 or (self._quote and char != self._quote):
+                continue
+            if char in "\"'":
+                self._quote = "" if self._quote else char
+            elif char in "{[":
+                self._depth += 1
+            else:
+                self._depth -= 1
+                if self._depth <= 0:
+                    self._at = len(self._text)  # the value closed: prose after
+                    return False
+        self._at = max(self._at, index)
+        return self._quote == "'" and self._depth > 0
 
 
 def blank(text: str, spans: list[tuple[int, int]]) -> str:

@@ -27,6 +27,12 @@ _LITERALS: Final = ("true", "false", "null")
 _BROKEN_START: Final = re.compile(r'//|/\*|#[ #]|\\"|[,:]')
 # A first key that lost its opening quote: ``{name": …``.
 _HALF_QUOTED_KEY: Final = re.compile(r'[A-Za-z_$][\w$-]{0,64}"[ \t]*:')
+# A first item that lost its opening quote (``[Ada", …``) or holds a swapped
+# one (``[t"rue", …``): a word, then a quote right before a comma or ``]``.
+_HALF_QUOTED_ITEM: Final = re.compile(
+    r'(?:[^\s"\'\[\]{}][^"\[\]{}\n]{0,64}|[^\s"\'\[\]{},]{1,64}"[^\s"\[\]{},]{1,64})'
+    r'"[ \t]*[,\]]'
+)
 _ARRAY_WORD: Final = re.compile(r"(?:True|False|None|NaN|-?Infinity)\b|-?\.[0-9]")
 # Typographic, fullwidth, angle and corner quotes written for JSON's: the container is
 # JSON-like (for the repair pass, or an error), never prose whose inner
@@ -44,7 +50,9 @@ def classify(text: str, start: int, limit: int) -> tuple[int, bool]:
     typographic or fullwidth quote (``{“``, or U+FF02), or, for
     an array, a Python literal, ``NaN``/``Infinity`` or a bare decimal is
     JSON-like too: broken JSON, for the repair pass or for an error, never
-    prose whose inner values could be taken alone.
+    prose whose inner values could be taken alone. So is an array whose
+    first item lost its opening quote (``[Ada", {"id": 1}]``) or holds a
+    swapped one (``[t"rue", [1, 2]]``).
 
     Args:
         text: The reply.
@@ -79,6 +87,8 @@ def classify(text: str, start: int, limit: int) -> tuple[int, bool]:
     if nxt in '"{[-' or nxt.isdigit() or nxt == "'":
         return JSON, False
     if _ARRAY_WORD.match(text, j, min(limit, j + 10)):
+        return JSON, False
+    if _HALF_QUOTED_ITEM.match(text, j, min(limit, j + 136)):
         return JSON, False
     if text.startswith(_LITERALS, j) or (
         limit - j < 5 and any(lit.startswith(text[j:limit]) for lit in _LITERALS)
