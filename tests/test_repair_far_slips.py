@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from test_repair_two_readings import ENTRY_POINTS, PARSERS, _read
+from _entry_points import ENTRY_POINTS, read_through
+from test_repair_two_readings import PARSERS
 
 from langchain_jsonrecover import InvalidJsonError
 
@@ -58,7 +59,7 @@ def test_a_far_slip_with_two_readings_is_an_error(
     reply: str, make: Any, entry: str
 ) -> None:
     with pytest.raises(InvalidJsonError) as caught:
-        _read(make(), reply, entry)
+        read_through(make(), reply, entry)
     assert caught.value.llm_output == reply
 
 
@@ -85,4 +86,4 @@ READ = [
 def test_a_slip_with_one_reading_is_still_read(
     reply: str, expected: Any, make: Any, entry: str
 ) -> None:
-    assert _read(make(), reply, entry) == expected
+    assert read_through(make(), reply, entry) == expected
