@@ -186,7 +186,10 @@ def live_replies(size: str) -> list[Reply]:
     for slip in SLIPS:
         with contextlib.suppress(ValueError):  # a document too small for it
             text = slipped(document, slip)
-            error = Reply(f"{slip} (error)", text, clean, b"", fence, {}, extract=False)
+            strict = {"repair": False}  # the error: the default would repair it
+            error = Reply(
+                f"{slip} (error)", text, clean, b"", fence, strict, extract=False
+            )
             rows.append(dataclasses.replace(error, raises=True))
             rows.append(
                 Reply(slip, text, clean, expected, fence, repair, extract=False)
