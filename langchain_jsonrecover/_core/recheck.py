@@ -16,7 +16,10 @@ from langchain_jsonrecover._core.candidates.mention import (
     MENTIONED,
     mentioned,
 )
-from langchain_jsonrecover._core.candidates.placeholder import rival_of_placeholder
+from langchain_jsonrecover._core.candidates.placeholder import (
+    is_placeholder,
+    rival_of_placeholder,
+)
 from langchain_jsonrecover._core.found import (
     GUESSED,
     TWO_READINGS,
@@ -72,6 +75,8 @@ def recheck(
     ):
         error = FieldError("", MENTIONED, "")
         return ReplyFailure("schema", "", pos=start, start=start, errors=(error,))
+    if not is_placeholder(found.value):  # the common case, with no second decode
+        return found
     rival = rival_of_placeholder(prepared.text, found.span, max_depth=max_depth)
     if rival is None:
         return found

@@ -22,6 +22,7 @@ placeholder with no such rival is read as it is.
 from __future__ import annotations
 
 import re
+from dataclasses import fields, is_dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
@@ -29,6 +30,7 @@ import orjson
 from langchain_jsonrecover._core.candidates.order import find_prose_spans
 from langchain_jsonrecover._core.decode.tolerant import loads_within
 from langchain_jsonrecover._core.reply.fences import find_fences
+from langchain_jsonrecover._core.schema.validate import is_model
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -65,10 +67,14 @@ def _strings(value: Any) -> Iterator[str]:
         item = stack.pop()
         if isinstance(item, dict):
             stack.extend(item.values())
-        elif isinstance(item, list):
+        elif isinstance(item, list | tuple):
             stack.extend(item)
         elif isinstance(item, str):
             yield item
+        elif is_model(item):  # a value read through a schema: its fields
+            stack.extend(vars(item).values())
+        elif is_dataclass(item) and not isinstance(item, type):
+            stack.extend(getattr(item, f.name) for f in fields(item))
 
 
 def is_placeholder(value: Any) -> bool:
