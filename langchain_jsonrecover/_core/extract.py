@@ -9,6 +9,7 @@ candidates are repaired and tried again (``_candidate_repair``).
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 import orjson
@@ -64,7 +65,7 @@ __all__ = [
 Prefer = Literal["first", "last"]
 
 if TYPE_CHECKING:
-    from collections.abc import Container, Iterable, Iterator
+    from collections.abc import Callable, Container, Iterable, Iterator
 
 DEFAULT_MAX_DEPTH: Final = 200
 
@@ -126,13 +127,15 @@ def extract(
     text = str(text)
     if len(text) > max_chars:
         return refuse_too_large(text, max_chars)
-    scan = Scan(
-        max_depth,
-        scalars=schema is not None,
-        close_truncated=close_truncated,
-        trim_runaway_newlines=trim_runaway_newlines,
-        cut_off=cut_off,
-        last=prefer == "last",
+    scan = _scan(
+        (
+            max_depth,
+            schema is not None,
+            close_truncated,
+            trim_runaway_newlines,
+            cut_off,
+            prefer == "last",
+        )
     )
     strict_first = prefer == "first"
     fast = _read_clean_reply(text, scan)
@@ -148,15 +151,20 @@ def extract(
         found = choose(candidates, schema, strict_first=strict_first)
         found = found or report_no_json(prepared)
         return recheck(prepared, found, max_depth, schema=schema is not None)
-    repair_pass = RepairPass(prepared, scan, source=text)
-    found = recheck(
-        prepared,
-        _choose_repairing(
-            candidates, repair_pass, schema, prefer=prefer, whole=fast is None
-        ),
-        max_depth,
-        schema=schema is not None,
-    )
+    whole = fast is None and _may_be_one_broken_value(prepared.text)
+
+    def repairs() -> RepairPass:
+        return RepairPass(prepared, scan, source=text)
+
+    if whole or not strict_first:
+        picked = _choose_repairing(
+            candidates, repairs(), schema, prefer=prefer, whole=whole
+        )
+    else:  # the strict reading first, at its own cost: no repair built yet
+        tried: list[Candidate] = []
+        strict = choose(_record_into(candidates, tried), schema, strict_first=True)
+        picked = _repair_after_strict(strict, tried, repairs, schema)
+    found = recheck(prepared, picked, max_depth, schema=schema is not None)
     if repair != "safe" or not isinstance(found, Extraction):
         return found
     chosen = guesses(found.repairs, text, found.span)
@@ -174,6 +182,27 @@ def extract(
         cut_off=cut_off,
     )
     return strict if isinstance(strict, ReplyFailure) else refuse_guess(found, chosen)
+
+
+_ScanKey = tuple[int, bool, bool, bool, bool, bool]
+
+
+@functools.lru_cache(maxsize=64)
+def _scan(key: _ScanKey) -> Scan:
+    """One frozen ``Scan`` per set of :func:`extract`'s options.
+
+    ``key``: ``max_depth``, then whether to read scalars, close a cut, trim
+    runaway newlines, take a cut-off reply's closer as a cut, prefer the last.
+    """
+    max_depth, scalars, close_truncated, trim, cut_off, last = key
+    return Scan(
+        max_depth,
+        scalars=scalars,
+        close_truncated=close_truncated,
+        trim_runaway_newlines=trim,
+        cut_off=cut_off,
+        last=last,
+    )
 
 
 def _choose_repairing(
@@ -200,7 +229,6 @@ def _choose_repairing(
             found = choose((candidate,), schema)
             if isinstance(found, Extraction):
                 return found
-    no_json = report_no_json(repair_pass.prepared)
     if prefer == "last":
         # The last candidate that decodes, strictly or after repair.
         repaired: dict[int, Candidate] = {}
@@ -212,25 +240,76 @@ def _choose_repairing(
                 *noted(repair_pass.repair_each((candidate,)), repaired),
             )
         )
-        return choose(either, schema, repaired=repaired.keys()) or no_json
+        found_last = choose(either, schema, repaired=repaired.keys())
+        return found_last or report_no_json(repair_pass.prepared)
     tried: list[Candidate] = []
     strict = choose(_record_into(candidates, tried), schema, strict_first=True)
+    return _repair_after_strict(strict, tried, lambda: repair_pass, schema)
+
+
+def _repair_after_strict(
+    strict: Extraction | ReplyFailure | None,
+    tried: list[Candidate],
+    repairs: Callable[[], RepairPass],
+    schema: Schema | None,
+) -> Extraction | ReplyFailure:
+    """The winner once the strict candidates were read (``prefer="first"``).
+
+    Args:
+        strict: What the strict candidates gave.
+        tried: The candidates they tried, in order.
+        repairs: The repairs of the same prepared reply, made when first
+            needed (a strict value with no broken candidate beside it needs
+            none).
+        schema: What a value must match, if anything.
+    """
     if isinstance(strict, ReplyFailure) and strict.detail == TWO_READINGS:
         return strict  # final: no repair reads past two readings
     if isinstance(strict, Extraction):
         if schema is not None and any(c.failure is not None for c in tried):
             # A broken candidate whose repair gives another value: two readings.
-            fixed = list(repair_pass.repair_each(tried))
+            fixed = list(repairs().repair_each(tried))
             both = sorted([*tried, *fixed], key=lambda c: c.start)
             ids = {id(c) for c in fixed}
             checked = choose(both, schema, strict_first=True, repaired=ids)
             if isinstance(checked, ReplyFailure):
                 return checked
         return strict
+    repair_pass = repairs()
     repaired_each = choose(repair_pass.repair_each(tried), schema, strict_first=True)
     if isinstance(repaired_each, Extraction):
         return repaired_each
-    return strict or repaired_each or no_json
+    return strict or repaired_each or report_no_json(repair_pass.prepared)
+
+
+def _may_be_one_broken_value(masked: str) -> bool:
+    r"""Whether ``RepairPass.repair_whole`` may read the prepared reply.
+
+    It reads a reply that opens with ``{``, ``[`` or ``"`` as one broken
+    value; a reply that is one whole JSON value as it stands gives it nothing:
+    no repair applies to text that decodes, the single-edit search and the
+    inner-quote pass leave it alone, and no stray closer follows it. Then
+    the strict candidates read the reply at their own cost (a ``<think>``
+    block before the JSON, blanked, or prose before a fence).
+
+    Example:
+        >>> _may_be_one_broken_value('          {"a": [1]}\n')
+        False
+        >>> _may_be_one_broken_value("{'a': 1}"), _may_be_one_broken_value("Hi {}")
+        (True, False)
+    """
+    lead = NON_SPACE.search(masked)
+    if lead is None or masked[lead.start()] not in '"{[':
+        return False
+    opener = masked[lead.start()]
+    tail = masked.rstrip(" \t\r\n")
+    if opener == '"' or tail[-1] != _CLOSER[opener]:
+        return True
+    try:
+        orjson.loads(tail[lead.start() :])
+    except orjson.JSONDecodeError:
+        return True
+    return False
 
 
 def _record_into(

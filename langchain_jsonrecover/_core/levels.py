@@ -27,6 +27,17 @@ _SINGLE_EDITS: Final = frozenset(
         "characters_swapped",
     }
 )
+# Repairs that find the value without choosing: a set of them takes no look.
+_FOUND_ONLY: Final = frozenset(
+    {
+        "fence_stripped",
+        "json_label_dropped",
+        "prose_trimmed",
+        "reasoning_skipped",
+        "markup_matched",
+        "control_characters_escaped",
+    }
+)
 # What a ``#`` comment is looked for outside of: strings and other comments.
 _HASH_OR_SKIPPED: Final = re.compile(r"""["'#]|//|/\*""")
 
@@ -57,6 +68,8 @@ def guesses(
         >>> guesses(repairs, "{'a': '#1', // note\n}", (0, 20))
         ()
     """
+    if _FOUND_ONLY.issuperset(repairs):  # the common case, in one C call
+        return ()
     hashed = "comment_removed" in repairs and _hash_outside(text, *span)
     return tuple(
         name

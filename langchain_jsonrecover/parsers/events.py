@@ -89,7 +89,7 @@ def recovery_payload(found: Extraction, reply: str) -> dict[str, Any] | None:
 
 def _recovered(found: Extraction) -> bool:
     """Whether a repair changed the data (one that only found it does not)."""
-    return not all(repair in _FINDING for repair in found.repairs)
+    return not _FINDING.issuperset(found.repairs)
 
 
 def _find_listening_config() -> RunnableConfig | None:

@@ -33,7 +33,7 @@ from langchain_jsonrecover._core.reply.fences import find_fences
 from langchain_jsonrecover._core.schema.validate import is_model
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
 PLACEHOLDER_FORMS: Final = (
     "an empty string",
@@ -59,6 +59,10 @@ _PLACEHOLDER: Final = re.compile(
     r"|todo|tbd|x{3,}+|placeholder",
     re.IGNORECASE,
 )
+
+
+_SCALARS: Final = frozenset({int, float, bool, type(None)})
+"""The types of the decoded scalars that hold no string."""
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -87,10 +91,22 @@ def is_placeholder(value: Any) -> bool:
         (False, False)
     """
     found = False
-    for text in _strings(value):
-        if _PLACEHOLDER.fullmatch(text.strip()) is None:
-            return False
-        found = True
+    stack: list[Iterable[Any]] = [(value,)]
+    while stack:
+        for item in stack.pop():
+            kind = type(item)
+            if kind in _SCALARS:  # most items: no string in them
+                continue
+            if kind is dict:
+                stack.append(item.values())
+            elif kind is list:
+                stack.append(item)
+            elif isinstance(item, str):
+                if _PLACEHOLDER.fullmatch(item.strip()) is None:
+                    return False  # the common case: at the first string
+                found = True
+            else:
+                stack.append(_strings(item))
     return found
 
 
