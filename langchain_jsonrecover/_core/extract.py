@@ -302,13 +302,15 @@ def _may_be_one_broken_value(masked: str) -> bool:
     if lead is None or masked[lead.start()] not in '"{[':
         return False
     opener = masked[lead.start()]
-    tail = masked.rstrip(" \t\r\n")
-    if opener == '"' or tail[-1] != _CLOSER[opener]:
+    end = len(masked)
+    while masked[end - 1] in " \t\r\n":  # a non-space is there: ``lead``
+        end -= 1
+    if opener == '"' or masked[end - 1] != _CLOSER[opener]:
         return True
-    try:
-        orjson.loads(tail[lead.start() :])
+    try:  # the whole text, not a copy: what surrounds the value is white space
+        orjson.loads(masked)
     except orjson.JSONDecodeError:
-        return True
+        return True  # (or white space orjson does not take: read as before)
     return False
 
 
