@@ -22,8 +22,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import langchain_jsonrecover._core.candidates.repair as repair_module
+import langchain_jsonrecover._core.decode.tolerant as tolerant_module
 import langchain_jsonrecover._core.extract as extract_module
 from langchain_jsonrecover._core.candidates.kinds import Scan
+from langchain_jsonrecover._core.decode.skip import skip_string
+from langchain_jsonrecover._core.decode.tolerant import escape_control_characters
 from langchain_jsonrecover._core.extract import Extraction, extract
 from langchain_jsonrecover._core.reply.markup import prepare_reply
 from langchain_jsonrecover._core.reply.reasoning import _tags, think_bounds
@@ -194,3 +197,68 @@ def test_the_tag_scan_finds_what_one_pattern_finds() -> None:
 )
 def test_the_tag_names_pair_as_before(text: str, spans: list[tuple[int, int]]) -> None:
     assert think_bounds(text) == (spans, False)
+
+
+# --- raw control characters: clean strings are skipped in C --------------------
+
+
+def _escape_reference(text: str) -> tuple[str, list[int], list[int], int]:
+    """The escaper read string by string, as it was: what the fast one must give."""
+    parts: list[str] = []
+    at: list[int] = []
+    added: list[int] = []
+    total = last = out_len = 0
+    dangling = -1
+    pos = text.find('"')
+    while pos >= 0:
+        closed_at = skip_string(text, pos)
+        end = len(text) if closed_at is None else closed_at
+        if dangling < 0 and closed_at is not None:
+            body = end - 1
+            cut = body - (text[body - 1 : body] == "\n")
+            cut -= text[cut - 1 : cut] == "\r" and cut < body
+            if cut < body and re.search(r"[\x00-\x1f]", text[pos + 1 : cut]) is None:
+                dangling = end - 2
+        for i in range(pos + 1, end):
+            if text[i] < " ":
+                chunk = text[last:i]
+                parts.append(chunk)
+                out_len += len(chunk)
+                escape = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(text[i])
+                escape = escape or f"\\u{ord(text[i]):04x}"
+                parts.append(escape)
+                out_len += len(escape)
+                total += len(escape) - 1
+                at.append(out_len - 1)
+                added.append(total)
+                last = i + 1
+        if closed_at is None:
+            break
+        pos = text.find('"', end)
+    parts.append(text[last:])
+    return "".join(parts), at, added, dangling
+
+
+_RAW_PIECES = ('"', '"', "\\", "\n", "\r", "\t", "\x01", "a", " ", "{", ":", ",")
+
+
+def test_the_escaper_gives_what_a_string_by_string_read_gives() -> None:
+    rng = random.Random(7)  # noqa: S311 - a fixed seed, not a secret
+    for _ in range(20_000):
+        text = "".join(rng.choice(_RAW_PIECES) for _ in range(rng.randrange(0, 14)))
+        escaped = escape_control_characters(text)
+        found = (escaped.text, escaped.at, escaped.added, escaped.dangling)
+        assert found == _escape_reference(text), repr(text)
+
+
+def test_the_escaper_reads_only_the_strings_with_a_control_character(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A lost quote's reply: thousands of strings, one broken: one read in Python."""
+    records = [{"city": f"Paris {i}", "note": 'say "hi"\\'} for i in range(2_000)]
+    text = orjson.dumps(records, option=orjson.OPT_INDENT_2).decode()
+    text = text.replace('"Paris 1000"', '"Paris 1000\n"', 1)
+    reads = _counting(monkeypatch, tolerant_module, "skip_string")
+    escaped = escape_control_characters(text)
+    assert reads["n"] == 1
+    assert escaped.text == text.replace("1000\n", "1000\\n", 1)

@@ -51,6 +51,12 @@ _NOISE: Final = bytes(
 )
 _BRACKETS_ONLY: Final = bytes(b for b in range(256) if b not in b"[]{}")
 _CONTROL_CHAR: Final = re.compile(r"[\x00-\x1f]")
+# From a quote: text outside strings and whole strings without a raw control
+# character (after a backslash too), up to a string that holds one or is not
+# closed (its opening quote) or the end. Always matches; never backtracks.
+_CLEAN_RUN: Final = re.compile(
+    r'(?:[^"]++|"(?:[^"\\\x00-\x1f]++|\\[^\x00-\x1f])*+")*+', re.DOTALL
+)
 _ESCAPED: Final = ("control_characters_escaped",)
 _DANGLING: Final = "a line break right before a closing quote (a misplaced quote?)"
 _SHORT_ESCAPES: Final = {
@@ -350,6 +356,11 @@ def escape_control_characters(text: str) -> Escaped:
     dangling = -1
     pos = text.find('"')
     while pos >= 0:
+        # Strings with nothing to escape, and the text between them, in C.
+        clean = _CLEAN_RUN.match(text, pos)
+        pos = pos if clean is None else clean.end()
+        if pos == len(text):
+            break
         closed_at = skip_string(text, pos)
         end = len(text) if closed_at is None else closed_at
         if dangling < 0 and closed_at is not None and _dangling_break(text, pos, end):
