@@ -11,6 +11,7 @@ broken value finds nothing (so reading it first changed no answer).
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from typing import TYPE_CHECKING, Any
@@ -203,40 +204,30 @@ def test_the_tag_names_pair_as_before(text: str, spans: list[tuple[int, int]]) -
 
 
 def _escape_reference(text: str) -> tuple[str, list[int], list[int], int]:
-    """The escaper read string by string, as it was: what the fast one must give."""
-    parts: list[str] = []
-    at: list[int] = []
-    added: list[int] = []
-    total = last = out_len = 0
+    """What the escaper must give, found string by string the slow way.
+
+    Each string's raw control characters are listed first, then escaped.
+    """
+    inside: list[int] = []
     dangling = -1
     pos = text.find('"')
     while pos >= 0:
-        closed_at = skip_string(text, pos)
-        end = len(text) if closed_at is None else closed_at
-        if dangling < 0 and closed_at is not None:
-            body = end - 1
-            cut = body - (text[body - 1 : body] == "\n")
-            cut -= text[cut - 1 : cut] == "\r" and cut < body
-            if cut < body and re.search(r"[\x00-\x1f]", text[pos + 1 : cut]) is None:
-                dangling = end - 2
-        for i in range(pos + 1, end):
-            if text[i] < " ":
-                chunk = text[last:i]
-                parts.append(chunk)
-                out_len += len(chunk)
-                escape = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(text[i])
-                escape = escape or f"\\u{ord(text[i]):04x}"
-                parts.append(escape)
-                out_len += len(escape)
-                total += len(escape) - 1
-                at.append(out_len - 1)
-                added.append(total)
-                last = i + 1
-        if closed_at is None:
-            break
-        pos = text.find('"', end)
-    parts.append(text[last:])
-    return "".join(parts), at, added, dangling
+        closed = skip_string(text, pos)
+        end = len(text) if closed is None else closed
+        raw = [i for i in range(pos + 1, end) if text[i] < " "]
+        tail = text[raw[0] : end - 1] if raw else ""
+        if dangling < 0 and closed is not None and tail in {"\n", "\r\n"}:
+            dangling = end - 2  # only a line break, right before the quote
+        inside.extend(raw)
+        pos = -1 if closed is None else text.find('"', end)
+    short = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    escapes = [short.get(text[i], f"\\u{ord(text[i]):04x}") for i in inside]
+    added = list(itertools.accumulate(len(escape) - 1 for escape in escapes))
+    at = [i + grown for i, grown in zip(inside, added, strict=True)]
+    bounds = [0, *(i + 1 for i in inside)]
+    pieces = [text[lo : hi - 1] for lo, hi in itertools.pairwise(bounds)]
+    out = "".join(p + e for p, e in zip(pieces, escapes, strict=True))
+    return out + text[bounds[-1] :], at, added, dangling
 
 
 _RAW_PIECES = ('"', '"', "\\", "\n", "\r", "\t", "\x01", "a", " ", "{", ":", ",")
