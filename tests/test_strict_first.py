@@ -17,6 +17,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 import orjson
+import pydantic
 import pytest
 from _json_values import SETTINGS, same_value
 from hypothesis import given
@@ -25,6 +26,7 @@ from hypothesis import strategies as st
 import langchain_jsonrecover._core.candidates.repair as repair_module
 import langchain_jsonrecover._core.decode.tolerant as tolerant_module
 import langchain_jsonrecover._core.extract as extract_module
+from langchain_jsonrecover import JsonFenceOutputParser
 from langchain_jsonrecover._core.candidates.kinds import Scan
 from langchain_jsonrecover._core.decode.skip import skip_string
 from langchain_jsonrecover._core.decode.tolerant import escape_control_characters
@@ -253,3 +255,18 @@ def test_the_escaper_reads_only_the_strings_with_a_control_character(
     escaped = escape_control_characters(text)
     assert reads["n"] == 1
     assert escaped.text == text.replace("1000\n", "1000\\n", 1)
+
+
+# --- the parser's schema, read without pydantic's private-attribute lookup -------
+
+
+@pytest.mark.parametrize("schema", [None, {"type": "object"}])
+def test_a_parse_reads_no_private_attribute_through_getattr(
+    monkeypatch: pytest.MonkeyPatch, schema: Any
+) -> None:
+    """Pydantic's ``__getattr__`` raises and catches an exception a private read."""
+    parser = JsonFenceOutputParser(pydantic_object=schema)
+    looked_up = _counting(monkeypatch, pydantic.BaseModel, "__getattr__")
+    assert parser.parse(CLEAN_REPLIES["fenced in prose"]) == DOCUMENT
+    assert looked_up["n"] == 0
+    assert parser._schema_read() is parser._schema

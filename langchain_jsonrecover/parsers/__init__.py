@@ -234,7 +234,7 @@ class RegexJsonOutputParser(_JsonRecoveringParser[T]):
 
     def _find(self, text: str, *, cut_off: bool = False) -> Extraction | ReplyFailure:
         del cut_off  # a capture is never closed
-        return self._match(text, schema=self._schema, repair=self.repair)
+        return self._match(text, schema=self._schema_read(), repair=self.repair)
 
     def _partial(self, text: str) -> Any:
         # The capture is complete once the pattern matches: no closing needed.

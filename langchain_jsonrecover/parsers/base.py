@@ -223,13 +223,22 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
             text,
             max_chars=self.max_chars,
             max_depth=self.max_depth,
-            schema=self._schema,
+            schema=self._schema_read(),
             prefer=self.prefer,
             close_truncated=self._closes_truncation,
             trim_runaway_newlines=self._trims_newlines(),
             repair=self.repair,
             cut_off=cut_off,
         )
+
+    def _schema_read(self) -> Schema | None:
+        """``self._schema``, read without pydantic's ``__getattr__``.
+
+        That lookup of a private attribute raises and catches an exception
+        on every read: about as long as the rest of a small reply's parse.
+        """
+        private = self.__pydantic_private__
+        return None if private is None else private["_schema"]
 
     def _partial(self, text: str) -> Any:
         """The value so far of a reply still arriving, or ``None``."""
