@@ -2,7 +2,8 @@ r"""A call envelope that the prose only mentions is not the schema's answer.
 
 Pure functions on ``str``; no LangChain imports. The schema reading unwraps a
 call envelope (``{"name": …, "arguments": {…}}``, the ``function`` form) to
-the arguments inside. Where the reply's own words around that envelope say it
+the arguments inside (a list of one call and the JSON-RPC / MCP requests
+too). Where the reply's own words around that envelope say it
 is not being sent (``I won't run {…} until you confirm.``, ``If you agree, I
 would send:`` before a fenced call, ``{…} is what I would send.``), reading it
 as the answer would turn a call the model held back into data that a program
@@ -26,9 +27,17 @@ import re
 from typing import Final
 
 CALL_UNWRAPS: Final = frozenset(
-    {"unwrapped_arguments", "unwrapped_parameters", "tool_envelope_unwrapped"}
+    {
+        "unwrapped_arguments",
+        "unwrapped_parameters",
+        "tool_envelope_unwrapped",
+        "call_list_unwrapped",
+        "jsonrpc_unwrapped",
+    }
 )
-"""The schema's repairs that read a call envelope's arguments as the answer."""
+"""The schema's repairs that read a call envelope's arguments as the answer:
+the envelope, the chat APIs' ``function`` form, a list of one call, and the
+JSON-RPC and MCP ``tools/call`` requests."""
 
 MENTION_WORDS: Final = (
     "if",
