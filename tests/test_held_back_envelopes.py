@@ -4,6 +4,11 @@
 their arguments too, so a sentence that holds them back makes them a
 mention, as for the bare envelope: every schema parser, through every entry
 point, raises; ``structured_output`` and the agents middleware ask again.
+(F16) The mention words' inflections (``approval``, ``proposal``), negative
+contractions (``haven't``, ``can't``), a sentence begun on the line above
+the lead, and a next line that asks for the go-ahead or says the call is not
+sent; a plain closing line (``Let me know if you need anything else.``)
+keeps the call read.
 """
 
 from __future__ import annotations
@@ -78,11 +83,40 @@ NEWER_SENT = [
     pytest.param(f"Here is the result:\n{CALL_LIST}", id="call_list_plain_lead"),
     pytest.param(f"```json\n{JSONRPC}\n```", id="jsonrpc_fenced"),
 ]
+WORDS_HELD_BACK = [
+    pytest.param(f"Awaiting approval:\n{CALL}", id="approval"),
+    pytest.param(f"{CALL} \u2190 proposal", id="proposal"),
+    pytest.param(f"My proposal: {JSONRPC}", id="proposal_jsonrpc"),
+    pytest.param(f"Careful \u2014 {CALL} \u2014 I haven't sent it.", id="havent"),
+    pytest.param(f"It isn't sent: {CALL}", id="isnt"),
+    pytest.param(f"I can\u2019t run {CALL} for you.", id="cant_curly"),
+    pytest.param(f"I cannot run {CALL} yet.", id="cannot"),
+    pytest.param(f"I will not send the following call\nto the API:\n{CALL}", id="two"),
+    pytest.param(f"Here is the call:\n{CALL}\nShould I send it?", id="next_should"),
+    pytest.param(
+        f"Here is the call:\n```json\n{CALL}\n```\nShall I proceed?", id="next_fenced"
+    ),
+    pytest.param(f"{CALL}\n\nI have not sent this yet; confirm first.", id="next_not"),
+    pytest.param(f"{CALL_LIST}\nPlease approve before I run it.", id="next_approve"),
+    pytest.param(f"Ready:\n{CALL}\nSay go ahead and I send it.", id="next_go_ahead"),
+    pytest.param(f"Ready:\n{CALL}\nOk. Can we run it now?", id="next_can_we"),
+]
+WORDS_SENT = [
+    pytest.param(
+        f"Here is the result:\n{CALL}\nLet me know if you need more.", id="if"
+    ),
+    pytest.param(f"```json\n{CALL}\n```\nWould you like anything else?", id="would"),
+    pytest.param(f"Sending:\n{CALL}\nThe call should return the record.", id="should"),
+    pytest.param(f"{CALL}\nDone.", id="done"),
+    pytest.param(f"Steps:\n- check if it exists\nsend it now:\n{CALL}", id="list"),
+    pytest.param(f"Not a draft.\nsent now:\n{CALL}", id="sentence_above"),
+    pytest.param(f"Calling:\n{CALL}\n\nNotes: the age is not rounded.", id="not_far"),
+]
 
 
 @pytest.mark.parametrize("entry", ENTRY_POINTS)
 @pytest.mark.parametrize("make", PARSERS)
-@pytest.mark.parametrize("reply", NEWER_HELD_BACK)
+@pytest.mark.parametrize("reply", NEWER_HELD_BACK + WORDS_HELD_BACK)
 def test_a_held_back_call_is_no_answer(reply: str, make: Any, entry: str) -> None:
     parser = make()
     if entry == "stream":
@@ -95,13 +129,13 @@ def test_a_held_back_call_is_no_answer(reply: str, make: Any, entry: str) -> Non
 
 @pytest.mark.parametrize("entry", ENTRY_POINTS)
 @pytest.mark.parametrize("make", PARSERS)
-@pytest.mark.parametrize("reply", NEWER_SENT)
+@pytest.mark.parametrize("reply", NEWER_SENT + WORDS_SENT)
 def test_a_call_that_is_sent_is_still_read(reply: str, make: Any, entry: str) -> None:
     assert read_through(make(), reply, entry) == ADA
 
 
 @pytest.mark.parametrize("strategy", ["json", "auto"])
-@pytest.mark.parametrize("reply", NEWER_HELD_BACK)
+@pytest.mark.parametrize("reply", NEWER_HELD_BACK + WORDS_HELD_BACK)
 def test_structured_output_asks_again(reply: str, strategy: Any) -> None:
     model = ToolCallingChatModel(script=[reply, '{"name": "Bo", "age": 1}'])
     chain = structured_output(model, Person, strategy=strategy, max_retries=1)
