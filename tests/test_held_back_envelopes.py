@@ -160,3 +160,21 @@ def test_the_middleware_asks_again_for_a_held_back_call_list() -> None:
     result = agent.invoke({"messages": [HumanMessage("Who?")]})
     assert result["structured_response"] == Person(name="Bo", age=1)
     assert len(model.calls) == 2
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the middleware reads a JSON-RPC request to a bound tool as the answer",
+)
+def test_the_middleware_reads_no_jsonrpc_request_to_a_bound_tool_as_the_answer() -> (
+    None
+):
+    reply = f'{{"jsonrpc": "2.0", "method": "search", "id": 1, "params": {ARGS}}}'
+    model = ScriptedChatModel(script=[reply, '{"name": "Bo", "age": 1}'])
+    agent = create_agent(
+        model,
+        tools=[search],
+        middleware=[JsonRecoveryMiddleware(response_format=Person)],
+    )
+    result = agent.invoke({"messages": [HumanMessage("Who?")]})
+    assert result["structured_response"] != ADA

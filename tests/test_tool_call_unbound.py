@@ -206,3 +206,20 @@ def test_a_stream_shows_the_schemas_call_beside_another() -> None:
     items = list(structured_output(model, Person).stream("Who?"))
     assert items[-1] == ADA
     assert all("Ada".startswith(item.full_name or "") for item in items)
+
+
+# Not yet: the JSON strategy reads the text with the parser alone, which
+# unwraps an envelope whatever tool it names; recorded so the finding stays.
+@pytest.mark.xfail(
+    strict=True,
+    reason="strategy='json' never compares an envelope's tool with the schema",
+)
+@pytest.mark.parametrize(
+    "reply",
+    [UNBOUND[k] for k in ("markup", "bare", "call_list", "jsonrpc", "mcp")],
+    ids=["markup", "bare", "call_list", "jsonrpc", "mcp"],
+)
+def test_the_json_strategy_asks_again_for_another_tools_call(reply: AIMessage) -> None:
+    model = ToolCallingChatModel(script=[reply, GOOD])
+    assert structured_output(model, Person, strategy="json").invoke("Who?") == ADA
+    assert len(model.calls) == 2
