@@ -99,7 +99,7 @@ WORDS_HELD_BACK = [
     pytest.param(f"{CALL}\n\nI have not sent this yet; confirm first.", id="next_not"),
     pytest.param(f"{CALL_LIST}\nPlease approve before I run it.", id="next_approve"),
     pytest.param(f"Ready:\n{CALL}\nSay go ahead and I send it.", id="next_go_ahead"),
-    pytest.param(f"Ready:\n{CALL}\nOk. Can we run it now?", id="next_can_we"),
+    pytest.param(f"Ready:\n{CALL}\nOk. Should we run it now?", id="next_should_we"),
 ]
 WORDS_SENT = [
     pytest.param(
@@ -108,6 +108,8 @@ WORDS_SENT = [
     pytest.param(f"```json\n{CALL}\n```\nWould you like anything else?", id="would"),
     pytest.param(f"Sending:\n{CALL}\nThe call should return the record.", id="should"),
     pytest.param(f"{CALL}\nDone.", id="done"),
+    pytest.param(f"{CALL}\nCan I help with anything else?", id="can_i_help"),
+    pytest.param(f"{CALL}\nI haven't made assumptions.", id="havent_made"),
     pytest.param(f"Steps:\n- check if it exists\nsend it now:\n{CALL}", id="list"),
     pytest.param(f"Not a draft.\nsent now:\n{CALL}", id="sentence_above"),
     pytest.param(f"Calling:\n{CALL}\n\nNotes: the age is not rounded.", id="not_far"),

@@ -29,8 +29,9 @@ next non-blank line is read by a narrower test, since a closing line such as
 ``Let me know if you need anything else.`` is common after a call that is
 sent: it holds the call back only when it asks for the go-ahead or says the
 call is not sent (:data:`_HELD_AFTER`: ``confirm``, ``approve``/``approval``,
-``proceed``, ``go ahead``, a question opening ``Shall I``/``Should I``/``May
-I``/``Can I`` (or ``we``), ``not sent``/``haven't run``/``not executed``).
+``proceed``, ``go ahead``, a question opening ``Shall I``/``Should I`` (or
+``we``), ``not sent``/``haven't run``/``not executed``). ``Can I help with
+anything else?`` and ``I haven't made assumptions.`` are no such line.
 Each search reads the lines around the envelope once: linear.
 """
 
@@ -99,8 +100,8 @@ _WORD: Final = re.compile(
 _HELD_AFTER: Final = re.compile(
     r"(?<![\w'])(?:confirm\w*|approv\w*|proceed\w*|go[ -]ahead"
     r"|(?:not|never|\w+n't)\s+(?:yet\s+)?(?:been\s+)?"
-    r"(?:sent|run|ran|called|executed|made|submitted))(?![\w'])"
-    r"|(?:^|[.!:;]\s)\s*(?:shall|should|may|can)\s+(?:i|we)\b[^.!\n]*\?",
+    r"(?:sent|run|ran|called|executed|submitted))(?![\w'])"
+    r"|(?:^|[.!:;]\s)\s*(?:shall|should)\s+(?:i|we)\b[^.!\n]*\?",
     re.IGNORECASE,
 )
 """A next line that asks for the go-ahead or says the call is not sent."""
