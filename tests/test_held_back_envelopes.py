@@ -151,8 +151,8 @@ def search(q: str) -> str:
     return "Ada Lovelace"
 
 
-def test_the_middleware_asks_again_for_a_held_back_call_list() -> None:
-    reply = f'I won\'t search; [{{"name": "search", "arguments": {ARGS}}}] until you confirm'
+def _agent_answers(reply: str) -> tuple[Any, ScriptedChatModel]:
+    """The agent's structured response to ``reply`` then a plain answer."""
     model = ScriptedChatModel(script=[reply, '{"name": "Bo", "age": 1}'])
     agent = create_agent(
         model,
@@ -160,7 +160,13 @@ def test_the_middleware_asks_again_for_a_held_back_call_list() -> None:
         middleware=[JsonRecoveryMiddleware(response_format=Person)],
     )
     result = agent.invoke({"messages": [HumanMessage("Who?")]})
-    assert result["structured_response"] == Person(name="Bo", age=1)
+    return result["structured_response"], model
+
+
+def test_the_middleware_asks_again_for_a_held_back_call_list() -> None:
+    reply = f'I won\'t search; [{{"name": "search", "arguments": {ARGS}}}] until you confirm'
+    answer, model = _agent_answers(reply)
+    assert answer == Person(name="Bo", age=1)
     assert len(model.calls) == 2
 
 
@@ -172,11 +178,4 @@ def test_the_middleware_reads_no_jsonrpc_request_to_a_bound_tool_as_the_answer()
     None
 ):
     reply = f'{{"jsonrpc": "2.0", "method": "search", "id": 1, "params": {ARGS}}}'
-    model = ScriptedChatModel(script=[reply, '{"name": "Bo", "age": 1}'])
-    agent = create_agent(
-        model,
-        tools=[search],
-        middleware=[JsonRecoveryMiddleware(response_format=Person)],
-    )
-    result = agent.invoke({"messages": [HumanMessage("Who?")]})
-    assert result["structured_response"] != ADA
+    assert _agent_answers(reply)[0] != ADA
