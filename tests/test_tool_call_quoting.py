@@ -20,7 +20,8 @@ from langchain.agents import create_agent
 from langchain_core.messages import AIMessage
 from langchain_core.tools import tool
 
-from langchain_jsonrecover._core.reply.markup import QuotedMarkup, find_tool_calls
+from langchain_jsonrecover._core.reply.markup import find_tool_calls
+from langchain_jsonrecover._core.reply.quoted import QuotedMarkup
 from langchain_jsonrecover.agents import JsonRecoveryMiddleware
 from langchain_jsonrecover.tools import arecover_tool_calls, recover_tool_calls
 
@@ -43,6 +44,7 @@ ROOT = '<tool_call>{"name": "delete_file", "arguments": {"path": "/"}}</tool_cal
 SCRATCH = (
     '<tool_call>{"name": "delete_file", "arguments": {"path": "/scratch"}}</tool_call>'
 )
+SPACED = '    "name": "delete_file", "arguments": {"path": "/scratch"}}'
 QWEN = "<function=delete_file>\n<parameter=path>\n/\n</parameter>\n</function>"
 INVOKE = '<invoke name="delete_file">\n<parameter name="path">/</parameter>\n</invoke>'
 GLM = "<tool_call>delete_file\n<arg_key>path</arg_key>\n<arg_value>/</arg_value>\n</tool_call>"
@@ -63,6 +65,19 @@ QUOTED = [
     f"> {ROOT}\n\nThat is what the previous assistant sent. I will not repeat it.",
     f"Run `x {ROOT}` only if you must.",
     f"Two forms:\n```\n{ROOT}\n```\n```\n{QWEN}\n```",
+    # The other code forms: a ~~~ fence, an indented block, HTML code, a
+    # Python triple-quoted string; typographic quotes and guillemets.
+    f"Example:\n~~~xml\n{ROOT}\n~~~\nShould I?",
+    f"Example:\n~~~~\n{QWEN}\n~~~~",
+    f"Example:\n\n    {ROOT}\n\nShould I?",
+    f"Example:\n\n\t{INVOKE}\n\nShould I?",
+    f"<code>{ROOT}</code> Should I?",
+    f"<pre>\n{GLM}\n</pre>\nShould I?",
+    f"\u201c{ROOT}\u201d",
+    f"The user said: \u00ab{ROOT}\u00bb",
+    f"The user said: \u201e{ROOT}\u201c",
+    f"x = '''\n{ROOT}\n'''",
+    f'"""\n{ROOT}\n"""',
 ]
 
 
@@ -114,6 +129,13 @@ async def test_a_call_beside_a_quoted_call_is_withheld(text: str, mode: str) -> 
         f"I'll delete it.\n{SCRATCH}",
         f"```\n{HARMONY.replace('/', '/scratch')}\n```",
         f"Use `ls` first. {SCRATCH}",
+        f"~~~xml\n{SCRATCH}\n~~~",
+        f"    {SCRATCH}",
+        f"I'll delete it.\n\n{SCRATCH}\n\nDone.",
+        f"Plan:\n\n    step one\n\nNow: {SCRATCH}",
+        f"Say \u201chi\u201d. {SCRATCH}",
+        f"Use <code>ls</code> first. {SCRATCH}",
+        "I'll delete it.\n<tool_call>\n{\n\n" + SPACED + "\n</tool_call>",
     ],
 )
 async def test_the_models_own_markup_is_a_call(text: str, mode: str) -> None:

@@ -80,6 +80,21 @@ UNBOUND = {
     "fenced": AIMessage(
         '```json\n{"name": "search", "parameters": {"full_name": "Grace", "age": 85}}\n```'
     ),
+    # The newer envelope forms, and an envelope after a lead line.
+    "call_list": AIMessage(f'[{{"name": "search", "arguments": {json.dumps(ARGS)}}}]'),
+    "jsonrpc": AIMessage(
+        f'{{"jsonrpc": "2.0", "method": "search", "id": 1, "params": {json.dumps(ARGS)}}}'
+    ),
+    "mcp": AIMessage(
+        '{"jsonrpc": "2.0", "method": "tools/call", "id": 1, "params": '
+        f'{{"name": "search", "arguments": {json.dumps(ARGS)}}}}}'
+    ),
+    "after_lead": AIMessage(
+        f'Calling search:\n{{"name": "search", "arguments": {json.dumps(ARGS)}}}'
+    ),
+    "call_list_fenced": AIMessage(
+        f'```json\n[{{"name": "search", "parameters": {json.dumps(ARGS)}}}]\n```'
+    ),
 }
 
 
@@ -125,8 +140,24 @@ async def test_the_feedback_names_the_tool_and_answers_its_id(mode: str) -> None
         AIMessage(
             '<tool_call>{"name": "Person", "arguments": ' + GOOD + "}</tool_call>"
         ),
+        AIMessage(f'[{{"name": "Person", "arguments": {GOOD}}}]'),
+        AIMessage(f'{{"jsonrpc": "2.0", "method": "person", "params": {GOOD}}}'),
+        AIMessage(
+            '{"jsonrpc": "2.0", "method": "tools/call", "params": '
+            f'{{"name": "Person", "arguments": {GOOD}}}}}'
+        ),
+        AIMessage(f'Calling Person:\n{{"name": "Person", "arguments": {GOOD}}}'),
     ],
-    ids=["schema", "any_case", "beside_another", "markup"],
+    ids=[
+        "schema",
+        "any_case",
+        "beside_another",
+        "markup",
+        "call_list",
+        "jsonrpc",
+        "mcp",
+        "after_lead",
+    ],
 )
 async def test_the_schemas_call_is_the_answer(reply: AIMessage, mode: str) -> None:
     model = ToolCallingChatModel(script=[reply, GOOD])
@@ -175,3 +206,20 @@ def test_a_stream_shows_the_schemas_call_beside_another() -> None:
     items = list(structured_output(model, Person).stream("Who?"))
     assert items[-1] == ADA
     assert all("Ada".startswith(item.full_name or "") for item in items)
+
+
+# Not yet: the JSON strategy reads the text with the parser alone, which
+# unwraps an envelope whatever tool it names; recorded so the finding stays.
+@pytest.mark.xfail(
+    strict=True,
+    reason="strategy='json' never compares an envelope's tool with the schema",
+)
+@pytest.mark.parametrize(
+    "reply",
+    [UNBOUND[k] for k in ("markup", "bare", "call_list", "jsonrpc", "mcp")],
+    ids=["markup", "bare", "call_list", "jsonrpc", "mcp"],
+)
+def test_the_json_strategy_asks_again_for_another_tools_call(reply: AIMessage) -> None:
+    model = ToolCallingChatModel(script=[reply, GOOD])
+    assert structured_output(model, Person, strategy="json").invoke("Who?") == ADA
+    assert len(model.calls) == 2

@@ -10,10 +10,11 @@ from __future__ import annotations
 import dataclasses
 import json
 import uuid
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from pydantic import BaseModel
 
+from langchain_jsonrecover._core.candidates.mention import CALL_UNWRAPS
 from langchain_jsonrecover._core.candidates.order import SEVERAL_REASON
 from langchain_jsonrecover._core.levels import guesses
 from langchain_jsonrecover._core.prompts.tools import (
@@ -32,7 +33,7 @@ from langchain_jsonrecover._core.reply.call_text import (
 )
 from langchain_jsonrecover._core.reply.envelopes import (
     CALL_NAME_KEYS,
-    read_call_envelope,
+    called_name,
 )
 from langchain_jsonrecover._core.reply.markup import prepare_reply
 from langchain_jsonrecover._core.schema.keys import PAYLOAD_KEYS
@@ -51,6 +52,9 @@ if TYPE_CHECKING:
 
     from langchain_jsonrecover._core.extract import Extraction
     from langchain_jsonrecover._core.levels import Repair
+
+_SPAN_READER: Final = JsonFenceOutputParser(repair=True)
+"""Reads the span of an envelope the schema unwrapped, for the tool it names."""
 
 Arguments = tuple[dict[str, Any], tuple[str, ...], dict[str, Any]]
 """Arguments read: the value, the repairs made, the recovery payload."""
@@ -276,8 +280,10 @@ def call_to_another_tool(
     another tool's arguments are never read as the answer, even when they
     validate: the reply is asked again. Checked: the calls the provider
     decoded (any of them naming the schema reads that one), and a text that
-    is one JSON call envelope naming another tool, unless the schema reads
-    that object as it stands (no envelope unwrapped).
+    whose answer the schema reads from a call envelope naming another tool
+    (a call, a list of one, a JSON-RPC or MCP request; the whole text or after
+    a lead), unless the schema reads that object as it stands (no envelope
+    unwrapped).
 
     Example:
         >>> from langchain_core.messages import AIMessage
@@ -303,26 +309,27 @@ def call_to_another_tool(
 
 
 def _enveloped_name(text: str, specs: Mapping[str, Spec]) -> str | None:
-    """The tool a text that is one call envelope names, if the schema unwraps it."""
+    """The tool named by the call envelope the schema reads the text's answer from.
+
+    Any envelope form the schema reading unwraps (a call, a list of one, a
+    JSON-RPC or MCP request), wherever the reading finds it (the whole text,
+    or after a lead such as ``Calling search:``).
+    """
     if len(specs) != 1 or "{" not in text:
-        return None
-    visible = prepare_reply(text).text
-    body = whole_body(visible)
-    if body is None:
-        return None
-    json_text = visible[body[0] : body[1]]
-    try:
-        envelope = read_call_envelope(json.loads(json_text))
-    except ValueError:
-        return None
-    if envelope is None:
         return None
     spec = next(iter(specs.values()))
     try:
-        read = spec.validator.extract(json_text)
+        read = spec.validator.extract(text)
     except JsonRecoveryError:
         return None
-    return envelope.name if read.repairs else None
+    if CALL_UNWRAPS.isdisjoint(read.repairs):
+        return None  # the schema reads the object as it stands
+    start, end = read.span
+    try:
+        value = _SPAN_READER.extract(text[start:end]).value
+    except JsonRecoveryError:
+        return None
+    return called_name(value)
 
 
 def make_call_id() -> str:

@@ -117,6 +117,38 @@ def read_call_envelope(value: Any) -> CallEnvelope | None:
     return CallEnvelope(value[names[0]], value[arguments[0]], tuple(extra))
 
 
+def called_name(value: Any) -> str | None:
+    """The tool a call in any envelope form names, or ``None``.
+
+    The forms the schema reading unwraps: a call envelope (or the chat APIs'
+    ``function`` form), a list of one, a JSON-RPC request (its ``method``)
+    and MCP's ``tools/call`` (the call in its ``params``).
+
+    Example:
+        >>> called_name([{"name": "search", "arguments": {}}])
+        'search'
+        >>> called_name({"jsonrpc": "2.0", "method": "search", "params": {}})
+        'search'
+        >>> called_name({"jsonrpc": "2.0", "method": "tools/call",
+        ...     "params": {"name": "f", "arguments": {}}})
+        'f'
+        >>> called_name({"name": "Ada"}) is None
+        True
+    """
+    if isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    call = read_call_envelope(value)
+    if call is not None:
+        return call.name
+    if not isinstance(value, dict) or "jsonrpc" not in value:
+        return None
+    call = read_call_envelope(value.get("params"))
+    if call is not None:
+        return call.name
+    method = value.get("method")
+    return method if isinstance(method, str) and method != MCP_CALL_METHOD else None
+
+
 def read_jsonrpc_arguments(value: Any) -> Any:
     """The arguments a JSON-RPC request carries, each level checked, or ``None``.
 

@@ -33,13 +33,13 @@ from typing import Final
 
 from langchain_jsonrecover._core.reply.call_forms import READERS
 from langchain_jsonrecover._core.reply.call_json import ScanText, find_clean_end
-from langchain_jsonrecover._core.reply.fences import Fence, find_fences
 from langchain_jsonrecover._core.reply.markup_tokens import (
     ANGLE_TOKEN,
     JSON_RUN,
     PROSE_NEXT,
     TOKEN_KIND,
 )
+from langchain_jsonrecover._core.reply.quoted import QuotedMarkup, glued_to_quote
 from langchain_jsonrecover._core.reply.quotes import StringParity
 from langchain_jsonrecover._core.reply.reasoning import (
     HarmonyMessage,
@@ -335,7 +335,7 @@ def _scan(text: ScanText, into: _Found, quoted: QuotedMarkup | None) -> None:
                 continue
             depth += 1 if char in "[{" else -1
             continue
-        if depth == 0 and start > 0 and text[start - 1] in "\"'`":
+        if depth == 0 and glued_to_quote(text, start):
             continue  # a token quoted in prose is text
         if depth == 0 and strings.inside(start):
             continue  # inside a string on its line: ``print("<tool_call>…")``
@@ -360,86 +360,6 @@ def _scan(text: ScanText, into: _Found, quoted: QuotedMarkup | None) -> None:
 
 _Found = tuple[list[MarkupCall], list[tuple[int, int]], list[tuple[int, int]]]
 """Where the scan puts what it finds: calls, markup spans, special tokens."""
-_COMMENT: Final = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
-_INLINE_TICKS: Final = re.compile(r"(?<!`)``?(?!`)|\n")
-_QUOTE_LINE: Final = re.compile(r"[ \t]{0,3}>")
-
-
-class QuotedMarkup:
-    r"""Whether call markup at an offset is quoted by the reply, not written by it.
-
-    Quoted, so text: markup in a fenced code block when the reply holds more
-    than that one fence (prose beside it: an example shown), in an HTML
-    comment, on a ``>`` quote line, or in inline code (an odd number of
-    single or double backticks before it on its line). A fence with nothing
-    beside it but reasoning, whitespace and tokens is the model's own
-    wrapper: its markup is a call. Offsets are asked in increasing order;
-    :meth:`reset` after a call read, whose text may hold backticks or
-    comment openers of its own.
-
-    Example:
-        >>> quoted = QuotedMarkup("Example:\n```\n<tool_call>{}</tool_call>\n```")
-        >>> quoted.inside(13)
-        True
-        >>> QuotedMarkup("```\n<tool_call>{}</tool_call>\n```").inside(4)
-        False
-    """
-
-    __slots__ = (
-        "_at",
-        "_floor",
-        "_quote_line",
-        "_region",
-        "_regions",
-        "_text",
-        "_ticks",
-    )
-
-    def __init__(self, text: str) -> None:
-        self._text = text
-        regions = [(m.start(), m.end()) for m in _COMMENT.finditer(text)]
-        if "```" in text:
-            fences = find_fences(text)
-            if len(fences) > 1 or any(not _only_tokens(text, f) for f in fences):
-                regions += [(f.start, f.end) for f in fences]
-        self._regions = sorted(regions)
-        self._region = 0
-        self._at = 0
-        self.reset(0)
-
-    def reset(self, at: int) -> None:
-        """Read from ``at`` on: quotes that open before it do not count."""
-        if at < self._at:
-            self._region = 0
-        self._floor = self._at = at
-        starts_line = at == 0 or self._text[at - 1] == "\n"
-        self._quote_line = starts_line and _QUOTE_LINE.match(self._text, at) is not None
-        self._ticks = 0
-
-    def inside(self, index: int) -> bool:
-        """Whether markup at ``index`` is quoted (``index`` never decreases)."""
-        text = self._text
-        for tick in _INLINE_TICKS.finditer(text, self._at, index):
-            if tick.group() == "\n":
-                self._quote_line = _QUOTE_LINE.match(text, tick.end()) is not None
-                self._ticks = 0
-            else:
-                self._ticks += 1
-        self._at = max(self._at, index)
-        regions = self._regions
-        while self._region < len(regions) and regions[self._region][1] <= index:
-            self._region += 1
-        if self._region < len(regions):
-            start = regions[self._region][0]
-            if self._floor <= start <= index:
-                return True
-        return self._quote_line or self._ticks % 2 == 1
-
-
-def _only_tokens(text: str, fence: Fence) -> bool:
-    """Whether only whitespace and tokens stand outside ``fence``."""
-    outside = text[: fence.start] + " " + text[fence.end :]
-    return _NON_SPACE.search(TOKEN_KIND.sub("", outside)) is None
 
 
 def _clean_end(text: ScanText, start: int) -> int | None:
