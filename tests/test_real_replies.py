@@ -41,7 +41,6 @@ ISSUE_11_CASES: Final = [
     case for case in CASES if int(case.id.removeprefix("real-")) <= ISSUE_11_LAST_CASE
 ]
 WRAPPER_KEYS: Final = {
-    "real-045": "json_input",
     "real-111": "_",
     "real-118": "json_tool_call",
 }

@@ -32,6 +32,7 @@ from langchain_jsonrecover._core.decode.close import (
     swallows_structure,
 )
 from langchain_jsonrecover._core.decode.tolerant import Decoded, DecodeFailure, decode
+from langchain_jsonrecover._core.repair.python_reads import STRAY_BRACE, read_tuples
 from langchain_jsonrecover._core.repair.single_edit import (
     INNER_LIMIT,
     Ambiguous,
@@ -178,10 +179,13 @@ class RepairPass:
         if not isinstance(root, Decoded):
             return None
         closer = NON_SPACE.search(masked, start + root.end)
-        if masked[start] != "{" or closer is None or closer.group() != "]":
+        if closer is None or NON_SPACE.search(masked, closer.end()) is not None:
             return None
         end = closer.end()
-        if NON_SPACE.search(masked, end) is not None:
+        if closer.group() == "}":
+            repairs = (*self.prepared.repairs, STRAY_BRACE)
+            return Candidate(start, end, "raw", repairs, value=root.value)
+        if masked[start] != "{" or closer.group() != "]":
             return None
         repairs = (*self.prepared.repairs, "character_inserted")
         return Candidate(
@@ -335,7 +339,7 @@ class RepairPass:
         if _inside_string(self.masked, start):
             return None
         text = self.masked[start:]
-        fixed = repair_syntax(text, entities=entities)
+        fixed = repair_syntax(text, entities=entities) or read_tuples(text, entities)
         if fixed is not None and (
             len(text) > _CHECK_LIMIT or not _CHECKED.intersection(fixed.repairs)
         ):

@@ -17,6 +17,7 @@ that says why, never a value read past it.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -93,9 +94,37 @@ def names_payload(key: str, titles: tuple[str, ...]) -> bool:
         (True, False)
         >>> names_payload("get_weather", ("getweather",))
         True
+        >>> names_payload("json_input", ()), names_payload("json_tool_call", ())
+        (True, False)
     """
     normalized = normalize(key)
-    return normalized in _NORMALIZED_PAYLOAD_KEYS or normalized in titles
+    return (
+        normalized in _NORMALIZED_PAYLOAD_KEYS
+        or normalized in titles
+        or payload_words(key)
+    )
+
+
+def payload_words(key: str) -> bool:
+    """Whether a key is two or more words that each name the payload.
+
+    ``json_input`` or ``outputData`` names the payload as surely as ``input``
+    does; a key with any other word (``json_tool_call``, ``input_errors``) does
+    not, so the list stays closed: only its own words combine.
+
+    Example:
+        >>> payload_words("json_input"), payload_words("outputData")
+        (True, True)
+        >>> payload_words("input"), payload_words("input_errors")
+        (False, False)
+    """
+    words = _WORD.findall(key)
+    return len(words) > 1 and all(
+        word.casefold() in _NORMALIZED_PAYLOAD_KEYS for word in words
+    )
+
+
+_WORD: Final = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
 def normalize(key: str) -> str:
