@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+import orjson
 import pytest
 from langchain_core.exceptions import OutputParserException
 from pydantic import BaseModel
@@ -55,23 +56,30 @@ def _assert_row(reply: str, schema: Any, expected: Any, repair: str) -> None:
         assert parser.parse(reply) == schema.model_validate(expected)
 
 
-# stray_closer_dropped: one ``}`` after a whole root, nothing after it.
+# stray_closer_dropped: one ``}`` after a whole root, nothing after it, read
+# where a schema takes the root; without one an error, as a stray ``]`` is.
+class Pair(BaseModel):
+    a: str
+
+
 STRAY_BRACE = [
     (
         '{"section_summary": "a, b and c."}\n}',
         Summary,
         {"section_summary": "a, b and c."},
     ),
-    ('{"a": "x y"}\n}', None, {"a": "x y"}),
-    ('["x y", "z"] }', None, ["x y", "z"]),
-    ('{"a": {"b": "x y"}}\n}', None, {"a": {"b": "x y"}}),
+    ('{"a": "x y"}\n}', Pair, {"a": "x y"}),
+    ('{"a": "x y"} }', Pair, {"a": "x y"}),
+    ('{"a": "x y"}\n}', None, ERROR),
     # Two stray closers, or a bare key first (a prefilled ``{``): not this rule.
-    ('{"a": "x y"}\n}}', None, ERROR),
+    ('{"a": "x y"}\n}}', Pair, ERROR),
     ('result: {"a": "x y"}}', None, ERROR),
     # A stray ``]`` keeps its two readings (family 7): no schema, an error.
     ('{"a": "x y"}\n]', None, ERROR),
     # Text after the closer: not one stray closer.
-    ('{"a": "x y"}\n} and more', None, ERROR),
+    ('{"a": "x y"}\n} and more', Pair, ERROR),
+    # The schema does not take the root: an error, not another value.
+    ('{"b": "x y"}\n}', Pair, ERROR),
 ]
 
 
@@ -112,3 +120,102 @@ def test_a_python_tuple_is_read_as_a_list(
     reply: str, schema: Any, expected: Any
 ) -> None:
     _assert_row(reply, schema, expected, "tuples_listed")
+
+
+# python_call_read: the whole reply is one call with literal keyword arguments,
+# read as their object where a schema takes it; never without one.
+class Person(BaseModel):
+    name: str
+    age: int
+
+
+class Transfer(BaseModel):
+    agent_name: str
+
+
+CALLS = [
+    ('Person(name="Ada", age=3)', Person, {"name": "Ada", "age": 3}),
+    ("Person(name='Ada', age=3)\n", Person, {"name": "Ada", "age": 3}),
+    ('transfer_to_agent(agent_name="Billing")', Transfer, {"agent_name": "Billing"}),
+    ('tools.transfer(agent_name="Billing")', Transfer, {"agent_name": "Billing"}),
+    # No schema: the call's name may be a tool's, not the answer's.
+    ('Person(name="Ada", age=3)', None, ERROR),
+    # Positional arguments: which field each fills is a guess.
+    ('Person("Ada", 3)', Person, ERROR),
+    # A value that is not a literal, or prose around the call.
+    ("Person(name=get_name(), age=3)", Person, ERROR),
+    ('I would call Person(name="Ada", age=3)', Person, ERROR),
+    # The schema does not take the arguments.
+    ('Person(name="Ada")', Person, ERROR),
+    ('Person(name="Ada", age="three")', Person, ERROR),
+]
+
+
+@pytest.mark.parametrize(("reply", "schema", "expected"), CALLS)
+def test_a_python_call_is_read_as_its_arguments_where_a_schema_decides(
+    reply: str, schema: Any, expected: Any
+) -> None:
+    _assert_row(reply, schema, expected, "python_call_read")
+
+
+# echoed_reply_read: a one-key envelope (a payload key or a field's name) whose
+# string is a reply of its own (a fence, prose), read as that reply where the
+# schema takes it.
+class Scroll(BaseModel):
+    prompt: str
+
+
+class Echo(BaseModel):
+    output: Scroll
+    reasoning: str
+
+
+INNER = '{"output": {"prompt": "a scroll"}, "reasoning": "asked for one"}'
+FENCED = "```json\n" + INNER + "\n```"
+ECHOES = [
+    (
+        orjson.dumps({"output": "\n" + FENCED}).decode(),
+        Echo,
+        {"output": {"prompt": "a scroll"}, "reasoning": "asked for one"},
+    ),
+    (
+        orjson.dumps({"reasoning": "Here it is:\n" + FENCED}).decode(),
+        Echo,
+        {"output": {"prompt": "a scroll"}, "reasoning": "asked for one"},
+    ),
+    # A key that is neither the payload's name nor a field: an error.
+    (orjson.dumps({"draft": FENCED}).decode(), Echo, ERROR),
+    # Two fences in the string: which one is the reply?
+    (orjson.dumps({"output": FENCED + "\n" + FENCED}).decode(), Echo, ERROR),
+    # The echoed reply does not match the schema either.
+    (orjson.dumps({"output": '```json\n{"prompt": 1}\n```'}).decode(), Echo, ERROR),
+]
+
+
+@pytest.mark.parametrize(("reply", "schema", "expected"), ECHOES)
+def test_an_echoed_reply_in_an_envelope_is_read_as_the_reply(
+    reply: str, schema: Any, expected: Any
+) -> None:
+    _assert_row(reply, schema, expected, "echoed_reply_read")
+
+
+# Payload words: a one-key wrapper whose key is only words that name the
+# payload (``json_input``) is unwrapped; any other word keeps the error.
+class Scene(BaseModel):
+    details: str
+
+
+WRAPPERS = [
+    ('{"json_input": {"details": "x"}}', Scene, {"details": "x"}),
+    ('{"outputData": {"details": "x"}}', Scene, {"details": "x"}),
+    ('{"json_tool_call": {"details": "x"}}', Scene, ERROR),
+    ('{"input_errors": {"details": "x"}}', Scene, ERROR),
+    ('{"_": {"details": "x"}}', Scene, ERROR),
+]
+
+
+@pytest.mark.parametrize(("reply", "schema", "expected"), WRAPPERS)
+def test_a_wrapper_of_payload_words_is_unwrapped(
+    reply: str, schema: Any, expected: Any
+) -> None:
+    _assert_row(reply, schema, expected, "wrapper_unwrapped")

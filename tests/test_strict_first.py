@@ -33,6 +33,7 @@ from langchain_jsonrecover._core.decode.tolerant import escape_control_character
 from langchain_jsonrecover._core.extract import Extraction, extract
 from langchain_jsonrecover._core.reply.markup import prepare_reply
 from langchain_jsonrecover._core.reply.reasoning import _tags, think_bounds
+from langchain_jsonrecover._core.strict_gate import may_be_one_broken_value
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -120,7 +121,7 @@ def test_a_broken_value_still_builds_its_repair(
     ],
 )
 def test_a_reply_not_one_whole_value_is_still_repaired_whole(reply: str) -> None:
-    assert extract_module._may_be_one_broken_value(prepare_reply(reply).text)
+    assert may_be_one_broken_value(prepare_reply(reply).text)
 
 
 json_values = st.recursive(
@@ -157,7 +158,7 @@ def test_one_whole_value_is_read_as_it_stands(
     option = orjson.OPT_INDENT_2 if pretty else 0
     reply = before + orjson.dumps(value, option=option).decode() + "\n"
     prepared = prepare_reply(reply)
-    if extract_module._may_be_one_broken_value(prepared.text):
+    if may_be_one_broken_value(prepared.text):
         return  # the blanked reply is not one value (a tag read as data)
     scan = Scan(max_depth=200)
     assert repair_module.RepairPass(prepared, scan).repair_whole() is None

@@ -44,7 +44,9 @@ from langchain_jsonrecover._core.levels import Repair, guesses
 from langchain_jsonrecover._core.limits import DEFAULT_MAX_CHARS
 from langchain_jsonrecover._core.recheck import recheck, refuse_guess, unless_repeated
 from langchain_jsonrecover._core.reply.markup import Prepared, prepare_reply
+from langchain_jsonrecover._core.rereads import reread
 from langchain_jsonrecover._core.schema.validate import FieldError, Schema, two_readings
+from langchain_jsonrecover._core.strict_gate import CLOSER, may_be_one_broken_value
 
 # What the package imports from here; the value types live in ``found``.
 __all__ = [
@@ -70,7 +72,6 @@ if TYPE_CHECKING:
 DEFAULT_MAX_DEPTH: Final = 200
 
 _END_OF_DATA: Final = "unexpected end of data"
-_CLOSER: Final = {"{": "}", "[": "]"}
 _FILLS_NOTHING: Final = (
     "none of the schema's fields is in the JSON: every value would be a default"
 )
@@ -141,8 +142,13 @@ def extract(
     fast = _read_clean_reply(text, scan)
     if fast is not None and (fast.failure is None or not repair):
         found = choose((fast,), schema, strict_first=strict_first)
-        if found is not None:  # always, for one candidate
-            return unless_repeated(text, found) if schema is not None else found
+        if found is not None and schema is None:  # always, for one candidate
+            return found
+        if found is not None and schema is not None:
+            found = unless_repeated(text, found)
+            if repair and isinstance(found, ReplyFailure):
+                return reread(text, found, schema, max_depth=max_depth)
+            return found
     prepared = prepare_reply(text)
     candidates: Iterable[Candidate] = (
         (fast,) if fast is not None else iter_candidates(prepared, scan)
@@ -151,7 +157,7 @@ def extract(
         found = choose(candidates, schema, strict_first=strict_first)
         found = found or report_no_json(prepared)
         return recheck(prepared, found, max_depth, schema=schema is not None)
-    whole = fast is None and _may_be_one_broken_value(prepared.text)
+    whole = fast is None and may_be_one_broken_value(prepared.text)
 
     def repairs() -> RepairPass:
         return RepairPass(prepared, scan, source=text)
@@ -165,6 +171,8 @@ def extract(
         strict = choose(_record_into(candidates, tried), schema, strict_first=True)
         picked = _repair_after_strict(strict, tried, repairs, schema)
     found = recheck(prepared, picked, max_depth, schema=schema is not None)
+    if schema is not None and isinstance(found, ReplyFailure):
+        found = reread(text, found, schema, max_depth=max_depth)
     if repair != "safe" or not isinstance(found, Extraction):
         return found
     chosen = guesses(found.repairs, text, found.span)
@@ -282,38 +290,6 @@ def _repair_after_strict(
     return strict or repaired_each or report_no_json(repair_pass.prepared)
 
 
-def _may_be_one_broken_value(masked: str) -> bool:
-    r"""Whether ``RepairPass.repair_whole`` may read the prepared reply.
-
-    It reads a reply that opens with ``{``, ``[`` or ``"`` as one broken
-    value; a reply that is one whole JSON value as it stands gives it nothing:
-    no repair applies to text that decodes, the single-edit search and the
-    inner-quote pass leave it alone, and no stray closer follows it. Then
-    the strict candidates read the reply at their own cost (a ``<think>``
-    block before the JSON, blanked, or prose before a fence).
-
-    Example:
-        >>> _may_be_one_broken_value('          {"a": [1]}\n')
-        False
-        >>> _may_be_one_broken_value("{'a': 1}"), _may_be_one_broken_value("Hi {}")
-        (True, False)
-    """
-    lead = NON_SPACE.search(masked)
-    if lead is None or masked[lead.start()] not in '"{[':
-        return False
-    opener = masked[lead.start()]
-    end = len(masked)
-    while masked[end - 1] in " \t\r\n":  # a non-space is there: ``lead``
-        end -= 1
-    if opener == '"' or masked[end - 1] != _CLOSER[opener]:
-        return True
-    try:  # the whole text, not a copy: what surrounds the value is white space
-        orjson.loads(masked)
-    except orjson.JSONDecodeError:
-        return True  # (or white space orjson does not take: read as before)
-    return False
-
-
 def _record_into(
     candidates: Iterable[Candidate], into: list[Candidate]
 ) -> Iterator[Candidate]:
@@ -393,7 +369,7 @@ def _read_clean_reply(text: str, scan: Scan) -> Candidate | None:
     if first is None or text[first.start()] not in "{[":
         return None
     end = len(text.rstrip(" \t\r\n"))
-    if not scan.close_truncated and text[end - 1] != _CLOSER[text[first.start()]]:
+    if not scan.close_truncated and text[end - 1] != CLOSER[text[first.start()]]:
         return None
     try:
         value, shallow = loads_within(text, scan.max_depth)

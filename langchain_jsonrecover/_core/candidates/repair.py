@@ -182,10 +182,10 @@ class RepairPass:
         if closer is None or NON_SPACE.search(masked, closer.end()) is not None:
             return None
         end = closer.end()
-        if closer.group() == "}":
+        if closer.group() == "}" and self.scan.scalars:  # a schema decides
             repairs = (*self.prepared.repairs, STRAY_BRACE)
             return Candidate(start, end, "raw", repairs, value=root.value)
-        if masked[start] != "{" or closer.group() != "]":
+        if masked[start] != "{" or closer.group() != "]":  # no schema: ``}`` too
             return None
         repairs = (*self.prepared.repairs, "character_inserted")
         return Candidate(

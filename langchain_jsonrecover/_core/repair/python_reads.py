@@ -28,10 +28,10 @@ from langchain_jsonrecover._core.repair.syntax import repair as repair_syntax
 
 TUPLES_LISTED: Final = "tuples_listed"
 STRAY_BRACE: Final = "stray_closer_dropped"
-"""A whole root and one ``}`` after it, nothing else (``{"a": "x"}\n}``): the
-``}`` is dropped. Unlike a stray ``]`` (two readings: a lost ``[`` makes an
-array of the root), no lost opener before a whole value makes an object of it,
-for an object's members are keyed; one reading."""
+"""A whole root and one ``}`` after it, nothing else (``{"a": "x"}\n}``), read
+with a schema: the ``}`` is dropped and the schema takes the root or not, as a
+stray ``]`` is read (family 7). Without a schema the reply stays an error, as
+with a ``]`` (the single-edit search reads a short one, as before)."""
 _VALUE_BEFORE: Final = ":,[("
 _SPACE: Final = " \t\r\n"
 _PAIRS: Final = {"(": ")", "[": "]", "{": "}"}

@@ -1,0 +1,127 @@
+r"""Second readings of a reply that failed, taken only where a schema decides.
+
+Pure functions on ``str``; no LangChain imports. :func:`extract` asks here
+when a reply gave no value and a schema was given; each reading is tried on
+its own and is taken only when the schema accepts the value it gives:
+
+- ``python_call_read``: the whole reply is one Python call with keyword
+  arguments only, each a literal (``Person(name="Ada", age=3)``,
+  ``transfer_to_agent(agent_name="Billing")``): the arguments are the object.
+  Without a schema the call's name may be the answer's or a tool's, and the
+  reply is left an error.
+- ``echoed_reply_read``: the value is a one-key object whose key names the
+  payload or is one of the schema's fields, holding a string that is a reply
+  of its own (a fence, prose around it): the model echoed its whole reply
+  into that string (``{"output": "```json\n{\"output\": …}\n```"}``). Read as
+  the key's value it does not match; read as the reply, it does.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any, Final
+
+import orjson
+
+from langchain_jsonrecover._core.found import Extraction, ReplyFailure
+from langchain_jsonrecover._core.schema.keys import names_payload
+from langchain_jsonrecover._core.schema.payload import read_string_reply
+from langchain_jsonrecover._core.schema.validate import Accepted
+
+if TYPE_CHECKING:
+    from langchain_jsonrecover._core.schema.validate import Schema
+
+PYTHON_CALL: Final = "python_call_read"
+ECHOED_REPLY: Final = "echoed_reply_read"
+_MAX_CALL_CHARS: Final = 20_000
+"""Longer replies are not parsed as Python (``ast`` costs more than a scan)."""
+
+
+def reread(
+    text: str, failure: ReplyFailure, schema: Schema, *, max_depth: int
+) -> Extraction | ReplyFailure:
+    """The value a second reading gives where the schema takes it, else ``failure``.
+
+    Example:
+        >>> from pydantic import BaseModel
+        >>> from langchain_jsonrecover._core.schema.validate import Schema
+        >>> class Move(BaseModel):
+        ...     to: str
+        >>> reread('go(to="b2")', ReplyFailure("no_json", ""), Schema(Move),
+        ...     max_depth=9).value
+        Move(to='b2')
+    """
+    found = python_call_read(text, schema)
+    if found is None:
+        found = echoed_reply_read(text, failure, schema, max_depth=max_depth)
+    return failure if found is None else found
+
+
+def python_call_read(text: str, schema: Schema) -> Extraction | None:
+    """A reply that is one call with literal keyword arguments, as their object."""
+    body = text.strip()
+    if not body.endswith(")") or len(body) > _MAX_CALL_CHARS:
+        return None
+    arguments = call_arguments(body)
+    if not arguments:
+        return None
+    verdict = schema.accept(arguments)
+    if not isinstance(verdict, Accepted) or verdict.aligned:
+        return None
+    start = text.index(body[0])
+    span = (start, start + len(body))
+    return Extraction(verdict.value, span, "raw", (PYTHON_CALL, *verdict.repairs))
+
+
+def call_arguments(body: str) -> dict[str, Any] | None:
+    """The keyword arguments of ``body`` when it is one call and nothing else.
+
+    Example:
+        >>> call_arguments('Person(name="Ada", tags=("a",), ok=True)')
+        {'name': 'Ada', 'tags': ['a'], 'ok': True}
+        >>> call_arguments('Person("Ada")') is None  # positional: whose field?
+        True
+        >>> call_arguments('f(x=g(1))') is None  # not a literal
+        True
+    """
+    try:
+        tree = ast.parse(body, mode="eval").body
+    except (SyntaxError, ValueError):
+        return None
+    if (
+        not isinstance(tree, ast.Call)
+        or not isinstance(tree.func, (ast.Name, ast.Attribute))
+        or tree.args
+        or any(keyword.arg is None for keyword in tree.keywords)
+    ):
+        return None
+    try:
+        pairs = {k.arg: ast.literal_eval(k.value) for k in tree.keywords if k.arg}
+        value = orjson.loads(orjson.dumps(pairs))  # tuples as lists; no sets
+    except (ValueError, TypeError, SyntaxError, orjson.JSONEncodeError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def echoed_reply_read(
+    text: str, failure: ReplyFailure, schema: Schema, *, max_depth: int
+) -> Extraction | None:
+    """A one-key envelope whose string echoes the whole reply, read as that reply."""
+    value = failure.value
+    if failure.kind != "schema" or not isinstance(value, dict) or len(value) != 1:
+        return None
+    ((key, inner),) = value.items()
+    if not isinstance(inner, str) or not (
+        key in schema.fields or names_payload(key, ())
+    ):
+        return None
+    read = read_string_reply(inner, max_depth=max_depth)
+    if read is None or read[1] == "decoded_json_string":
+        return None  # plain JSON in a string is the wrapper rules' to read
+    verdict = schema.accept(read[0])
+    if not isinstance(verdict, Accepted):
+        return None
+    start = failure.start or 0
+    span = (start, len(text.rstrip()))
+    repairs = (ECHOED_REPLY, read[1], *verdict.repairs)
+    return Extraction(verdict.value, span, "raw", repairs)
