@@ -127,9 +127,6 @@ def test_repair_recovers_ninety_percent_with_no_wrong_value() -> None:
     assert_target(ISSUE_11_CASES, TARGET_RIGHT_SHARE)
 
 
-@pytest.mark.xfail(
-    strict=False, reason="issue 22: the fixes for the new cases have not landed"
-)
 def test_new_cases_repair_recovers_ninety_two_percent_with_no_wrong_value() -> None:
     assert_target(CASES, ISSUE_22_TARGET_RIGHT_SHARE)
 

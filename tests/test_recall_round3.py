@@ -219,3 +219,59 @@ def test_a_wrapper_of_payload_words_is_unwrapped(
     reply: str, schema: Any, expected: Any
 ) -> None:
     _assert_row(reply, schema, expected, "wrapper_unwrapped")
+
+
+# lost_closer_added: the root object lost its ``}`` after whole members, the
+# model did not say it was cut off, and every field of the schema is there.
+class City(BaseModel):
+    city: str
+    unit: str = "celsius"
+
+
+class Poem(BaseModel):
+    poem: str
+    count: int
+
+
+LOST_CLOSER = [
+    ('{"city": "Rome", "unit": "kelvin"', City, {"city": "Rome", "unit": "kelvin"}),
+    (
+        '{\n  "poem": "Two lines.",\n  "count": 2\n',
+        Poem,
+        {"poem": "Two lines.", "count": 2},
+    ),
+    (
+        'Here: {"city": "Rome", "unit": "kelvin"',
+        City,
+        {"city": "Rome", "unit": "kelvin"},
+    ),
+    # A field missing: the cut may have taken it (its default would stand in).
+    ('{"city": "Rome"', City, ERROR),
+    # A number at the end may be cut (``2`` of ``25``).
+    ('{"poem": "Two lines.", "count": 2', Poem, ERROR),
+    # More than the root open, a key cut, a comma last: not one lost closer.
+    ('{"city": "Rome", "unit": ["kelvin"', City, ERROR),
+    ('{"city": "Rome", "unit": "kelvin", "no', City, ERROR),
+    ('{"city": "Rome", "unit": "kelvin",', City, ERROR),
+    # No schema: a cut and a lost closer are two readings.
+    ('{"city": "Rome", "unit": "kelvin"', None, ERROR),
+]
+
+
+@pytest.mark.parametrize(("reply", "schema", "expected"), LOST_CLOSER)
+def test_a_lost_closer_after_every_field_is_added(
+    reply: str, schema: Any, expected: Any
+) -> None:
+    _assert_row(reply, schema, expected, "lost_closer_added")
+
+
+def test_a_reply_cut_at_its_token_limit_is_read_as_a_cut() -> None:
+    found = extract(
+        '{"city": "Rome", "unit": "kelvin"',
+        schema=Schema(City),
+        repair=True,
+        close_truncated=True,
+        cut_off=True,
+    )
+    assert isinstance(found, Extraction)
+    assert "lost_closer_added" not in found.repairs

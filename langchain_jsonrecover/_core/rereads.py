@@ -14,6 +14,12 @@ its own and is taken only when the schema accepts the value it gives:
   of its own (a fence, prose around it): the model echoed its whole reply
   into that string (``{"output": "```json\n{\"output\": …}\n```"}``). Read as
   the key's value it does not match; read as the reply, it does.
+- ``lost_closer_added``: the reply ends after a whole member of the root
+  object, its ``}`` missing, and the model did not say it stopped at its
+  token limit (``{"city": "Rome", "unit": "celsius"``). A lost ``}`` or a
+  cut: where every field of the schema is there, whole (a string closed, any
+  other value followed by white space), both give the schema the same value;
+  it is taken. A field missing, and the cut may have taken it: an error.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ if TYPE_CHECKING:
 
 PYTHON_CALL: Final = "python_call_read"
 ECHOED_REPLY: Final = "echoed_reply_read"
+LOST_CLOSER: Final = "lost_closer_added"
 _MAX_CALL_CHARS: Final = 20_000
 """Longer replies are not parsed as Python (``ast`` costs more than a scan)."""
 
@@ -54,6 +61,8 @@ def reread(
     found = python_call_read(text, schema)
     if found is None:
         found = echoed_reply_read(text, failure, schema, max_depth=max_depth)
+    if found is None:
+        found = lost_closer_added(text, failure, schema)
     return failure if found is None else found
 
 
@@ -125,3 +134,28 @@ def echoed_reply_read(
     span = (start, len(text.rstrip()))
     repairs = (ECHOED_REPLY, read[1], *verdict.repairs)
     return Extraction(verdict.value, span, "raw", repairs)
+
+
+def lost_closer_added(
+    text: str, failure: ReplyFailure, schema: Schema
+) -> Extraction | None:
+    """A root object that lost its ``}`` after whole members holding every field."""
+    if failure.kind != "truncated" or failure.cut_off or failure.start is None:
+        return None
+    tail = text[failure.start :]
+    body = tail.rstrip()
+    if not body.startswith("{") or not (body.endswith('"') or len(body) < len(tail)):
+        return None  # a scalar at the end may be cut: ``1`` of ``12``
+    try:
+        value = orjson.loads(body + "}")
+    except orjson.JSONDecodeError:
+        return None  # more than the root's ``}`` is open, or a key is cut
+    if not isinstance(value, dict) or not schema.fields <= value.keys():
+        return None
+    if not schema.fields:
+        return None
+    verdict = schema.accept(value)
+    if not isinstance(verdict, Accepted) or verdict.aligned:
+        return None
+    span = (failure.start, failure.start + len(body))
+    return Extraction(verdict.value, span, "raw", (LOST_CLOSER, *verdict.repairs))
