@@ -233,7 +233,7 @@ class Poem(BaseModel):
     count: int
 
 
-LOST_CLOSER = [
+LOST_CLOSER: list[tuple[str, Any, Any]] = [
     ('{"city": "Rome", "unit": "kelvin"', City, {"city": "Rome", "unit": "kelvin"}),
     (
         '{\n  "poem": "Two lines.",\n  "count": 2\n',
