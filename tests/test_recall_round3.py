@@ -145,6 +145,8 @@ CALLS = [
     # A value that is not a literal, or prose around the call.
     ("Person(name=get_name(), age=3)", Person, ERROR),
     ('I would call Person(name="Ada", age=3)', Person, ERROR),
+    # Nesting too deep for Python's parser: an error, never a crash.
+    ("Person(name=" + "[" * 3000 + "]" * 3000 + ", age=3)", Person, ERROR),
     # The schema does not take the arguments.
     ('Person(name="Ada")', Person, ERROR),
     ('Person(name="Ada", age="three")', Person, ERROR),

@@ -95,7 +95,7 @@ def call_arguments(body: str) -> dict[str, Any] | None:
     """
     try:
         tree = ast.parse(body, mode="eval").body
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     if (
         not isinstance(tree, ast.Call)
@@ -107,7 +107,7 @@ def call_arguments(body: str) -> dict[str, Any] | None:
     try:
         pairs = {k.arg: ast.literal_eval(k.value) for k in tree.keywords if k.arg}
         value = orjson.loads(orjson.dumps(pairs))  # tuples as lists; no sets
-    except (ValueError, TypeError, SyntaxError, orjson.JSONEncodeError):
+    except (ValueError, TypeError, SyntaxError, RecursionError, orjson.JSONEncodeError):
         return None
     return value if isinstance(value, dict) else None
 
