@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from langchain_jsonrecover._core.candidates.kinds import CandidateFailure
 from langchain_jsonrecover._core.candidates.order import SEVERAL
+from langchain_jsonrecover._core.found import Extraction, ReplyFailure
 from langchain_jsonrecover._core.schema.validate import (
     Accepted,
     FieldError,
@@ -30,7 +31,7 @@ from langchain_jsonrecover._core.schema.validate import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Container, Iterable, Iterator
+    from collections.abc import Callable, Container, Iterable, Iterator
 
     from langchain_jsonrecover._core.candidates.kinds import Candidate
     from langchain_jsonrecover._core.schema.validate import Schema
@@ -216,3 +217,56 @@ def defaulted(value: Any) -> bool:
         elif isinstance(node, dict):
             stack.extend(node.values())
     return False
+
+
+def broken_before(
+    found: Extraction,
+    tried: Iterable[Candidate],
+    repair_each: Callable[[Iterable[Candidate]], Iterable[Candidate]],
+) -> ReplyFailure | None:
+    """A broken candidate before the chosen value that repair reads otherwise.
+
+    Without a schema, a value that decodes after an earlier candidate that
+    does not (``Answer: {"a": 1, "b" 2}`` then ``Example: {"a": 0, "b": 0}``)
+    holds two readings: the broken one is the answer with a slip, or a draft
+    the later value replaces. Where the broken candidate's repair gives
+    another value, that is an ``invalid_json`` failure naming both values;
+    ``None`` where no earlier candidate broke, none repairs, or each repairs
+    to ``found``'s value itself. ``repair_each`` is called only when an
+    earlier candidate broke.
+    """
+    start, value = found.span[0], found.value
+    broken = [
+        c
+        for c in tried
+        if c.start < start
+        and c.failure is not None
+        and c.failure.kind == "invalid_json"
+    ]
+    for fixed in repair_each(broken) if broken else ():
+        if fixed.failure is None and fixed.value != value:
+            reason = (
+                f"a broken JSON value before the one that decodes reads "
+                f"{_short(fixed.value)} once repaired, the later one "
+                f"{_short(value)}: the answer with a slip, or a draft? "
+                "(two readings)"
+            )
+            return ReplyFailure(
+                "invalid_json", reason, pos=fixed.start, start=fixed.start
+            )
+    return None
+
+
+def _short(value: Any) -> str:
+    """A value's repr, cut to 60 characters for a message."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def recorded(
+    candidates: Iterable[Candidate], into: list[Candidate]
+) -> Iterator[Candidate]:
+    """The candidates, each kept in ``into`` as it is tried."""
+    for candidate in candidates:
+        into.append(candidate)
+        yield candidate
