@@ -153,7 +153,7 @@ def extract(
         tried: list[Candidate] = []
         found = choose(recorded(candidates, tried), schema, strict_first=strict_first)
         if schema is None and strict_first and isinstance(found, Extraction):
-            each = lambda c: RepairPass(prepared, scan, source=text).repair_each(c)  # noqa: E731
+            each = lambda: RepairPass(prepared, scan, source=text)  # noqa: E731
             found = broken_before(found, tried, each) or found
         found = found or report_no_json(prepared)
         return recheck(prepared, found, max_depth, schema=schema is not None)
@@ -275,8 +275,7 @@ def _repair_after_strict(
             checked = choose(both, schema, strict_first=True, repaired=ids)
             if isinstance(checked, ReplyFailure):
                 return checked
-        each = lambda tried: repairs().repair_each(tried)  # noqa: E731
-        return strict if schema else broken_before(strict, tried, each) or strict
+        return strict if schema else broken_before(strict, tried, repairs) or strict
     repair_pass = repairs()
     repaired_each = choose(repair_pass.repair_each(tried), schema, strict_first=True)
     if isinstance(repaired_each, Extraction):

@@ -17,6 +17,7 @@ Without a schema, the first candidate that decodes is all there is to read.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -34,8 +35,11 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Container, Iterable, Iterator
 
     from langchain_jsonrecover._core.candidates.kinds import Candidate
+    from langchain_jsonrecover._core.candidates.repair import RepairPass
     from langchain_jsonrecover._core.schema.validate import Schema
 
+_OPENS_MEMBER: Final = re.compile(r'\{[ \t\r\n]*+"[^"\\\n]{1,80}"[ \t\r\n]*+:')
+"""An object's opener, a quoted key and its colon: JSON, not a placeholder."""
 _TWO_CLOSER_READINGS: Final = (
     "a stray closer after the JSON, or a lost opener before it (two readings)"
 )
@@ -220,20 +224,19 @@ def defaulted(value: Any) -> bool:
 
 
 def broken_before(
-    found: Extraction,
-    tried: Iterable[Candidate],
-    repair_each: Callable[[Iterable[Candidate]], Iterable[Candidate]],
+    found: Extraction, tried: Iterable[Candidate], repairs: Callable[[], RepairPass]
 ) -> ReplyFailure | None:
-    """A broken candidate before the chosen value that repair reads otherwise.
+    """A broken candidate before the chosen value: two readings, unless it agrees.
 
     Without a schema, a value that decodes after an earlier candidate that
     does not (``Answer: {"a": 1, "b" 2}`` then ``Example: {"a": 0, "b": 0}``)
     holds two readings: the broken one is the answer with a slip, or a draft
-    the later value replaces. Where the broken candidate's repair gives
-    another value, that is an ``invalid_json`` failure naming both values;
-    ``None`` where no earlier candidate broke, none repairs, or each repairs
-    to ``found``'s value itself. ``repair_each`` is called only when an
-    earlier candidate broke.
+    the later value replaces. That is an ``invalid_json`` failure where the
+    broken candidate's repair gives another value, or where it has no repair
+    and opens as an object does, with a quoted key and its colon (``{"a":``);
+    ``None`` where no earlier candidate broke, each repairs to ``found``'s
+    value itself, or none repairs and none opens so (``Use {name: value}``).
+    ``repairs`` is called only when an earlier candidate broke.
     """
     start, value = found.span[0], found.value
     broken = [
@@ -243,17 +246,29 @@ def broken_before(
         and c.failure is not None
         and c.failure.kind == "invalid_json"
     ]
-    for fixed in repair_each(broken) if broken else ():
-        if fixed.failure is None and fixed.value != value:
+    if not broken:
+        return None
+    repair_pass = repairs()
+    fixed = {c.start: c for c in repair_pass.repair_each(broken) if c.failure is None}
+    text = repair_pass.prepared.text
+    for candidate in broken:
+        other = fixed.get(candidate.start)
+        if other is None and _OPENS_MEMBER.match(text, candidate.start):
+            reason = (
+                "a broken JSON value comes before the one that decodes: the "
+                "answer with a slip, or a draft? (two readings)"
+            )
+        elif other is not None and other.value != value:
             reason = (
                 f"a broken JSON value before the one that decodes reads "
-                f"{_short(fixed.value)} once repaired, the later one "
+                f"{_short(other.value)} once repaired, the later one "
                 f"{_short(value)}: the answer with a slip, or a draft? "
                 "(two readings)"
             )
-            return ReplyFailure(
-                "invalid_json", reason, pos=fixed.start, start=fixed.start
-            )
+        else:
+            continue
+        at = candidate.start
+        return ReplyFailure("invalid_json", reason, pos=at, start=at)
     return None
 
 

@@ -1,0 +1,120 @@
+"""Issue 21, review round 4: wrong values in repair and candidate choice, each a table.
+
+(a) An object of two strings alone (``{"a", "b"}``, ``{"a" "b"}``) is a
+    member whose colon was lost or a set with the wrong brackets: two
+    readings, so ``repair=True`` raises (F3). A key then a value that is no
+    string, or more members, keep their one reading.
+(b) Without a schema, a broken candidate before a value that decodes (the
+    answer with a slip, then a format example) is two readings when its
+    repair gives another value: raise, with and without ``repair`` (F21).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from langchain_jsonrecover import (
+    JsonFenceOutputParser,
+    JsonRecoveryError,
+    RegexJsonOutputParser,
+    TruncationRecoveringOutputParser,
+    extract_json,
+)
+
+PARSERS = [
+    pytest.param(lambda r: JsonFenceOutputParser(repair=r), id="fence"),
+    pytest.param(lambda r: TruncationRecoveringOutputParser(repair=r), id="truncation"),
+    pytest.param(
+        lambda r: RegexJsonOutputParser(pattern=r"<json>(.*?)</json>", repair=r),
+        id="regex",
+    ),
+]
+
+
+def _parse(make: Any, repair: bool, text: str) -> Any:
+    parser = make(repair)
+    if isinstance(parser, RegexJsonOutputParser):
+        text = f"<json>{text}</json>"
+    return parser.parse(text)
+
+
+# --- (a) two strings alone ------------------------------------------------------
+
+SET_LIKE = [
+    pytest.param('{"a", "b"}', id="comma"),
+    pytest.param('{"a" "b"}', id="space"),
+    pytest.param('{ "a" , "b" }', id="spaced_comma"),
+    pytest.param('{"tags": {"a", "b"}}', id="nested_comma"),
+    pytest.param('{"tags": {"red" "blue"}, "n": 1}', id="nested_space"),
+]
+
+
+@pytest.mark.parametrize("make", PARSERS)
+@pytest.mark.parametrize("text", SET_LIKE)
+def test_two_strings_alone_raise_with_repair(make: Any, text: str) -> None:
+    with pytest.raises(JsonRecoveryError):
+        _parse(make, True, text)
+
+
+ONE_READING = [
+    pytest.param('{"a", 1}', {"a": 1}, id="comma_number"),
+    pytest.param('{"a" 1}', {"a": 1}, id="space_number"),
+    pytest.param('{"name" "Ada", "age": 3}', {"name": "Ada", "age": 3}, id="more"),
+    pytest.param('{"n": 1, "b" "c"}', {"n": 1, "b": "c"}, id="not_first_key"),
+]
+
+
+@pytest.mark.parametrize("make", PARSERS)
+@pytest.mark.parametrize(("text", "expected"), ONE_READING)
+def test_lost_colon_with_one_reading_is_repaired(
+    make: Any, text: str, expected: Any
+) -> None:
+    assert _parse(make, True, text) == expected
+
+
+def test_two_strings_alone_extract_json() -> None:
+    with pytest.raises(JsonRecoveryError):
+        extract_json('{"a", "b"}', repair=True)
+
+
+# --- (b) a broken answer before a value that decodes -----------------------------
+
+BROKEN_BEFORE = [
+    pytest.param('Answer: {"a": 1, "b" 2}\nExample: {"a": 0, "b": 0}', id="lost_colon"),
+    pytest.param('Answer: {"a": 1 "b": 2}\nFormat: {"a": 3, "b": 4}', id="lost_comma"),
+    pytest.param('Here: {"a": 1, "b": 2,, }\nFor example {"a": 0}', id="two_commas"),
+    pytest.param("Result: {'a': 1}\nSchema: {\"a\": 0}", id="single_quotes"),
+]
+
+
+@pytest.mark.parametrize("repair", [False, True])
+@pytest.mark.parametrize("text", BROKEN_BEFORE)
+def test_broken_answer_before_a_valid_value_raises(text: str, repair: bool) -> None:
+    for parser in (
+        JsonFenceOutputParser(repair=repair),
+        TruncationRecoveringOutputParser(repair=repair),
+    ):
+        with pytest.raises(JsonRecoveryError, match="two readings"):
+            parser.parse(text)
+    with pytest.raises(JsonRecoveryError, match="two readings"):
+        extract_json(text, repair=repair)
+
+
+KEPT = [
+    # The broken value repairs to the later one itself, or is no object of
+    # quoted keys and has no repair.
+    pytest.param('Draft: {"a": 1,} Final: {"a": 1}', {"a": 1}, id="same_value"),
+    pytest.param('Use {name: value}. Result: {"a": 1}', {"a": 1}, id="placeholder"),
+    pytest.param('see [1]. Answer: {"a": 1}', {"a": 1}, id="citation"),
+]
+
+
+@pytest.mark.parametrize("repair", [False, True])
+@pytest.mark.parametrize(("text", "expected"), KEPT)
+def test_value_after_a_candidate_with_no_other_reading(
+    text: str, expected: Any, repair: bool
+) -> None:
+    assert JsonFenceOutputParser(repair=repair).parse(text) == expected
+    assert TruncationRecoveringOutputParser(repair=repair).parse(text) == expected
