@@ -6,7 +6,11 @@
     string, or more members, keep their one reading.
 (b) Without a schema, a broken candidate before a value that decodes (the
     answer with a slip, then a format example) is two readings when its
-    repair gives another value: raise, with and without ``repair`` (F21).
+    repair gives another value, or it has no repair and opens with a quoted
+    key and its colon: raise, with and without ``repair`` (F21).
+(c) An array of data (``[2.5]``, ``[-1]``) beside an object is a second
+    value, not a citation: several values, an error. Reference numbers
+    (whole, 0 to 9999) stay citations.
 """
 
 from __future__ import annotations
@@ -118,3 +122,37 @@ def test_value_after_a_candidate_with_no_other_reading(
 ) -> None:
     assert JsonFenceOutputParser(repair=repair).parse(text) == expected
     assert TruncationRecoveringOutputParser(repair=repair).parse(text) == expected
+
+
+# --- (c) an array of data beside an object is no citation ------------------------
+
+NOT_CITATIONS = [
+    pytest.param('[2.5, 2.5]\n{"a": 1}', id="floats_before"),
+    pytest.param('{"a": 1}\n[0.5]', id="float_after"),
+    pytest.param('Sources [-1] {"a": 1}', id="negative_in_prose"),
+]
+
+
+@pytest.mark.parametrize("repair", [False, True])
+@pytest.mark.parametrize("text", NOT_CITATIONS)
+def test_data_array_beside_object_is_two_values(text: str, repair: bool) -> None:
+    for parser in (
+        JsonFenceOutputParser(repair=repair),
+        TruncationRecoveringOutputParser(repair=repair),
+    ):
+        with pytest.raises(JsonRecoveryError):
+            parser.parse(text)
+
+
+CITATIONS = [
+    pytest.param('{"a": 1} [4]', id="after"),
+    pytest.param('[1, 2]\n{"a": 1}', id="before_on_its_line"),
+    pytest.param('[2] The filing says {"a": 1}', id="leading"),
+]
+
+
+@pytest.mark.parametrize("repair", [False, True])
+@pytest.mark.parametrize("text", CITATIONS)
+def test_reference_numbers_stay_citations(text: str, repair: bool) -> None:
+    assert JsonFenceOutputParser(repair=repair).parse(text) == {"a": 1}
+    assert TruncationRecoveringOutputParser(repair=repair).parse(text) == {"a": 1}
