@@ -783,7 +783,7 @@ HOSTILE: list[tuple[str, Callable[[int], str], bool | None]] = [
     ("nested_doubled_braces", lambda n: "{" * (2 * n) + "}" * (2 * n), None),
     ("false_starts", lambda n: '{"a": "{' * n, None),
     ("backticks", lambda n: "[" + "`[1]`, " * n + "1]", False),
-    ("leading_commas", lambda n: "[" + "[\n, 1], " * n + "1]", False),
+    ("leading_commas", lambda n: "[" + "[, 1], " * n + "1]", False),
     ("over_escaped_items", lambda n: "[" + '\\"x\\", ' * n + "1]", False),
 ]
 

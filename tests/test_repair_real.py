@@ -219,7 +219,7 @@ REPAIRED: list[tuple[str, str, Any, tuple[str, ...]]] = [
     ),
     (
         "comma_before_the_first_key",
-        '{\n, "a": 1}',
+        '{, "a": 1}',
         {"a": 1},
         ("leading_comma_removed",),
     ),

@@ -11,9 +11,6 @@
 (c) An array of data (``[2.5]``, ``[-1]``) beside an object is a second
     value, not a citation: several values, an error. Reference numbers
     (whole, 0 to 9999) stay citations.
-(d) A comma before the first key or item is dropped only where it starts
-    its line (comma-first style): ``[, 1, 2]`` may have lost its first item
-    (F15), in the repair pass and the single-edit search alike.
 """
 
 from __future__ import annotations
@@ -159,44 +156,3 @@ CITATIONS = [
 def test_reference_numbers_stay_citations(text: str, repair: bool) -> None:
     assert JsonFenceOutputParser(repair=repair).parse(text) == {"a": 1}
     assert TruncationRecoveringOutputParser(repair=repair).parse(text) == {"a": 1}
-
-
-# --- (d) a leading comma is dropped only where it starts its line ------------------
-
-LEADING_COMMA_REFUSED = [
-    pytest.param("[, 1, 2]", id="array"),
-    pytest.param('{, "a": 1}', id="object"),
-    pytest.param('[ , {"a": 1}]', id="spaced"),
-]
-
-
-@pytest.mark.parametrize("make", PARSERS)
-@pytest.mark.parametrize("text", LEADING_COMMA_REFUSED)
-def test_leading_comma_on_the_opener_line_raises(make: Any, text: str) -> None:
-    # A first item or member may be lost: ``[, 1, 2]`` is no ``[1, 2]``.
-    with pytest.raises(JsonRecoveryError):
-        _parse(make, True, text)
-
-
-LEADING_COMMA_DROPPED = [
-    pytest.param("[\n,\n1, 2]", [1, 2], id="own_line"),
-    pytest.param(
-        '{"steps": [\n,{\n"do": "wait"\n}]}',
-        {"steps": [{"do": "wait"}]},
-        id="comma_first",
-    ),
-    pytest.param('{\n  , "a": 1}', {"a": 1}, id="starts_line"),
-]
-
-
-@pytest.mark.parametrize("make", PARSERS)
-@pytest.mark.parametrize(("text", "expected"), LEADING_COMMA_DROPPED)
-def test_leading_comma_that_starts_its_line_is_dropped(
-    make: Any, text: str, expected: Any
-) -> None:
-    parser = make(True)
-    if isinstance(parser, RegexJsonOutputParser):
-        text = f"<json>{text}</json>"
-    found = parser.extract(text)
-    assert found.value == expected
-    assert "leading_comma_removed" in found.repairs

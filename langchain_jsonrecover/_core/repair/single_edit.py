@@ -44,7 +44,6 @@ from langchain_jsonrecover._core.decode.tolerant import (
 from langchain_jsonrecover._core.repair.single_edit_far import (
     Far,
     after_string,
-    between_separators,
     between_strings,
     closes_pair,
     colon_name,
@@ -120,6 +119,7 @@ _REFUSING: Final = frozenset(
 string, ``{"a", "b"}`` a set (``colon_name``); ``{"a": “q” and more"}`` may
 have lost the quote before a quotation (``“q”`` is a pair: neither half is
 JSON's); ``[1, ,", "x"]`` may be ``[1, ",", "x"]`` (see ``swallows``)."""
+_SEPARATOR_NEXT: Final = re.compile(r"[ \t\r\n]*+[,:;=]")
 _SEPARATORS: Final = frozenset(",:;=")
 _NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
 _TAIL_BRACKETS: Final = 4096
@@ -382,7 +382,7 @@ def _edits_at(text: str, at: int, *, in_array: bool, stop: int) -> Iterator[Edit
         name = "character_dropped"
         if char in _SEPARATORS and between_digits:
             name = _DIGITS_JOINED
-        elif between_separators(text, at):
+        elif _between_separators(text, at):
             name = _LOST_ITEM
         yield at, 1, "", name
     elif char == " " and between_digits:
@@ -427,6 +427,27 @@ def _may_quote(text: str, at: int) -> bool:
         (after in _SPACE and before in _SPACE_OR_STRUCTURAL)
         or (before in _SPACE and after in _SPACE_OR_STRUCTURAL)
     )
+
+
+def _between_separators(text: str, at: int) -> bool:
+    """Whether dropping the separator at ``at`` leaves a lost item unread.
+
+    Two commas in a row, or a ``;`` or ``=`` beside a comma or colon, may
+    stand where an item or value was lost.
+    """
+    char = text[at]
+    if char not in _SEPARATORS:
+        return False
+    before = text[:at].rstrip()[-1:]
+    after = _SEPARATOR_NEXT.match(text, at + 1)
+    neighbours = (before if before in _SEPARATORS else "") + (
+        after.group()[-1] if after else ""
+    )
+    if char == ",":
+        return "," in neighbours
+    if char == ":":
+        return False
+    return bool(neighbours)
 
 
 def _before_structure(text: str, at: int, chars: str) -> bool:

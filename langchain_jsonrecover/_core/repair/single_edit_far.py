@@ -25,8 +25,6 @@ _NEIGHBOURS: Final = frozenset("{}[],:")
 _STRUCTURE: Final = re.compile(r"[\[\]{},:]")
 _COMMA_NEXT: Final = re.compile(r"[ \t\r\n]*+,")
 _PAIR_LOOK_BACK: Final = 512
-_SEPARATOR_NEXT: Final = re.compile(r"[ \t\r\n]*+[,:;=]")
-SEPARATORS: Final = frozenset(",:;=")
 _STRING_CLOSES: Final = re.compile(r'[ \t\r\n]*+"(?:[^"\\\n]++|\\.)*+"[ \t\r\n]*+\}')
 """How far a quote's string is read for the other half of its pair."""
 
@@ -224,27 +222,3 @@ def colon_name(text: str, at: int, drop: int, new: str, name: str) -> str:
     opened = before.rfind('"', 0, len(before) - 1)
     set_like = opened >= 0 and before[:opened].rstrip(" \t\r\n").endswith("{")
     return "two_strings" if set_like else name
-
-
-def between_separators(text: str, at: int) -> bool:
-    """Whether dropping the separator at ``at`` leaves a lost item unread.
-
-    Two commas in a row, a comma right after an opener on its line
-    (``[, 1]``), or a ``;`` or ``=`` beside a comma or colon, may stand where
-    an item or value was lost.
-    """
-    char = text[at]
-    if char not in SEPARATORS:
-        return False
-    before = text[:at].rstrip()[-1:]
-    if char == "," and before in "{[":
-        return "\n" not in text[:at].rsplit(before, 1)[-1]
-    after = _SEPARATOR_NEXT.match(text, at + 1)
-    neighbours = (before if before in SEPARATORS else "") + (
-        after.group()[-1] if after else ""
-    )
-    if char == ",":
-        return "," in neighbours
-    if char == ":":
-        return False
-    return bool(neighbours)

@@ -118,7 +118,7 @@ def repair(text: str, *, entities: bool = False) -> Repaired | None:
     - ``escaped_quotes_replaced``: ``{"q": \"rain\"}``, a key or value
       escaped once too often among plain JSON;
     - ``backticks_removed``: a container as inline code, ``"a": `{…}```;
-    - ``leading_comma_removed``: ``[\n,{…}]``, a comma that starts its line;
+    - ``leading_comma_removed``: ``[,{…}]``, with a key or item after it;
     - ``semicolon_as_comma``, ``equals_as_colon``, ``colon_inserted``,
       ``comma_as_colon``, ``colon_as_comma``, ``punctuation_dropped``: a
       ``;`` for a comma, a ``=`` for a colon, a lost colon after a quoted key,

@@ -280,16 +280,14 @@ def _read_first_closer(p: Pass, char: str) -> bool:
 
 
 def _drop_leading_comma(p: Pass) -> bool:
-    r"""Drop a comma that starts its line before the first key or item: ``[\n,{``.
+    r"""Drop a comma before the first key or item, when one follows it.
 
-    ``[, 1]``, ``{, "a": 1}`` (a first item may be lost), ``{,}``, ``[,,1]``: refused.
+    ``[\n,{...}]``; ``{,}`` and ``[,,1]`` stay refused.
     """
     after = match_end(tok.LOOK_GAP, p.text, p.pos + 1)
-    line = p.text[p.text.rfind("\n", 0, p.pos) + 1 : p.pos]
-    if (
-        after >= len(p.text)
-        or not starts_key_or_item(p.text, after, in_object=p.stack[-1] == "{")
-        or line.strip(" \t\r")
+    in_object = p.stack[-1] == "{"
+    if after >= len(p.text) or not starts_key_or_item(
+        p.text, after, in_object=in_object
     ):
         return p.refuse()
     p.repairs["leading_comma_removed"] = None
