@@ -11,6 +11,9 @@
 (c) An array of data (``[2.5]``, ``[-1]``) beside an object is a second
     value, not a citation: several values, an error. Reference numbers
     (whole, 0 to 9999) stay citations.
+(d) A reply that ends inside a string whose last quote is escaped and then
+    only closers follow (``{"b": "x\\"}``) is a backslash slip or a cut:
+    without ``finish_reason="length"`` the truncation parser raises.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from langchain_core.messages import AIMessage
+from langchain_core.outputs import ChatGeneration
 
 from langchain_jsonrecover import (
     JsonFenceOutputParser,
@@ -156,3 +161,33 @@ CITATIONS = [
 def test_reference_numbers_stay_citations(text: str, repair: bool) -> None:
     assert JsonFenceOutputParser(repair=repair).parse(text) == {"a": 1}
     assert TruncationRecoveringOutputParser(repair=repair).parse(text) == {"a": 1}
+
+
+# --- (d) an escaped quote, then closers, at the end of the reply -------------------
+
+ESCAPED_QUOTE_END = [
+    pytest.param('{"a": 1, "b": "x\\"}', {"a": 1, "b": 'x"}'}, id="object"),
+    pytest.param('{"p": "c:\\\\logs\\"}', {"p": 'c:\\logs"}'}, id="path"),
+    pytest.param('[{"q": "say \\"hi\\"}]', [{"q": 'say "hi"}]'}], id="nested"),
+]
+
+
+@pytest.mark.parametrize("repair", [False, True])
+@pytest.mark.parametrize(("text", "cut_reading"), ESCAPED_QUOTE_END)
+def test_escaped_quote_then_closers_is_no_cut_without_the_token_limit(
+    text: str, cut_reading: Any, repair: bool
+) -> None:
+    # A backslash slipped before the closing quote, or a cut inside the string
+    # that happens to end in closers: two readings, unless the model says it
+    # stopped at its token limit.
+    with pytest.raises(JsonRecoveryError, match="escaped quote"):
+        TruncationRecoveringOutputParser(repair=repair).parse(text)
+    message = AIMessage(text, response_metadata={"finish_reason": "length"})
+    parser = TruncationRecoveringOutputParser(repair=repair)
+    assert parser.parse_result([ChatGeneration(message=message)]) == cut_reading
+
+
+def test_escaped_quote_without_closers_is_still_a_cut() -> None:
+    parser = TruncationRecoveringOutputParser()
+    assert parser.parse('{"a": 1, "b": "x\\"') == {"a": 1, "b": 'x"'}
+    assert parser.parse('{"a": 1, "b": "x\\\\"}') == {"a": 1, "b": "x\\"}
