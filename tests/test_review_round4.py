@@ -14,6 +14,9 @@
 (d) A reply that ends inside a string whose last quote is escaped and then
     only closers follow (``{"b": "x\\"}``) is a backslash slip or a cut:
     without ``finish_reason="length"`` the truncation parser raises.
+(e) The inner-quote reading (``inner_quotes_escaped``) takes an even number
+    of quotes for text in each string; an odd number (``"a "b" c "d"``)
+    leaves one quote whose role no rule decides: raise (F12).
 """
 
 from __future__ import annotations
@@ -191,3 +194,38 @@ def test_escaped_quote_without_closers_is_still_a_cut() -> None:
     parser = TruncationRecoveringOutputParser()
     assert parser.parse('{"a": 1, "b": "x\\"') == {"a": 1, "b": 'x"'}
     assert parser.parse('{"a": 1, "b": "x\\\\"}') == {"a": 1, "b": "x\\"}
+
+
+# --- (e) the inner-quote reading: an even count of inner quotes in each string -----
+
+INNER_ODD = [
+    pytest.param('{"q": "a "b" c "d", "n": 1}', id="three"),
+    pytest.param('{"q": "He said "hi" to "Bob" and "x", "n": 1}', id="five"),
+]
+
+
+@pytest.mark.parametrize("make", PARSERS)
+@pytest.mark.parametrize("text", INNER_ODD)
+def test_odd_inner_quotes_in_one_string_raise(make: Any, text: str) -> None:
+    with pytest.raises(JsonRecoveryError):
+        _parse(make, True, text)
+
+
+INNER_EVEN = [
+    pytest.param(
+        '{"t": "call it "Owl"", "n": 1}', {"t": 'call it "Owl"', "n": 1}, id="doubled"
+    ),
+    pytest.param(
+        '{"q": "a "b" c", "r": "x "y" z", "n": 1}',
+        {"q": 'a "b" c', "r": 'x "y" z', "n": 1},
+        id="two_strings",
+    ),
+]
+
+
+@pytest.mark.parametrize("make", PARSERS)
+@pytest.mark.parametrize(("text", "expected"), INNER_EVEN)
+def test_even_inner_quotes_in_each_string_are_read(
+    make: Any, text: str, expected: Any
+) -> None:
+    assert _parse(make, True, text) == expected
