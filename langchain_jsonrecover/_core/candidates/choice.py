@@ -233,7 +233,9 @@ def broken_before(
     holds two readings: the broken one is the answer with a slip, or a draft
     the later value replaces. That is an ``invalid_json`` failure where the
     broken candidate's repair gives another value, or where it has no repair
-    and opens as an object does, with a quoted key and its colon (``{"a":``);
+    and opens in prose as an object does, with a quoted key and its colon
+    (``{"a":``; a broken fence before one that decodes stays documented: the
+    first block that decodes wins);
     ``None`` where no earlier candidate broke, each repairs to ``found``'s
     value itself, or none repairs and none opens so (``Use {name: value}``).
     ``repairs`` is called only when an earlier candidate broke.
@@ -253,7 +255,11 @@ def broken_before(
     text = repair_pass.prepared.text
     for candidate in broken:
         other = fixed.get(candidate.start)
-        if other is None and _OPENS_MEMBER.match(text, candidate.start):
+        if (
+            other is None
+            and candidate.step != "fence"
+            and _OPENS_MEMBER.match(text, candidate.start)
+        ):
             reason = (
                 "a broken JSON value comes before the one that decodes: the "
                 "answer with a slip, or a draft? (two readings)"
