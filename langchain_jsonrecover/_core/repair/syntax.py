@@ -33,7 +33,6 @@ giving exactly what the pass would give, or declines and leaves it to the pass.
 from __future__ import annotations
 
 import html
-import re
 from dataclasses import dataclass
 from typing import Final
 
@@ -44,7 +43,6 @@ from langchain_jsonrecover._core.repair.walk import rewrite
 
 _INNER_GUESSED: Final = "inner_quote_escaped_guessed"
 _INNER_QUOTES_LEAST: Final = 2
-_JSON_STRING: Final = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
 """One inner quote (``"1/2" wrench"``) also reads as a stray one, dropped."""
 
 _ESCAPED_WINDOW: Final = 256
@@ -406,7 +404,7 @@ def repair_inner_quotes(text: str) -> Repaired | None:
     if out.count('\\"') - text.count('\\"', 0, end) < _INNER_QUOTES_LEAST:
         return None  # one quote: an inch mark, or a stray quote to drop
     if '\\"' not in text[:end] and any(
-        m.group().count('\\"') % 2 for m in _JSON_STRING.finditer(out)
+        m.group().count('\\"') % 2 for m in tok.JSON_STRING.finditer(out)
     ):
         return None  # an odd count in one string: one of them is no inner quote
     return Repaired(out, ("inner_quotes_escaped",), truncated=False, end=end)
