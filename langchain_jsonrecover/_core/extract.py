@@ -16,9 +16,11 @@ import orjson
 
 from langchain_jsonrecover._core.candidates.choice import (
     Reading,
+    broken_before,
     defaulted,
     noted,
     read_all,
+    recorded,
 )
 from langchain_jsonrecover._core.candidates.find import (
     NON_SPACE,
@@ -67,7 +69,7 @@ __all__ = [
 Prefer = Literal["first", "last"]
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Container, Iterable, Iterator
+    from collections.abc import Callable, Container, Iterable
 
 DEFAULT_MAX_DEPTH: Final = 200
 
@@ -92,9 +94,9 @@ def extract(
 ) -> Extraction | ReplyFailure:
     r"""Find and decode the JSON value a reply holds.
 
-    The reply is prepared once (reasoning and markup blanked) and that view
-    serves every stage: the candidates, the repairs and the no-JSON report.
-    A reply that is clean JSON is answered before it is prepared at all.
+    The reply is prepared once (reasoning and markup blanked) for every stage;
+    clean JSON is answered before that. Without a schema, a value after a
+    broken candidate that repairs to another value is two readings.
 
     Args:
         text: The model's reply.
@@ -154,7 +156,11 @@ def extract(
         (fast,) if fast is not None else iter_candidates(prepared, scan)
     )
     if not repair:
-        found = choose(candidates, schema, strict_first=strict_first)
+        tried: list[Candidate] = []
+        found = choose(recorded(candidates, tried), schema, strict_first=strict_first)
+        if schema is None and strict_first and isinstance(found, Extraction):
+            each = lambda: RepairPass(prepared, scan, source=text)  # noqa: E731
+            found = broken_before(found, tried, each) or found
         found = found or report_no_json(prepared)
         return recheck(prepared, found, max_depth, schema=schema is not None)
     whole = fast is None and may_be_one_broken_value(prepared.text)
@@ -167,8 +173,8 @@ def extract(
             candidates, repairs(), schema, prefer=prefer, whole=whole
         )
     else:  # the strict reading first, at its own cost: no repair built yet
-        tried: list[Candidate] = []
-        strict = choose(_record_into(candidates, tried), schema, strict_first=True)
+        tried = []
+        strict = choose(recorded(candidates, tried), schema, strict_first=True)
         picked = _repair_after_strict(strict, tried, repairs, schema)
     found = recheck(prepared, picked, max_depth, schema=schema is not None)
     if schema is not None and isinstance(found, ReplyFailure):
@@ -251,7 +257,7 @@ def _choose_repairing(
         found_last = choose(either, schema, repaired=repaired.keys())
         return found_last or report_no_json(repair_pass.prepared)
     tried: list[Candidate] = []
-    strict = choose(_record_into(candidates, tried), schema, strict_first=True)
+    strict = choose(recorded(candidates, tried), schema, strict_first=True)
     return _repair_after_strict(strict, tried, lambda: repair_pass, schema)
 
 
@@ -261,15 +267,10 @@ def _repair_after_strict(
     repairs: Callable[[], RepairPass],
     schema: Schema | None,
 ) -> Extraction | ReplyFailure:
-    """The winner once the strict candidates were read (``prefer="first"``).
+    """The winner once the strict candidates (``tried``, in order) gave ``strict``.
 
-    Args:
-        strict: What the strict candidates gave.
-        tried: The candidates they tried, in order.
-        repairs: The repairs of the same prepared reply, made when first
-            needed (a strict value with no broken candidate beside it needs
-            none).
-        schema: What a value must match, if anything.
+    ``repairs`` makes the repairs of the same prepared reply when first needed
+    (a strict value with no broken candidate before or beside it needs none).
     """
     if isinstance(strict, ReplyFailure) and strict.detail == TWO_READINGS:
         return strict  # final: no repair reads past two readings
@@ -282,21 +283,12 @@ def _repair_after_strict(
             checked = choose(both, schema, strict_first=True, repaired=ids)
             if isinstance(checked, ReplyFailure):
                 return checked
-        return strict
+        return strict if schema else broken_before(strict, tried, repairs) or strict
     repair_pass = repairs()
     repaired_each = choose(repair_pass.repair_each(tried), schema, strict_first=True)
     if isinstance(repaired_each, Extraction):
         return repaired_each
     return strict or repaired_each or report_no_json(repair_pass.prepared)
-
-
-def _record_into(
-    candidates: Iterable[Candidate], into: list[Candidate]
-) -> Iterator[Candidate]:
-    """The candidates, each kept in ``into`` as it is tried."""
-    for candidate in candidates:
-        into.append(candidate)
-        yield candidate
 
 
 def extract_partial(

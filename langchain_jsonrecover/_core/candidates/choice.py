@@ -17,11 +17,13 @@ Without a schema, the first candidate that decodes is all there is to read.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from langchain_jsonrecover._core.candidates.kinds import CandidateFailure
 from langchain_jsonrecover._core.candidates.order import SEVERAL
+from langchain_jsonrecover._core.found import Extraction, ReplyFailure
 from langchain_jsonrecover._core.schema.validate import (
     Accepted,
     FieldError,
@@ -30,11 +32,14 @@ from langchain_jsonrecover._core.schema.validate import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Container, Iterable, Iterator
+    from collections.abc import Callable, Container, Iterable, Iterator
 
     from langchain_jsonrecover._core.candidates.kinds import Candidate
+    from langchain_jsonrecover._core.candidates.repair import RepairPass
     from langchain_jsonrecover._core.schema.validate import Schema
 
+_OPENS_MEMBER: Final = re.compile(r'\{[ \t\r\n]*+"[^"\\\n]{1,80}"[ \t\r\n]*+:')
+"""An object's opener, a quoted key and its colon: JSON, not a placeholder."""
 _TWO_CLOSER_READINGS: Final = (
     "a stray closer after the JSON, or a lost opener before it (two readings)"
 )
@@ -216,3 +221,73 @@ def defaulted(value: Any) -> bool:
         elif isinstance(node, dict):
             stack.extend(node.values())
     return False
+
+
+def broken_before(
+    found: Extraction, tried: Iterable[Candidate], repairs: Callable[[], RepairPass]
+) -> ReplyFailure | None:
+    """A broken candidate before the chosen value: two readings, unless it agrees.
+
+    Without a schema, a value that decodes after an earlier candidate that
+    does not (``Answer: {"a": 1, "b" 2}`` then ``Example: {"a": 0, "b": 0}``)
+    holds two readings: the broken one is the answer with a slip, or a draft
+    the later value replaces. That is an ``invalid_json`` failure where the
+    broken candidate's repair gives another value, or where it has no repair
+    and opens in prose as an object does, with a quoted key and its colon
+    (``{"a":``; a broken fence before one that decodes stays documented: the
+    first block that decodes wins);
+    ``None`` where no earlier candidate broke, each repairs to ``found``'s
+    value itself, or none repairs and none opens so (``Use {name: value}``).
+    ``repairs`` is called only when an earlier candidate broke.
+    """
+    start, value = found.span[0], found.value
+    broken = [
+        c
+        for c in tried
+        if c.start < start
+        and c.failure is not None
+        and c.failure.kind == "invalid_json"
+    ]
+    if not broken:
+        return None
+    repair_pass = repairs()
+    fixed = {c.start: c for c in repair_pass.repair_each(broken) if c.failure is None}
+    text = repair_pass.prepared.text
+    for candidate in broken:
+        other = fixed.get(candidate.start)
+        if (
+            other is None
+            and candidate.step != "fence"
+            and _OPENS_MEMBER.match(text, candidate.start)
+        ):
+            reason = (
+                "a broken JSON value comes before the one that decodes: the "
+                "answer with a slip, or a draft? (two readings)"
+            )
+        elif other is not None and other.value != value:
+            reason = (
+                f"a broken JSON value before the one that decodes reads "
+                f"{_short(other.value)} once repaired, the later one "
+                f"{_short(value)}: the answer with a slip, or a draft? "
+                "(two readings)"
+            )
+        else:
+            continue
+        at = candidate.start
+        return ReplyFailure("invalid_json", reason, pos=at, start=at)
+    return None
+
+
+def _short(value: Any) -> str:
+    """A value's repr, cut to 60 characters for a message."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def recorded(
+    candidates: Iterable[Candidate], into: list[Candidate]
+) -> Iterator[Candidate]:
+    """The candidates, each kept in ``into`` as it is tried."""
+    for candidate in candidates:
+        into.append(candidate)
+        yield candidate

@@ -29,6 +29,7 @@ SEVERAL_REASON: Final = (
     "several JSON values stand together (JSON Lines, or values glued one after "
     "the other): which one is the answer?"
 )
+_CITATION_MAX: Final = 9999
 _GAP: Final = re.compile(r"[ \t\r\n]*+,?+[ \t\r\n]*+")
 _NON_SPACE: Final = re.compile(r"\S")
 _BRACKETS: Final = re.compile(r"[\s\[\]{},]*+")
@@ -67,7 +68,7 @@ def glued_runs(text: str, spans: Sequence[Span]) -> list[list[Span]]:
 
     Each is closed but the last span of the prose, which may be cut off
     (``{"a": 1}\n{"b": 2`` is JSON Lines cut in its second value, never the
-    first value alone). A citation (an array of numbers) beside an object is
+    first value alone). A citation (an array of reference numbers) beside an object is
     not glued to it:
     ``{"a": 1} [4]`` stays two candidates, objects first. Each gap is read
     once, so the look is linear in the reply.
@@ -229,10 +230,14 @@ def value_in_rest(text: str, start: int, end: int, *, max_depth: int) -> bool:
 
 
 def _is_citation(span: Span) -> bool:
-    """An array of numbers only (``[4]``, ``[1, 2]``)."""
+    """An array of reference numbers only (``[4]``, ``[1, 2]``).
+
+    Whole numbers from 0 to 9999: ``[2.5, 0.1]`` or ``[-3]`` is data, so it
+    and an object beside it are two values, never a citation and the answer.
+    """
     value = span.decoded.value if span.decoded is not None else None
     return isinstance(value, list) and all(
-        isinstance(v, int | float) and not isinstance(v, bool) for v in value
+        type(v) is int and 0 <= v <= _CITATION_MAX for v in value
     )
 
 

@@ -69,6 +69,13 @@ _AFTER_CLOSER: Final = (
     "the reply ends right after a closer: cut there, or a closer lost before "
     "it (two readings; the model did not say it stopped at its token limit)"
 )
+_ESCAPED_QUOTE_CLOSERS: Final = re.compile(r'\\"[ \t\r\n]*+[\]}][\]} \t\r\n]*+\Z')
+"""An escaped quote, then closers to the end (``{"p": "x\\"}``)."""
+_ESCAPED_END: Final = (
+    "the reply ends with an escaped quote and then closers: a backslash "
+    "before the string's closing quote, or a cut inside the string (two "
+    "readings; the model did not say it stopped at its token limit)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +213,12 @@ def close_truncated(
     stripped = text.rstrip(" \t\r\n")
     state = cut_state(stripped)
     kept_scalar = False
+    if (
+        state.string_start is not None
+        and not (after_closer or final_only)
+        and _ESCAPED_QUOTE_CLOSERS.search(stripped, state.string_start)
+    ):
+        return DecodeFailure("invalid_json", len(stripped) - 1, _ESCAPED_END)
     if state.string_start is None:
         if not (after_closer or final_only) and stripped[-1:] in {"}", "]"}:
             return DecodeFailure("invalid_json", len(stripped) - 1, _AFTER_CLOSER)

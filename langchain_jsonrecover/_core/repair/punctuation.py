@@ -12,7 +12,8 @@ called it refuses the text when none did.
 - ``colon_inserted``: a quoted key followed directly by its value,
   ``{"a" 1}``;
 - ``comma_as_colon``: a ``,`` after a quoted key, then a value that is no
-  key (``{"a", 1}``);
+  key (``{"a", 1}``); neither this nor ``colon_inserted`` reads an object
+  of two strings alone (``{"a", "b"}``: a set reads as well);
 - ``punctuation_dropped``: a ``:`` or ``,`` that no reading uses: right
   after ``{``, ``[``, ``:`` or a comma, or right before ``,``, ``}`` or
   ``]``; a ``,`` between a key and its colon, or after a colon and before
@@ -101,7 +102,7 @@ def take_at_colon(p: Pass, char: str) -> bool:
         p.state = _MEMBER
         p.repairs["equals_as_colon"] = None
         return True
-    if char in _VALUE_AFTER_KEY and not _colon_moved(p):
+    if char in _VALUE_AFTER_KEY and not _colon_moved(p) and not _set_like(p, p.pos):
         p.out.append(":")
         p.state = _MEMBER
         p.repairs["colon_inserted"] = None
@@ -111,7 +112,11 @@ def take_at_colon(p: Pass, char: str) -> bool:
         following = p.text[after : after + 1]
         if following == ":":
             return _drop(p)
-        if following in _VALUE_AFTER_KEY and _comma_is_colon(p, after):
+        if (
+            following in _VALUE_AFTER_KEY
+            and _comma_is_colon(p, after)
+            and not _set_like(p, after)
+        ):
             p.out.append(":")
             p.pos += 1
             p.state = _MEMBER
@@ -131,6 +136,22 @@ def _comma_is_colon(p: Pass, after: int) -> bool:
     if match_end(tok.KEY_AHEAD, p.text, after) > after:
         return False
     return p.parent() != "[" or p.comma_at > p.marks[-1].piece
+
+
+def _set_like(p: Pass, after: int) -> bool:
+    """Whether the object is two strings alone, a set: ``{"a", "b"}``, ``{"a" "b"}``.
+
+    The first key, then a string that closes the object, reads as a member
+    whose colon was lost and as two items of a set (an array with the wrong
+    brackets): two readings, so neither ``comma_as_colon`` nor
+    ``colon_inserted`` reads it. A key whose text holds an escaped quote is
+    not told apart here and keeps the colon's reading.
+    """
+    if match_end(tok.STRING_ENDS_OBJECT, p.text, after) == after:
+        return False
+    close = p.text.rfind('"', 0, p.pos)
+    opened = p.text.rfind('"', 0, close)
+    return p.text[:opened].rstrip(" \t\r\n").endswith("{")
 
 
 def _colon_moved(p: Pass) -> bool:

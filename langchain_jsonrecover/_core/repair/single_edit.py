@@ -46,6 +46,7 @@ from langchain_jsonrecover._core.repair.single_edit_far import (
     after_string,
     between_strings,
     closes_pair,
+    colon_name,
     find_far_sites,
     splits_pair,
     swallows,
@@ -115,9 +116,9 @@ _REFUSING: Final = frozenset(
 ``[1,, 2]`` and ``{"a": 1;, "b": 2}`` may have lost an item; ``[1 500]``,
 ``{"t": 12:30}`` and ``{"p": 19,99}`` are no two numbers and no one;
 ``["a": 1]`` may be ``[{"a": 1}]``; ``["Grace" "Hopper"]`` may be one
-string; ``{"a": “q” and more"}`` may have lost the quote before a quotation
-(``“q”`` is a pair: neither half is JSON's); ``[1, ,", "x"]`` may be
-``[1, ",", "x"]`` (see ``swallows``)."""
+string, ``{"a", "b"}`` a set (``colon_name``); ``{"a": “q” and more"}`` may
+have lost the quote before a quotation (``“q”`` is a pair: neither half is
+JSON's); ``[1, ,", "x"]`` may be ``[1, ",", "x"]`` (see ``swallows``)."""
 _SEPARATOR_NEXT: Final = re.compile(r"[ \t\r\n]*+[,:;=]")
 _SEPARATORS: Final = frozenset(",:;=")
 _NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
@@ -154,11 +155,10 @@ def fix_single_edit(text: str, *, max_depth: int) -> Repaired | Ambiguous | None
 
     Returns:
         The fixed value's text (strict JSON), named ``character_dropped``,
-        ``character_inserted``, ``character_replaced`` or
-        ``characters_swapped``; :class:`Ambiguous` when two fixes give
-        different values; ``None`` when the text decodes as it stands, is
-        cut off, nests deeper than the decoder reads, or has no single-edit
-        fix (or the search ran out of budget).
+        ``character_inserted``, ``character_replaced``, ``characters_swapped``;
+        :class:`Ambiguous` when two fixes give different values; ``None``
+        when the text decodes, is cut off, nests deeper than the decoder
+        reads, or has no single-edit fix (or the search ran out of budget).
 
     Example:
         >>> fix_single_edit('{"a": 1 "b": 2}', max_depth=200).text
@@ -395,7 +395,7 @@ def _edits_at(text: str, at: int, *, in_array: bool, stop: int) -> Iterator[Edit
             name = _TWO_STRINGS
         elif new == '"' and swallows(text, at, stop):
             name = _SWALLOWED
-        yield at, 0, new, name
+        yield at, 0, new, colon_name(text, at, 0, new, name)
     if char == '"' and not _before_structure(text, at, ":"):
         yield at, 0, "\\", "character_inserted"
     for new in _REPLACEMENTS.get(char, ""):
@@ -406,7 +406,7 @@ def _edits_at(text: str, at: int, *, in_array: bool, stop: int) -> Iterator[Edit
             name = _DIGITS_JOINED
         elif char == ":" and in_array and after_string(text, at):
             name = _LOST_BRACES
-        yield at, 1, new, name
+        yield at, 1, new, colon_name(text, at, 1, new, name)
     after = text[at + 1 : at + 2]
     if after and after != char and (char in _SWAPPED or after in _SWAPPED):
         yield at, 2, after + char, "characters_swapped"

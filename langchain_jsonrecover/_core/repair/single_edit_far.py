@@ -25,6 +25,7 @@ _NEIGHBOURS: Final = frozenset("{}[],:")
 _STRUCTURE: Final = re.compile(r"[\[\]{},:]")
 _COMMA_NEXT: Final = re.compile(r"[ \t\r\n]*+,")
 _PAIR_LOOK_BACK: Final = 512
+_STRING_CLOSES: Final = re.compile(r'[ \t\r\n]*+"(?:[^"\\\n]++|\\.)*+"[ \t\r\n]*+\}')
 """How far a quote's string is read for the other half of its pair."""
 
 
@@ -203,3 +204,21 @@ def swallows(text: str, at: int, stop: int) -> bool:
 def after_string(text: str, at: int) -> bool:
     """Whether a string ends right before ``at`` (past spaces)."""
     return text[:at].rstrip()[-1:] == '"'
+
+
+def colon_name(text: str, at: int, drop: int, new: str, name: str) -> str:
+    """``two_strings`` for a ``:`` that makes ``{"a", "b"}`` a member, else ``name``.
+
+    An object of two strings alone (the first key, then a string that closes
+    it: ``{"a", "b"}``, ``{"a" "b"}``) reads as a member whose colon was lost
+    and as a set of two items with the wrong brackets: two readings, so the
+    ``:`` inserted or put for the comma there is refused.
+    """
+    if new != ":" or not _STRING_CLOSES.match(text, at + drop):
+        return name
+    before = text[max(0, at - _PAIR_LOOK_BACK) : at].rstrip(" \t\r\n")
+    if before[-1:] != '"':
+        return name
+    opened = before.rfind('"', 0, len(before) - 1)
+    set_like = opened >= 0 and before[:opened].rstrip(" \t\r\n").endswith("{")
+    return "two_strings" if set_like else name

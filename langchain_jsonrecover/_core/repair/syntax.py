@@ -384,7 +384,8 @@ def repair_inner_quotes(text: str) -> Repaired | None:
     added or moved, no comma or colon inserted, reads the candidate); the
     pass itself requires that it is the one repair the text needs, that it
     takes at least two quotes for text (one alone, ``"1/2" wrench"``, may as
-    well be a stray quote to drop), and that the text does not end inside
+    well be a stray quote to drop), an even number in each string (``"a "b"
+    c "d"``: which quote closes?), and that the text does not end inside
     the value.
 
     Example:
@@ -402,4 +403,8 @@ def repair_inner_quotes(text: str) -> Repaired | None:
     out, _, end = found
     if out.count('\\"') - text.count('\\"', 0, end) < _INNER_QUOTES_LEAST:
         return None  # one quote: an inch mark, or a stray quote to drop
+    if '\\"' not in text[:end] and any(
+        m.group().count('\\"') % 2 for m in tok.JSON_STRING.finditer(out)
+    ):
+        return None  # an odd count in one string: one of them is no inner quote
     return Repaired(out, ("inner_quotes_escaped",), truncated=False, end=end)

@@ -189,6 +189,10 @@ KEY_OR_CUT: Final = re.compile(
 A quoted key may have ``=`` for its colon (read as one: ``equals_as_colon``)."""
 NEXT_STRING: Final = re.compile(rf"(?:{_KEY_BODY}(?=[ \t\r\n]*+(?:[,\]}}\"]|\Z)))?")
 """A whole string, followed by what may follow an item."""
+JSON_STRING: Final = re.compile(_STR.replace("\\x00-\\x1f", ""), re.DOTALL)
+"""A whole JSON string (raw control characters allowed)."""
+STRING_ENDS_OBJECT: Final = re.compile(rf"(?:{_STR}{_W}}})?")
+"""A whole string, then the ``}`` that closes its object."""
 UNQUOTED_BODY: Final = re.compile(r'[^"{\[:\\]*+')
 """A value with no opening quote: up to a quote, past no ``{[:`` or backslash."""
 VALUE_START: Final = frozenset("\"'“{[-0123456789")
