@@ -149,3 +149,86 @@ async def test_structured_output_asks_again(template: str, mode: str) -> None:
     chain = structured_output(model, Email, strategy="auto", max_retries=1)
     assert await run(chain, "Write it.", mode) == Email(to="b@x")
     assert len(model.calls) == 2
+
+
+# The middleware with a structured output: a text whose answer the schema
+# would read from a request to another tool (a JSON-RPC or MCP request to a
+# bound tool, or any envelope naming a tool that is not bound) is no answer;
+# the model is asked again. An envelope naming the schema is its answer.
+class Person(BaseModel):
+    """A person."""
+
+    name: str
+    age: int = 0
+
+
+@tool
+def search(name: str, age: int = 0) -> str:
+    """Search people."""
+    return "Ada Lovelace"
+
+
+PERSON_ARGS = '{"name": "Ada", "age": 36}'
+
+
+@pytest.mark.parametrize(
+    ("reply", "said"),
+    [
+        (
+            f'{{"jsonrpc": "2.0", "method": "search", "id": 1, "params": {PERSON_ARGS}}}',
+            "writes a call to the tool 'search' as text",
+        ),
+        (
+            (
+                '{"jsonrpc": "2.0", "method": "tools/call", "id": 1, "params": '
+                f'{{"name": "search", "arguments": {PERSON_ARGS}}}}}'
+            ),
+            "writes a call to the tool 'search' as text",
+        ),
+        (
+            f'{{"name": "lookup", "arguments": {PERSON_ARGS}}}',
+            "no tool named 'lookup'",
+        ),
+        (
+            f'{{"jsonrpc": "2.0", "method": "lookup", "id": 1, "params": {PERSON_ARGS}}}',
+            "no tool named 'lookup'",
+        ),
+    ],
+    ids=["jsonrpc_bound", "mcp_bound", "envelope_unbound", "jsonrpc_unbound"],
+)
+async def test_the_middleware_reads_no_answer_from_another_tools_request(
+    reply: str, said: str, mode: str
+) -> None:
+    model = ToolCallingChatModel(script=[reply, '{"name": "Bo", "age": 1}'])
+    agent: Any = create_agent(
+        model,
+        tools=[search],
+        middleware=[JsonRecoveryMiddleware(response_format=Person)],
+    )
+    result = await run(agent, {"messages": [("user", "Who?")]}, mode)
+    assert result["structured_response"] == Person(name="Bo", age=1)
+    assert len(model.calls) == 2
+    assert said in str(model.calls[1][-1].content)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        PERSON_ARGS,
+        f'{{"name": "Person", "arguments": {PERSON_ARGS}}}',
+        f'{{"jsonrpc": "2.0", "method": "Person", "id": 1, "params": {PERSON_ARGS}}}',
+    ],
+    ids=["plain", "envelope_schema", "jsonrpc_schema"],
+)
+async def test_the_middleware_reads_the_schemas_own_answer(
+    reply: str, mode: str
+) -> None:
+    model = ToolCallingChatModel(script=[reply])
+    agent: Any = create_agent(
+        model,
+        tools=[search],
+        middleware=[JsonRecoveryMiddleware(response_format=Person)],
+    )
+    result = await run(agent, {"messages": [("user", "Who?")]}, mode)
+    assert result["structured_response"] == Person(name="Ada", age=36)
+    assert len(model.calls) == 1

@@ -399,3 +399,17 @@ def held_back_error(name: str) -> str:
         "condition, a negation, a question, a proposal or an example); it was "
         "not executed. To make the call, send its markup alone."
     )
+
+
+def call_as_answer_error(name: str) -> str:
+    """Why a text whose answer would be read from a call to a bound tool is refused.
+
+    Example:
+        >>> call_as_answer_error("search")
+        "The reply writes a call to the tool 'search' as text ...
+    """
+    return (
+        f"The reply writes a call to the tool {name!r} as text (a JSON-RPC or "
+        "similar request); it was not executed and is not the answer. Call "
+        "the tool through tool calling, or give the answer itself."
+    )
