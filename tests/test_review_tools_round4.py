@@ -23,7 +23,11 @@ from langchain_core.messages import AIMessage
 from langchain_core.tools import tool
 from pydantic import BaseModel
 
-from langchain_jsonrecover import structured_output
+from langchain_jsonrecover import (
+    JsonFenceOutputParser,
+    SchemaValidationError,
+    structured_output,
+)
 from langchain_jsonrecover.agents import JsonRecoveryMiddleware
 from langchain_jsonrecover.tools import arecover_tool_calls, recover_tool_calls
 
@@ -232,3 +236,41 @@ async def test_the_middleware_reads_the_schemas_own_answer(
     result = await run(agent, {"messages": [("user", "Who?")]}, mode)
     assert result["structured_response"] == Person(name="Ada", age=36)
     assert len(model.calls) == 1
+
+
+# More words of a sentence that holds a call back (the list is shared with
+# the schema reading of a mentioned envelope): "I'd" / "we'd" (would), a
+# sample, an instance, a template, a hypothetical, a pending call, a refusal,
+# "avoid", the syntax or usage shown, an earlier or previous call.
+MORE_HELD_BACK = [
+    "Here's what I'd run:\n{C}",
+    "I\u2019d send {C} next.",
+    "We'd call {C}.",
+    "A sample call:\n{C}",
+    "For instance:\n{C}",
+    "Template:\n{C}",
+    "Hypothetically: {C}",
+    "Pending review:\n{C}",
+    "Awaiting your go-ahead:\n{C}",
+    "I refuse to run {C}.",
+    "Avoid {C} at all costs.",
+    "Syntax: {C}",
+    "Usage: {C}",
+    "Earlier: {C}",
+    "The previous turn sent {C}.",
+]
+
+
+@pytest.mark.parametrize("template", MORE_HELD_BACK)
+async def test_more_held_back_words_withhold_the_call(template: str, mode: str) -> None:
+    fixed = await recover(AIMessage(template.replace("{C}", FORMS["tool_call"])), mode)
+    assert fixed.tool_calls == []
+    assert [c["name"] for c in fixed.invalid_tool_calls] == ["send_email"]
+
+
+@pytest.mark.parametrize("template", MORE_HELD_BACK)
+def test_more_held_back_words_make_an_envelope_no_answer(template: str) -> None:
+    parser = JsonFenceOutputParser(pydantic_object=Person)
+    envelope = f'{{"name": "search", "arguments": {PERSON_ARGS}}}'
+    with pytest.raises(SchemaValidationError, match="only mentions this tool call"):
+        parser.parse(template.replace("{C}", envelope))
