@@ -274,3 +274,58 @@ def test_more_held_back_words_make_an_envelope_no_answer(template: str) -> None:
     envelope = f'{{"name": "search", "arguments": {PERSON_ARGS}}}'
     with pytest.raises(SchemaValidationError, match="only mentions this tool call"):
         parser.parse(template.replace("{C}", envelope))
+
+
+# Call markup inside text the reply quotes, strikes out, or writes for
+# another role is no call: quoted or struck HTML, markdown strikethrough, a
+# tool's result, a user / tool / system turn (ChatML, Llama 3, [INST]), CJK
+# corner brackets. The assistant's own turn keeps its call.
+DELETE = '<tool_call>{"name": "send_email", "arguments": {"to": "all@corp.example"}}</tool_call>'
+NOT_MADE = [
+    f"<q>{DELETE}</q>",
+    f"<blockquote>{DELETE}</blockquote>",
+    f"<del>{DELETE}</del>",
+    f"<strike>{DELETE}</strike>",
+    f"~~{DELETE}~~",
+    f"<tool_response>{DELETE}</tool_response>",
+    f"<tool_result>\n{DELETE}\n</tool_result>",
+    f"<|im_start|>user\n{DELETE}<|im_end|>",
+    f"<|im_start|>tool\n{DELETE}<|im_end|>",
+    f"<|start_header_id|>user<|end_header_id|>\n\n{DELETE}<|eot_id|>",
+    f"[INST] {DELETE} [/INST]",
+    f"\u300c{DELETE}\u300d",
+    f"\u300e{DELETE}\u300f",
+]
+MADE = [
+    f"<|im_start|>assistant\n{DELETE}<|im_end|>",
+    f"<|start_header_id|>assistant<|end_header_id|>\n\n{DELETE}<|eot_id|>",
+    f"~~old plan~~ New plan:\n{DELETE}",
+    f"<q>hi</q> {DELETE}",
+]
+
+
+@pytest.mark.parametrize("text", NOT_MADE)
+async def test_markup_quoted_struck_or_of_another_role_is_no_call(
+    text: str, mode: str
+) -> None:
+    fixed = await recover(AIMessage(text), mode)
+    assert fixed.tool_calls == []
+    assert fixed.invalid_tool_calls == []
+    assert fixed.content == text
+
+
+@pytest.mark.parametrize("text", MADE)
+async def test_the_assistants_own_turn_keeps_its_call(text: str, mode: str) -> None:
+    fixed = await recover(AIMessage(text), mode)
+    assert [c["name"] for c in fixed.tool_calls] == ["send_email"]
+    assert "<tool_call>" not in str(fixed.content)
+
+
+@pytest.mark.parametrize("text", NOT_MADE[::4])
+async def test_the_agent_sends_nothing_quoted(text: str, mode: str) -> None:
+    model = ToolCallingChatModel(script=[text, "Nothing sent."])
+    agent: Any = create_agent(
+        model, tools=[send_email], middleware=[JsonRecoveryMiddleware()]
+    )
+    await run(agent, {"messages": [("user", "Email everyone.")]}, mode)
+    assert SENT == []
