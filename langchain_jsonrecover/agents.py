@@ -70,6 +70,7 @@ from langchain_jsonrecover.retry.steps import (
 from langchain_jsonrecover.retry.turns import append_to_system, read_call
 from langchain_jsonrecover.structured import attach_schema
 from langchain_jsonrecover.tools import Recovered, ToolSpec, recover, tool_specs
+from langchain_jsonrecover.tools.arguments import answer_from_a_call
 
 try:
     from langchain.agents.middleware import (
@@ -205,9 +206,7 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
             msg = f"max_retries must be an int, got a {type(max_retries).__name__}"
             raise TypeError(msg)
         if max_retries < 0:
-            msg = (
-                f"max_retries counts re-asks and cannot be negative, got {max_retries}"
-            )
+            msg = f"max_retries counts re-asks, cannot be negative: {max_retries}"
             raise ValueError(msg)
         self.response_format = response_format
         self.max_retries = max_retries
@@ -338,6 +337,9 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
             message.tool_calls
         ):
             return [message]  # other tools first; the answer comes later
+        other = answer_from_a_call(message, job.specs, job.schema_name or "")
+        if other is not None:
+            return Rejected(other, str(other))
         found = read_call(message, job.schema_name)
         return _Read(message, found[1] if found is not None else None)
 
@@ -415,8 +417,7 @@ class JsonRecoveryMiddleware(AgentMiddleware[Any, Any, Any]):
     ) -> Generator[Call, Any, ModelResponse[Any]]:
         """One model step: call, recover, judge, re-ask; yields each call and event.
 
-        ``handler`` is the sync or the async one: the same in both slots of
-        its ``Call``, as only the driver awaits.
+        ``handler`` (sync or async) fills both slots of its ``Call``.
         """
         job = self._prepare_job(request)
         move: Move = first_ask(job.plan)

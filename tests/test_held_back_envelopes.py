@@ -170,10 +170,6 @@ def test_the_middleware_asks_again_for_a_held_back_call_list() -> None:
     assert len(model.calls) == 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the middleware reads a JSON-RPC request to a bound tool as the answer",
-)
 def test_the_middleware_reads_no_jsonrpc_request_to_a_bound_tool_as_the_answer() -> (
     None
 ):

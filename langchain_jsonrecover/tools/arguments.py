@@ -18,6 +18,7 @@ from langchain_jsonrecover._core.candidates.mention import CALL_UNWRAPS
 from langchain_jsonrecover._core.candidates.order import SEVERAL_REASON
 from langchain_jsonrecover._core.levels import guesses
 from langchain_jsonrecover._core.prompts.tools import (
+    call_as_answer_error,
     cut_off_error,
     duplicate_key_error,
     guessed_error,
@@ -62,6 +63,7 @@ Arguments = tuple[dict[str, Any], tuple[str, ...], dict[str, Any]]
 __all__ = [
     "Arguments",
     "Spec",
+    "answer_from_a_call",
     "call_to_another_tool",
     "extract_refusing_guesses",
     "make_call_id",
@@ -306,6 +308,36 @@ def call_to_another_tool(
         if name is None or name.casefold() in names:
             return None
     return call_id, make_error(unknown_tool_error(name, sorted(specs)))
+
+
+def answer_from_a_call(
+    message: AIMessage, specs: Mapping[str, Spec], schema_name: str
+) -> UnknownToolError | None:
+    """Why a text answer read from a call envelope to another tool is refused.
+
+    For a reply with no tool call where ``specs`` holds the tools and the
+    answer's schema (``schema_name``): the schema would read the answer from
+    an envelope naming another tool (``{"jsonrpc": …, "method": "search"}``).
+
+    Example:
+        >>> from langchain_core.messages import AIMessage
+        >>> from langchain_jsonrecover.tools import tool_specs
+        >>> schema = {"type": "object", "properties": {"a": {"type": "integer"}}}
+        >>> specs = tool_specs([{"name": "Person", "parameters": schema}])
+        >>> text = '{"jsonrpc": "2.0", "method": "search", "params": {"a": 1}}'
+        >>> type(answer_from_a_call(AIMessage(text), specs, "Person")).__name__
+        'UnknownToolError'
+        >>> answer_from_a_call(AIMessage('{"a": 1}'), specs, "Person") is None
+        True
+    """
+    if message.tool_calls or schema_name not in specs:
+        return None
+    name = _enveloped_name(str(message.text), {schema_name: specs[schema_name]})
+    if name is None or name.casefold() == schema_name.casefold():
+        return None
+    if name in specs:
+        return make_error(call_as_answer_error(name))
+    return make_error(unknown_tool_error(name, sorted(specs)))
 
 
 def _enveloped_name(text: str, specs: Mapping[str, Spec]) -> str | None:

@@ -17,11 +17,13 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.messages.tool import invalid_tool_call as make_invalid_call
 from langchain_core.messages.tool import tool_call as make_tool_call
 
+from langchain_jsonrecover._core.candidates.mention import mentioned
 from langchain_jsonrecover._core.prompts.tools import (
     cut_off_error,
     duplicate_key_error,
     extra_members_error,
     guessed_error,
+    held_back_error,
     markup_inside_error,
     reasoning_inside_error,
     reasoning_unsettled_error,
@@ -61,6 +63,7 @@ if TYPE_CHECKING:
     from langchain_core.messages import AIMessage, InvalidToolCall, ToolCall
 
     from langchain_jsonrecover._core.levels import Repair
+    from langchain_jsonrecover._core.reply.markup import MarkupCall
 
 
 __all__ = [
@@ -248,12 +251,12 @@ def read_text_calls(
 ) -> Any:
     """Turn calls written in the reply's text into tool calls.
 
-    Text is a call only in the model's call markup (``[TOOL_CALLS]``,
-    ``<tool_call>`` …), or when the whole content, reasoning and whitespace
-    aside, is ``{"name", "arguments"}`` envelopes naming bound tools (one, or
-    a list; bare, or in one fence with nothing else). Every call becomes a
-    call, in text order, or all stay invalid: when one cannot be used, or
-    when the text also writes a call outside those forms.
+    Text is a call only in the model's call markup (``<tool_call>`` …) in
+    no sentence that holds it back, or when the whole content (reasoning and
+    whitespace aside) is ``{"name", "arguments"}`` envelopes naming bound
+    tools (one, or a list; bare, or in one fence with nothing else). Every
+    call becomes a call, in order, or all stay invalid: when one cannot be
+    used, or when the text also writes a call outside those forms.
 
     Returns:
         The message's content, without the calls' text when it is a ``str``.
@@ -280,6 +283,8 @@ def read_text_calls(
         return message.content
     markup = read_tool_markup(text)
     thinking, unsettled = think_bounds(text) if "<" in text else ([], False)
+    spans = list(markup.spans)
+    rest = blank(markup.masked, spans)
     written = [
         _Written(
             c.name,
@@ -288,12 +293,10 @@ def read_text_calls(
             "markup",
             c.closed,
             c.extra,
-            refused=_refusal(text, c.name, c.start, c.end, thinking),
+            refused=_refusal(text, rest, c, thinking),
         )
         for c in markup.calls
     ]
-    spans = list(markup.spans)
-    rest = blank(markup.masked, spans)
     bare = _read_whole_content(rest, specs, repair=repair, seen=markup.masked)
     if bare is not None:
         calls, taken = bare
@@ -303,9 +306,8 @@ def read_text_calls(
     if not written:
         return message.content
     if unsettled:
-        # A reasoning block ended only by quoted closing tags, two or more:
-        # its end may lie inside a call's arguments (issue 21), so the calls
-        # read after it may not be all the reply wrote. None is run.
+        # A reasoning block ended only by quoted closing tags (two or more) may
+        # end inside a call's arguments (issue 21): no call read after it runs.
         written = [
             replace(call, refused=reasoning_unsettled_error(call.name))
             for call in written
@@ -321,17 +323,19 @@ def read_text_calls(
 
 
 def _refusal(
-    text: str, name: str, start: int, end: int, thinking: Sequence[tuple[int, int]]
+    text: str, prose: str, call: MarkupCall, thinking: Sequence[tuple[int, int]]
 ) -> str | None:
     r"""Why a call in markup cannot be used as read, if it cannot.
 
-    Reasoning tags inside the call (``<parameter=path>\n<think></think>x``)
-    were blanked out of its arguments: reading them would change a value.
+    Reasoning tags inside it were blanked out of its arguments; a sentence
+    that holds it back (``I won't run <tool_call>…``, in ``prose``) sent none.
     """
-    if any(s < end and e > start for s, e in thinking):
-        return reasoning_inside_error(name)
-    key = duplicate_key(text[start:end])
-    return None if key is None else duplicate_key_error(name, key)
+    if any(s < call.end and e > call.start for s, e in thinking):
+        return reasoning_inside_error(call.name)
+    if mentioned(prose, call.start, call.end):
+        return held_back_error(call.name)
+    key = duplicate_key(text[call.start : call.end])
+    return None if key is None else duplicate_key_error(call.name, key)
 
 
 def _read_whole_content(

@@ -77,10 +77,23 @@ MENTION_WORDS: Final = (
     "suggest",
     "example",
     "e.g.",
+    "instance",
+    "sample",
+    "template",
+    "hypothetical",
+    "pending",
+    "refuse",
+    "avoid",
+    "syntax",
+    "usage",
+    "earlier",
+    "previous",
+    "go-ahead",
 )
 """Words that make an envelope's sentence a mention (any case; a word's
 inflections too, read from its stem without a last ``e``: ``confirms``,
-``approval``, ``proposal``, ``suggested``, ``examples``)."""
+``approval``, ``proposal``, ``suggested``, ``examples``). ``'d`` (``I'd``,
+``we'd``: would) counts as a negative contraction does."""
 
 MENTIONED: Final = (
     "the reply only mentions this tool call (its sentence says it is not "
@@ -94,7 +107,7 @@ _WORD: Final = re.compile(
     + "|".join(
         re.escape(w.rstrip(".").removesuffix("e")) + r"\w*" for w in MENTION_WORDS
     )
-    + r"|cannot|\w+n't)(?![\w'])|\?",
+    + r"|cannot|\w+n't|\w+'d)(?![\w'])|\?",
     re.IGNORECASE,
 )
 _HELD_AFTER: Final = re.compile(

@@ -385,3 +385,31 @@ def markup_inside_error(name: str) -> str:
         "tokens that could not be told from the reply's own; the call was not "
         "executed. Send the arguments as valid JSON, strings in double quotes."
     )
+
+
+def held_back_error(name: str) -> str:
+    """Why a call in markup whose own sentence holds it back is refused.
+
+    Example:
+        >>> held_back_error("send_email")
+        "The call to 'send_email' sits in a sentence that holds it back ...
+    """
+    return (
+        f"The call to {name!r} sits in a sentence that holds it back (a "
+        "condition, a negation, a question, a proposal or an example); it was "
+        "not executed. To make the call, send its markup alone."
+    )
+
+
+def call_as_answer_error(name: str) -> str:
+    """Why a text whose answer would be read from a call to a bound tool is refused.
+
+    Example:
+        >>> call_as_answer_error("search")
+        "The reply writes a call to the tool 'search' as text ...
+    """
+    return (
+        f"The reply writes a call to the tool {name!r} as text (a JSON-RPC or "
+        "similar request); it was not executed and is not the answer. Call "
+        "the tool through tool calling, or give the answer itself."
+    )

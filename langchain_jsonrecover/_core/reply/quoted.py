@@ -9,13 +9,19 @@ earlier turn sent: the markup is text. Quoted, by :class:`QuotedMarkup`:
   it: an example shown): a fenced block (backticks or ``~~~``) or an
   indented one (lines indented four spaces or a tab, after a blank line or
   at the reply's start, outside a fence);
-- an HTML comment, ``<code>…</code>`` or ``<pre>…</pre>``;
+- an HTML comment, ``<code>…</code>`` or ``<pre>…</pre>``; quoted or
+  struck-out HTML (``<q>``, ``<blockquote>``, ``<del>``, ``<strike>``),
+  markdown strikethrough (``~~…~~`` on one line), a tool's result
+  (``<tool_response>``, ``<tool_result>``);
+- another role's turn written into the reply: ``<|im_start|>`` or
+  ``<|start_header_id|>`` of any role but ``assistant``, ``[INST]…[/INST]``;
 - a Python triple-quoted string (three single or three double quotes
   around it);
 - a ``>`` quote line, inline code (an odd number of single or double
   backticks before it on its line);
 - markup glued to an opening quote (:func:`glued_to_quote`): straight,
-  typographic (``“``, ``„``, the single ones too) or a guillemet (``«``).
+  typographic (``“``, ``„``, the single ones too), a guillemet (``«``) or
+  a CJK corner bracket (``「``, ``『``).
 
 A code block with nothing beside it but reasoning, whitespace and tokens is
 the model's own wrapper: its markup is a call. Each search walks the reply
@@ -34,15 +40,27 @@ from langchain_jsonrecover._core.reply.reasoning import merge_spans
 _NON_SPACE: Final = re.compile(r"\S")
 _COMMENT: Final = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 _HTML_CODE: Final = re.compile(
-    r"<(code|pre)\b[^<>]*+>.*?(?:</\1[ \t]*+>|\Z)", re.DOTALL | re.IGNORECASE
+    r"<(code|pre|q|blockquote|del|strike|tool_response|tool_result)\b[^<>]*+>"
+    r".*?(?:</\1[ \t]*+>|\Z)",
+    re.DOTALL | re.IGNORECASE,
 )
+_OTHER_TURN: Final = re.compile(
+    r"<\|im_start\|>(?!assistant\b).*?(?:<\|im_end\|>|\Z)"
+    r"|<\|start_header_id\|>(?!assistant<).*?(?:<\|eot_id\|>|\Z)"
+    r"|\[INST\].*?(?:\[/INST\]|\Z)",
+    re.DOTALL,
+)
+"""Another role's turn written into the reply (a user, tool or system turn)."""
+_STRUCK: Final = re.compile(r"(?<!~)~~(?!~)[^\n]*?(?<!~)~~(?!~)")
+"""Markdown strikethrough on one line: text struck out."""
 _TRIPLE_QUOTED: Final = re.compile(r"('''|\"\"\").*?(?:\1|\Z)", re.DOTALL)
 _TILDE_OPEN: Final = re.compile(r"^[ \t]{0,3}(~{3,})[^\n]*+", re.MULTILINE)
 _INDENT: Final = re.compile(r" {4}| {0,3}\t")
 _INLINE_TICKS: Final = re.compile(r"(?<!`)``?(?!`)|\n")
 _QUOTE_LINE: Final = re.compile(r"[ \t]{0,3}>")
-_OPENING_QUOTES: Final = "\"'`\u201c\u2018\u201e\u201a\u00ab\u2039"
-"""Straight quotes, a backtick, typographic opening quotes, guillemets."""
+_OPENING_QUOTES: Final = "\"'`\u201c\u2018\u201e\u201a\u00ab\u2039\u300c\u300e"
+"""Straight quotes, a backtick, typographic opening quotes, guillemets, the
+CJK corner brackets (``\u300c``, ``\u300e``)."""
 
 Region = tuple[int, int]
 
@@ -91,8 +109,11 @@ class QuotedMarkup:
     def __init__(self, text: str) -> None:
         self._text = text
         regions = [(m.start(), m.end()) for m in _COMMENT.finditer(text)]
-        if "<" in text:
+        if "<" in text or "[INST]" in text:
             regions += [(m.start(), m.end()) for m in _HTML_CODE.finditer(text)]
+            regions += [(m.start(), m.end()) for m in _OTHER_TURN.finditer(text)]
+        if "~~" in text:
+            regions += [(m.start(), m.end()) for m in _STRUCK.finditer(text)]
         if "''" in text or '""' in text:
             regions += [(m.start(), m.end()) for m in _TRIPLE_QUOTED.finditer(text)]
         blocks = _code_blocks(text)
