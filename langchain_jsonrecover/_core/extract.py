@@ -155,19 +155,18 @@ def extract(
     candidates: Iterable[Candidate] = (
         (fast,) if fast is not None else iter_candidates(prepared, scan)
     )
-    if not repair:
-        tried: list[Candidate] = []
-        found = choose(recorded(candidates, tried), schema, strict_first=strict_first)
-        if schema is None and strict_first and isinstance(found, Extraction):
-            each = lambda: RepairPass(prepared, scan, source=text)  # noqa: E731
-            found = broken_before(found, tried, each) or found
-        found = found or report_no_json(prepared)
-        return recheck(prepared, found, max_depth, schema=schema is not None)
-    whole = fast is None and may_be_one_broken_value(prepared.text)
 
     def repairs() -> RepairPass:
         return RepairPass(prepared, scan, source=text)
 
+    if not repair:
+        tried: list[Candidate] = []
+        found = choose(recorded(candidates, tried), schema, strict_first=strict_first)
+        if schema is None and strict_first and isinstance(found, Extraction):
+            found = broken_before(found, tried, repairs) or found
+        found = found or report_no_json(prepared)
+        return recheck(prepared, found, max_depth, schema=schema is not None)
+    whole = fast is None and may_be_one_broken_value(prepared.text)
     if whole or not strict_first:
         picked = _choose_repairing(
             candidates, repairs(), schema, prefer=prefer, whole=whole
