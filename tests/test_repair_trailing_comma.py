@@ -119,7 +119,7 @@ def test_a_trailing_comma_takes_no_step_of_the_pass(
     # However many records, the pass is not run: two decodes in C.
     def rewrites(text: str) -> int:
         calls = 0
-        real = syntax_module.rewrite
+        real = walk_module.rewrite
 
         def counted(*args: Any, **kwargs: Any) -> Any:
             nonlocal calls
