@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
+from langchain_jsonrecover._core.decode import close as _close
 from langchain_jsonrecover._core.decode import cut_scan as _cut_scan
 from langchain_jsonrecover._core.decode.close import Closed, close_truncated
 from langchain_jsonrecover._core.decode.cut_scan import (
@@ -20,6 +22,7 @@ from langchain_jsonrecover._core.decode.cut_scan import (
     _cut_state_tokens,
     cut_state,
 )
+from langchain_jsonrecover._core.decode.skip import skip_string
 
 _DOCUMENTS = [
     '{"a": {"b": [1, {"c": "x\\"y", "d": [[], {}]}], "e": "z"}, "f": ["q", {"g": 1}]}',
@@ -114,3 +117,77 @@ def test_close_truncated_reads_the_cut_as_before() -> None:
     closed = close_truncated(_records(50)[: -len('b"]}]}')], max_depth=200)
     assert isinstance(closed, Closed)
     assert closed.value["items"][-1] == {"id": 49, "name": "n49", "tags": ["a", ""]}
+
+
+# --- the end state (depth, and the string the text ends in) ---------------------
+
+
+def _end_state_walked(text: str) -> tuple[int, int | None]:
+    """The token walk ``_end_state`` replaced: one step per bracket and string."""
+    depth = pos = 0
+    while True:
+        token = re.compile(r'[\[\]{}"]').search(text, pos)
+        if token is None:
+            return depth, None
+        if token.group() == '"':
+            closed_at = skip_string(text, token.start())
+            if closed_at is None:
+                return depth, token.start()
+            pos = closed_at
+            continue
+        depth += 1 if token.group() in "[{" else -1
+        pos = token.end()
+
+
+@pytest.mark.parametrize("text", _PREFIXES + _ODD)
+def test_the_end_state_agrees_with_the_token_walk(text: str) -> None:
+    assert _close._end_state(text) == _end_state_walked(text)
+
+
+def test_the_end_state_agrees_on_random_garbage() -> None:
+    rng = random.Random(24)  # noqa: S311 - a fixed seed, not a secret
+    alphabet = '{}[]",:\\ a1\né\0'
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        assert _close._end_state(text) == _end_state_walked(text), text
+
+
+@pytest.mark.parametrize(
+    ("head", "passes"),
+    [
+        pytest.param("", 0, id="bytes in C, no pattern"),
+        pytest.param("\0", 2, id="an escape mark outside the strings: two patterns"),
+    ],
+)
+def test_the_end_state_takes_a_fixed_number_of_passes(
+    monkeypatch: pytest.MonkeyPatch, head: str, passes: int
+) -> None:
+    # Twice the records (twice the strings and brackets), the same number of
+    # pattern calls: the strings are stepped over in C, none one by one.
+    calls = 0
+
+    class Counting:
+        def __init__(self, pattern: re.Pattern[str]) -> None:
+            self.pattern = pattern
+
+        def match(self, string: str) -> re.Match[str] | None:
+            nonlocal calls
+            calls += 1
+            return self.pattern.match(string)
+
+        def sub(self, repl: str, string: str) -> str:
+            nonlocal calls
+            calls += 1
+            return self.pattern.sub(repl, string)
+
+    def counted(text: str) -> int:
+        nonlocal calls
+        calls = 0
+        with monkeypatch.context() as patch:
+            for name in ("_CLOSED_STRINGS", "_STRING"):
+                patch.setattr(_close, name, Counting(getattr(_close, name)))
+            assert _close._end_state(text)[1] is not None
+        return calls
+
+    small, large = (head + _records(n)[: -len('b"]}]}')] for n in (200, 400))
+    assert counted(small) == counted(large) == passes

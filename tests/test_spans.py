@@ -17,6 +17,7 @@ from _counting import CountingStr, Tally, as_params, assert_linear_work, measure
 
 from langchain_jsonrecover._core.decode.skip import skip_comment, skip_string
 from langchain_jsonrecover._core.spans import find as find_module
+from langchain_jsonrecover._core.spans import frames as frames_module
 from langchain_jsonrecover._core.spans.after import continues_structure
 from langchain_jsonrecover._core.spans.find import Span, find_spans
 from langchain_jsonrecover._core.spans.frames import json_extent, skip_nested, tokens_of
@@ -340,9 +341,11 @@ def test_json_extent_of_spans(text: str, expected: int | None) -> None:
 # --- the skip of what a failed root's walk reads blindly ------------------------
 
 
-def _walk_only(text: str, pos: int, hi: int, depth: int) -> tuple[int, int]:
+def _walk_only(
+    text: str, pos: int, hi: int, depth: int, ends: tuple[int, ...] = ()
+) -> tuple[int, int]:
     """``skip_nested`` that skips nothing: the token walk reads everything."""
-    del text, hi
+    del text, hi, ends
     return pos, depth
 
 
@@ -408,9 +411,11 @@ def test_skipping_a_failed_root_finds_the_spans_the_walk_finds(
     replies = [_slipped_reply(rng) for _ in range(400)]
     skipped = 0
 
-    def counted(text: str, pos: int, hi: int, depth: int) -> tuple[int, int]:
+    def counted(
+        text: str, pos: int, hi: int, depth: int, ends: tuple[int, ...] = ()
+    ) -> tuple[int, int]:
         nonlocal skipped
-        found = skip_nested(text, pos, hi, depth)
+        found = skip_nested(text, pos, hi, depth, ends)
         skipped += found[0] > pos
         return found
 
@@ -457,6 +462,37 @@ def test_the_walk_reads_only_around_the_fault_of_a_failed_root(
     with monkeypatch.context() as patch:
         patch.setattr(find_module, "skip_nested", _walk_only)
         assert tokens(_with_slip(100)) > 10 * small  # what the skip saves
+
+
+def test_a_root_with_one_slip_is_skipped_in_two_stretches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The skip starts where the decoder stopped and guesses the root's end:
+    # two stretches (the text up to the slip, then up to the last closer),
+    # however long the root, not a search of twenty. Each stretch is one
+    # skeleton taken in C, so the work is two passes over the text.
+    def stretches(text: str) -> tuple[int, int]:
+        sizes: list[int] = []
+        real = frames_module._stretch
+
+        def counted(chunk: str) -> tuple[int, bytes]:
+            sizes.append(len(chunk))
+            return real(chunk)
+
+        with monkeypatch.context() as patch:
+            patch.setattr(frames_module, "_stretch", counted)
+            [span] = spans_of(text)
+        assert (span.start, span.end, span.closed) == (0, len(text), True)
+        return len(sizes), sum(sizes)
+
+    small, large = _with_slip(100), _with_slip(800)
+    (calls_small, chars_small), (calls_large, chars_large) = (
+        stretches(small),
+        stretches(large),
+    )
+    assert calls_small == calls_large == 2, (calls_small, calls_large)
+    assert chars_small <= len(small)
+    assert chars_large <= len(large)
 
 
 FAILED_ROOTS: list[tuple[str, Callable[[int], str]]] = [

@@ -19,6 +19,12 @@ STRING_REST: Final = re.compile(r'(?:[^"\\]++|\\.)*+"', re.DOTALL)
 _SINGLE_QUOTED_REST: Final = re.compile(r"(?:[^'\\]++|\\.)*+'", re.DOTALL)
 #: What ends each comment that almost-JSON may hold: a line's end, or ``*/``.
 COMMENT_END: Final = {"//": "\n", "#": "\n", "/*": "*/"}
+# The skeleton of a text, in a few C passes over its UTF-8 form: openers as
+# "(", closers as ")", and the quotes, single quotes, comment openers and
+# escape marks (NUL) kept; every other byte dropped.
+_FOLD: Final = bytes.maketrans(b"[{]}", b"(())")
+_ESCAPE_PAIR: Final = re.compile(rb'\\[\\"]')
+_NOT_SKELETON: Final = bytes(b for b in range(256) if b not in b"\"'[]{}/#\x00")
 
 
 def skip_string(text: str, start: int, hi: int | None = None) -> int | None:
@@ -66,3 +72,41 @@ def skip_comment(
     close = COMMENT_END[opener]
     end = text.find(close, start + len(opener), len(text) if hi is None else hi)
     return None if end < 0 else end + len(close)
+
+
+def skeleton_outside_strings(raw: bytes) -> tuple[bytes, int]:
+    r"""The skeleton of UTF-8 text outside its double-quoted strings, in C.
+
+    Brackets folded to ``(`` and ``)``; single quotes, ``/``, ``#`` and escape
+    marks kept (a NUL: a ``\\`` or ``\"`` pair, marked when the text holds an
+    escaped quote, or a NUL byte); every other byte, and every string, dropped.
+    Quotes pair in order once escaped ones are marked, as a walk pairs them
+    when no escape mark is left outside the strings (one there means a
+    backslash outside them: a walk may read that text otherwise).
+
+    Args:
+        raw: The text's UTF-8 form (``surrogatepass``).
+
+    Returns:
+        The skeleton, and the byte offset of the quote of a string the text
+        ends in (-1: none).
+
+    Example:
+        >>> skeleton_outside_strings(b'{"a": ["]", "b\\"c"], "d": "x')
+        (b'(()', 26)
+    """
+    if b'\\"' in raw:
+        # An escaped quote never closes a string, nor does one after an
+        # escaped backslash: one pass, left to right. Same lengths: offsets hold.
+        raw = _ESCAPE_PAIR.sub(b"\0\0", raw)
+    skeleton = raw.translate(_FOLD, _NOT_SKELETON)  # every quote of raw kept
+    opened = -1
+    if skeleton.count(b'"') % 2:  # a string runs past the end: cut at its quote
+        opened = raw.rfind(b'"')
+        skeleton = skeleton[: skeleton.rfind(b'"')]
+    # Two quotes side by side close an empty string or open one after an
+    # empty gap: either way, dropping them keeps every other pairing.
+    skeleton = skeleton.replace(b'""', b"")
+    if b'"' in skeleton:
+        skeleton = b"".join(skeleton.split(b'"')[::2])
+    return skeleton, opened

@@ -57,6 +57,9 @@ def tuples_listed(text: str) -> str | None:
         >>> tuples_listed("{'p': Point(1, 2)}") is None  # a call, not a tuple
         True
     """
+    if "(" not in text:
+        # No tuple, and a ``)`` without one closes nothing: declined, in C.
+        return None
     out = list(text)
     stack: list[str] = []
     outside: list[str] = []

@@ -36,11 +36,18 @@ import html
 from dataclasses import dataclass
 from typing import Final
 
+import orjson
+
 from langchain_jsonrecover._core.repair import tokens as tok
 from langchain_jsonrecover._core.repair.python_style import rewrite_python_style
 from langchain_jsonrecover._core.repair.tokens import match_end
-from langchain_jsonrecover._core.repair.walk import rewrite
+from langchain_jsonrecover._core.repair.walk import DEEPEST, rewrite
 
+_TRAILING_COMMA: Final = "trailing comma is not allowed"
+"""orjson's message at a comma before a closer (it stops at the comma)."""
+_QUOTE_LIKE: Final = "\u201c\u201d\u201e\u201f\uff02"
+"""Quotes the pass may read as a string's end besides ``"`` (typographic,
+fullwidth); one ``in`` each is a scan in C."""
 _INNER_GUESSED: Final = "inner_quote_escaped_guessed"
 _INNER_QUOTES_LEAST: Final = 2
 """One inner quote (``"1/2" wrench"``) also reads as a stray one, dropped."""
@@ -239,6 +246,9 @@ def repair(text: str, *, entities: bool = False) -> Repaired | None:
         if python_style is not None:
             out, names, end = python_style
             return Repaired(out, names, truncated=False, end=end)
+        quick = _only_a_trailing_comma(text)
+        if quick is not None:
+            return quick
     rewritten = rewrite(text, repairs)
     if rewritten is None and not unescaped:
         return _restarted(text) or _requoted(text)
@@ -250,6 +260,41 @@ def repair(text: str, *, entities: bool = False) -> Repaired | None:
     # Offsets in unescaped text are not the input's: claim all of it.
     return Repaired(
         out, tuple(repairs), truncated=truncated, end=length if unescaped else end
+    )
+
+
+def _only_a_trailing_comma(text: str) -> Repaired | None:
+    """The pass's reading of a value whose one slip is a trailing comma, in C.
+
+    The decoder stops at the comma and, once it is dropped, reads the whole
+    text: every other character is strict JSON, which the pass copies as it
+    stands, so its output is that text without the comma. Texts the pass
+    may read otherwise are left to it: prose after the value (a quote there
+    changes where a string ends), typographic, fullwidth or triple quotes (its
+    quote rules), nesting near the pass's deepest.
+    """
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        comma = exc.pos
+        if exc.msg != _TRAILING_COMMA or text[comma : comma + 1] != ",":
+            return None
+    else:
+        return None
+    if (
+        any(quote in text for quote in _QUOTE_LIKE)
+        or '"""' in text
+        or text.count("[") + text.count("{") >= DEEPEST
+    ):
+        return None
+    edited = text[:comma] + text[comma + 1 :]
+    try:
+        orjson.loads(edited)
+    except orjson.JSONDecodeError:
+        return None
+    end = len(edited.rstrip(" \t\r\n"))
+    return Repaired(
+        edited[:end], ("trailing_comma_removed",), truncated=False, end=end + 1
     )
 
 

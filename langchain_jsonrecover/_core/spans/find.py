@@ -142,6 +142,8 @@ class _Scan:
     """The first span of a run of roots apart only by commas (-1: none)."""
     root_end: int = -1
     """Where a root just closed (its span is the last one; -1: none)."""
+    stopped: int = -1
+    """Where the decoder stopped in the root that just failed (-1: not decoded)."""
 
     def run(self) -> None:
         """Walk the text once; frames still open at the limit are unclosed."""
@@ -353,24 +355,31 @@ class _Scan:
         stack.append(frame)
         self.open_count[char] += 1
         self.pos = i + 1
-        if failed and not frame.squote and self._skip_nested():
+        if failed and not frame.squote and self._skip_nested(char):
             return False
         if text[self.pos : self.pos + 1] in {"[", "{"}:
             self.pos = push_run(text, self.pos, self.hi, stack, self.open_count)
         return False
 
-    def _skip_nested(self) -> bool:
+    def _skip_nested(self, char: str) -> bool:
         """Skip in C what the walk reads blindly in a root that did not decode.
 
         The frames the walk would hold where the skip stops (see
         :func:`~langchain_jsonrecover._core.spans.frames.skip_nested`) are
         all inside JSON: each pops at the next closer whatever its kind and
-        adds no span, so one kind stands for all.
+        adds no span, so one kind stands for all. Its first stretches end
+        where the decoder stopped and before the last closer of ``char``'s
+        kind (where a root, opened by ``char``, with one slip inside closes).
 
         Returns:
             Whether anything was skipped.
         """
-        pos, depth = skip_nested(self.text, self.pos, self.hi, 0)
+        text, hi, stopped = self.text, self.hi, self.stopped
+        ends: tuple[int, ...] = ()
+        if stopped > self.pos:  # the decoder was handed the rest: guesses cost as much
+            last = text.rfind("}" if char == "{" else "]", stopped, hi)
+            ends = (stopped, last) if last > stopped else ()
+        pos, depth = skip_nested(text, self.pos, hi, 0, ends)
         if pos == self.pos:
             return False
         self.pos = pos
@@ -398,11 +407,13 @@ class _Scan:
             ``None`` when it did not (the scan opens a frame).
         """
         text, hi = self.text, self.hi
+        self.stopped = -1
         if self.budget[0] < hi - i:
             return None
         self.budget[0] -= hi - i
         result = decode(text[i:hi], max_depth=self.max_depth, allow_trailing=True)
         if isinstance(result, DecodeFailure) and result.kind != "truncated":
+            self.stopped = i + result.pos
             return None
         # Decoded, or valid JSON up to the limit (cut off): then the span runs
         # to the limit, and the frames around it close there too.

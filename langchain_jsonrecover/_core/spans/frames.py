@@ -15,6 +15,7 @@ from typing import Final
 
 from langchain_jsonrecover._core.decode.skip import (
     COMMENT_END,
+    skeleton_outside_strings,
     skip_comment,
     skip_string,
 )
@@ -231,12 +232,6 @@ def json_extent(text: str, start: int) -> int | None:
             return pos
 
 
-# The skeleton of a stretch of JSON, in one C pass over its UTF-8 form:
-# openers as "(", closers as ")", and the quotes, single quotes, comment
-# openers and escape marks (NUL) kept; every other byte dropped.
-_FOLD: Final = bytes.maketrans(b"[{]}", b"(())")
-_CONTINUATION: Final = bytes(range(0x80, 0xC0))  # UTF-8 bytes that end a character
-_NOT_SKELETON: Final = bytes(b for b in range(256) if b not in b"\"'[]{}/#\x00")
 _WINDOW: Final = 256
 """The first stretch :func:`skip_nested` reads; it doubles while none stops it."""
 _LEAST_WINDOW: Final = 128
@@ -247,7 +242,9 @@ leaves open; a stretch nesting deeper is left to the walk (which holds a run
 of openers as one frame)."""
 
 
-def skip_nested(text: str, pos: int, hi: int, depth: int) -> tuple[int, int]:
+def skip_nested(
+    text: str, pos: int, hi: int, depth: int, ends: tuple[int, ...] = ()
+) -> tuple[int, int]:
     """Skip, in C, the stretch of a JSON root that the token walk reads blindly.
 
     Inside a root of plain JSON (its frame not single-quoted), the walk of
@@ -262,12 +259,20 @@ def skip_nested(text: str, pos: int, hi: int, depth: int) -> tuple[int, int]:
     pairs peeled), and stops before the stretch that holds one of those:
     stretches double while they pass; once one does not, they halve (a
     binary search for it), so the work stays linear in what is skipped.
+    Stretches ending at ``ends`` are tried first, each once: where the
+    decoder stopped (all before is JSON) and before the root's likely closer.
+    When all pass, the skip stops there (a root with one slip inside is
+    skipped in two stretches, not twenty); the first that does not pass
+    leaves the rest to the search.
 
     Args:
         text: The reply.
         pos: Where the walk stands: inside the root, between tokens.
         hi: Where the scan stops.
         depth: How many frames the walk holds above the root's.
+        ends: Offsets, increasing, where a stretch may end: guesses, each
+            checked as any stretch is (a wrong one costs one stretch); the
+            last, where the walk is needed.
 
     Returns:
         Where the walk resumes (``pos`` when nothing was skipped; the quote
@@ -282,7 +287,19 @@ def skip_nested(text: str, pos: int, hi: int, depth: int) -> tuple[int, int]:
         >>> skip_nested('{"a": ' + '[[1, 2], ' * 30, 1, 276, 0)
         (275, 30)
     """
-    at, window, least = pos, _WINDOW, _LEAST_WINDOW
+    at = pos
+    for end in ends:
+        if end > hi:
+            break
+        size, folded = _stretch(text[at:end])
+        if not size or not _passes(folded, depth):
+            break
+        depth += len(folded) - 2 * (len(folded) - len(folded.lstrip(b")")))
+        at += size
+    else:
+        if ends:
+            return at, depth
+    window, least = _WINDOW, _LEAST_WINDOW
     grow = 2  # doubling until a stretch stops the skip; then only halving
     while at < hi:
         size, folded = _stretch(text[at : min(hi, at + window)])
@@ -292,22 +309,30 @@ def skip_nested(text: str, pos: int, hi: int, depth: int) -> tuple[int, int]:
             window *= 2
             least = window  # never narrower again until a stretch passes
             continue
-        closers = len(folded) - len(folded.lstrip(b")"))
-        deeper = len(folded) - 2 * closers
-        if (
-            closers > depth
-            or depth + deeper > _PEEL_ROUNDS  # a deep run: the walk holds it as one
-            or folded.translate(None, b"()")
-            or b"()" in folded
-        ):
+        if not _passes(folded, depth):
             if window <= least:
                 break
             window, grow = window // 2, 1
             continue
-        depth += deeper
+        depth += len(folded) - 2 * (len(folded) - len(folded.lstrip(b")")))
         at += size
         window, least = window * grow, _LEAST_WINDOW
     return at, depth
+
+
+def _passes(folded: bytes, depth: int) -> bool:
+    """Whether the skip may take a stretch whose peeled skeleton is ``folded``.
+
+    Only closers then openers, and no closer of the root's own level.
+    """
+    closers = len(folded) - len(folded.lstrip(b")"))
+    deeper = len(folded) - 2 * closers
+    return not (
+        closers > depth
+        or depth + deeper > _PEEL_ROUNDS  # a deep run: the walk holds it as one
+        or folded.translate(None, b"()")
+        or b"()" in folded
+    )
 
 
 def _stretch(chunk: str) -> tuple[int, bytes]:
@@ -328,19 +353,10 @@ def _stretch(chunk: str) -> tuple[int, bytes]:
             chunk = chunk[:-1]
     size = len(chunk)
     raw = chunk.encode("utf-8", "surrogatepass")
-    if b'\\"' in raw:
-        # An escaped quote never closes a string, nor does one after an
-        # escaped backslash; an escape mark outside the strings (a backslash
-        # there) stops the skip. Same lengths: offsets hold.
-        raw = raw.replace(b"\\\\", b"\0\0").replace(b'\\"', b"\0\0")
-    if raw.count(b'"') % 2:  # a string runs past the stretch: stop at its quote
-        raw = raw[: raw.rfind(b'"')]
-        size = len(raw.translate(None, _CONTINUATION))  # its characters
-    # Two quotes side by side close an empty string or open one after an
-    # empty gap: either way, dropping them keeps every other pairing.
-    skeleton = raw.translate(_FOLD, _NOT_SKELETON).replace(b'""', b"")
-    if b'"' in skeleton:
-        skeleton = b"".join(skeleton.split(b'"')[::2])
+    # An escape mark outside the strings (a backslash there) stops the skip.
+    skeleton, opened = skeleton_outside_strings(raw)
+    if opened >= 0:  # a string runs past the stretch: stop at its quote
+        size = len(raw[:opened].decode("utf-8", "surrogatepass"))
     for _ in range(_PEEL_ROUNDS):
         peeled = skeleton.replace(b"()", b"")
         if len(peeled) == len(skeleton):
