@@ -103,8 +103,13 @@ def render(
 
 
 def cell(row: Row, tool: str, mismatch: str, *, absolute: bool = False) -> str:
-    """A tool's cell: its ratio (or its time and ratio), or why it has none."""
-    result = row.results[tool]
+    """A tool's cell: its ratio (or its time and ratio), or why it has none.
+
+    A tool the row does not carry (timed on other rows of the table) is "-".
+    """
+    result = row.results.get(tool)
+    if result is None:
+        return "-"
     if result.status == "not installed":
         return "not installed"
     if result.status == "error":
@@ -125,7 +130,11 @@ def cell(row: Row, tool: str, mismatch: str, *, absolute: bool = False) -> str:
 
 def _matching(row: Row) -> str:
     """Which installed tools gave the expected value: ``all``, ``all but …``."""
-    installed = [t for t, r in row.results.items() if r.status != "not installed"]
+    installed = [
+        t
+        for t, r in row.results.items()
+        if r.status not in {"not installed", "skipped"}
+    ]
     others = [t for t in installed if row.results[t].status != "ok"]
     if not others:
         return "all"
@@ -156,7 +165,8 @@ def table(
     Returns:
         The lines.
     """
-    tools = list(rows[0].results) if rows else []
+    # Every tool of any row, in the order first seen: rows may time fewer.
+    tools = list(dict.fromkeys(tool for row in rows for tool in row.results))
     extra = [title for title, _ in rows[0].extra] if rows else []
     header = ["shape", "size", "reply", *extra, "orjson.loads", *tools]
     body = [

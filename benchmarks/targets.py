@@ -49,6 +49,7 @@ import pydantic_core
 from _cases import (
     CORE,
     OURS,
+    PEER,
     Case,
     Measurement,
     Row,
@@ -341,6 +342,8 @@ def _live_row(
     peers = _live_peers(error_row=error_row, quadratic=quadratic)
     tools = [Tool(PARSER, parse), *peers]
     row = measure_case(case, tools, budget, paired=True)
+    if quadratic:
+        row.results[PEER] = Measurement("skipped", detail="quadratic here")
     limit = LIVE_TARGETS.get((case.shape, case.size))
     return dataclasses.replace(
         row, extra=(("target", "-" if limit is None else f"{limit:g}x"),)
@@ -395,6 +398,7 @@ def _cut_rows(
             else Measurement("not installed")
             for t in tools
         }
+        results[CORE] = Measurement("skipped", detail="seconds a call")
         shape = f"cut, {kind} ({label} of {len(replies)})"
         limit = LIVE_TARGETS.get((shape, size))
         rows.append(

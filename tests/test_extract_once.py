@@ -194,6 +194,21 @@ def test_a_parser_prepares_once_per_parse(
     assert counted == expected
 
 
+@pytest.fixture
+def strict_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts of the strict reads (``loads_within``, an orjson call each)."""
+    real = decode_module.loads_within
+    texts: list[str] = []
+
+    def counting(text: str, max_depth: int) -> tuple[Any, bool]:
+        texts.append(text)
+        return real(text, max_depth)
+
+    monkeypatch.setattr(decode_module, "loads_within", counting)
+    monkeypatch.setattr(extract_module, "loads_within", counting)
+    return texts
+
+
 @pytest.mark.parametrize(
     ("reply", "options", "reads"),
     [
@@ -208,7 +223,7 @@ def test_a_parser_prepares_once_per_parse(
     ],
 )
 def test_a_reply_that_cannot_be_clean_json_is_not_read_whole_first(
-    monkeypatch: pytest.MonkeyPatch, reply: str, options: dict[str, Any], reads: int
+    strict_reads: list[str], reply: str, options: dict[str, Any], reads: int
 ) -> None:
     """Strict reads (``loads_within``, an orjson call each) of one extraction.
 
@@ -216,17 +231,8 @@ def test_a_reply_that_cannot_be_clean_json_is_not_read_whole_first(
     read whole only to close it (``close_truncated``); the two-read rows are
     the candidate and the value found in it (the decoder cuts trailing text).
     """
-    real = decode_module.loads_within
-    texts: list[str] = []
-
-    def counting(text: str, max_depth: int) -> tuple[Any, bool]:
-        texts.append(text)
-        return real(text, max_depth)
-
-    monkeypatch.setattr(decode_module, "loads_within", counting)
-    monkeypatch.setattr(extract_module, "loads_within", counting)
     extract(reply, repair=False, **options)
-    assert len(texts) == reads
+    assert len(strict_reads) == reads
 
 
 @pytest.mark.parametrize(
@@ -258,3 +264,34 @@ def test_a_parse_that_recovered_nothing_asks_no_listener(
     monkeypatch.setattr(events_module, "_find_listening_config", counting)
     parser.parse(reply)
     assert len(found) == looks
+
+
+@pytest.mark.parametrize("repair", [False, "safe", True])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        pytest.param('<think>Keys {a}, [b].</think>\n{"a": [1, 2]}', id="think"),
+        pytest.param('[THINK]{"draft": 0}[/THINK]{"a": 1}', id="bracket_think"),
+        pytest.param('<think>hm</think>{"a": 1}<|im_end|>', id="think_and_token"),
+    ],
+)
+def test_clean_json_after_reasoning_is_read_once_with_no_repair_built(
+    monkeypatch: pytest.MonkeyPatch, strict_reads: list[str], reply: str, repair: Any
+) -> None:
+    """Reasoning blanked, the rest one clean value: one strict read, no more.
+
+    Neither the strict gate's whole-reply read nor a repair pass runs, and
+    the value is the one the candidate scan finds (its repairs included).
+    """
+    gates: list[str] = []
+
+    def gate(text: str) -> bool:
+        gates.append(text)
+        return True
+
+    monkeypatch.setattr(extract_module, "may_be_one_broken_value", gate)
+    monkeypatch.setattr(extract_module, "RepairPass", None)
+    found = extract(reply, repair=repair)
+    assert isinstance(found, Extraction)
+    assert found.repairs[0] == "reasoning_skipped"
+    assert (len(strict_reads), gates) == (1, [])

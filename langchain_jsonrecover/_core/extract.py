@@ -152,6 +152,8 @@ def extract(
                 return reread(text, found, schema, max_depth=max_depth)
             return found
     prepared = prepare_reply(text)
+    if fast is None:  # a <think> block, blanked, before clean JSON: no scan
+        fast = _read_clean_prepared(text, prepared, scan)
     candidates: Iterable[Candidate] = (
         (fast,) if fast is not None else iter_candidates(prepared, scan)
     )
@@ -347,32 +349,51 @@ def _settled(value: Any) -> Any:
     return value
 
 
-def _read_clean_reply(text: str, scan: Scan) -> Candidate | None:
+def _read_clean_reply(
+    text: str, scan: Scan, repairs: tuple[str, ...] = (), *, close: bool = True
+) -> Candidate | None:
     """The reply is clean JSON, or clean JSON cut off: one orjson call, no scan.
 
     When orjson runs out of text without meeting an error, the whole reply is
-    one JSON value cut off: with ``close_truncated`` it is closed at once (no
-    other candidate can exist), else the general path reports it. Without
-    ``close_truncated``, a reply whose last character is not the closer of
+    one JSON value cut off: with ``close_truncated`` (and ``close``) it is
+    closed at once (no other candidate can exist), else the general path
+    reports it. Otherwise a reply whose last character is not the closer of
     its first is not read here at all (orjson could only fail on it).
+    ``repairs``: those of the candidate (what preparing the reply blanked).
     """
     first = NON_SPACE.search(text)
     if first is None or text[first.start()] not in "{[":
         return None
     end = len(text.rstrip(" \t\r\n"))
-    if not scan.close_truncated and text[end - 1] != CLOSER[text[first.start()]]:
+    close = close and scan.close_truncated
+    if not close and text[end - 1] != CLOSER[text[first.start()]]:
         return None
     try:
         value, shallow = loads_within(text, scan.max_depth)
     except orjson.JSONDecodeError as exc:
-        if scan.close_truncated and exc.msg.startswith(_END_OF_DATA):
+        if close and exc.msg.startswith(_END_OF_DATA):
             place = Place(first.start(), len(text), (), "raw", closed=False)
             cut = DecodeFailure("truncated", exc.pos - first.start(), "cut off")
             return close_or_fail(text, place, scan, cut)
         return None
     if not shallow:
         return None
-    return Candidate(first.start(), end, "raw", (), value=value)
+    return Candidate(first.start(), end, "raw", repairs, value=value)
+
+
+def _read_clean_prepared(text: str, prepared: Prepared, scan: Scan) -> Candidate | None:
+    """The prepared reply is one clean JSON value (a ``<think>`` block blanked).
+
+    The candidate the scan would find first and alone, read by one orjson
+    call: the root of the prose, with what preparing blanked as its repairs.
+    Only where nothing else could be a candidate: no tool call read from
+    markup, and no backtick (a fence the scan might take apart); a cut is
+    left to the scan.
+    """
+    masked = prepared.text
+    if masked is text or prepared.tool_calls or "`" in masked:
+        return None
+    return _read_clean_reply(masked, scan, prepared.repairs, close=False)
 
 
 def choose(

@@ -54,6 +54,7 @@ from langchain_jsonrecover._core.decode.close import (
 )
 from langchain_jsonrecover._core.decode.tolerant import Decoded, DecodeFailure, decode
 from langchain_jsonrecover._core.reply.fences import Fence, find_fences, outer_fence
+from langchain_jsonrecover._core.reply.probe import find_token
 from langchain_jsonrecover._core.spans.frames import json_extent
 
 if TYPE_CHECKING:
@@ -115,11 +116,8 @@ def iter_candidates(prepared: Prepared, scan: Scan) -> Iterator[Candidate]:
 
 def decode_place(text: str, place: Place, scan: Scan) -> Candidate:
     """Decode the text at ``place``: its value, closed, or why it failed."""
-    result = decode(
-        text[place.start : place.end],
-        max_depth=scan.max_depth,
-        allow_trailing=not place.whole,
-    )
+    body, whole = text[place.start : place.end], place.whole
+    result = decode(body, max_depth=scan.max_depth, allow_trailing=not whole)
     if isinstance(result, Decoded):
         return _take_decoded(text, place.start, result, place.step, place.repairs)
     return close_or_fail(text, place, scan, result)
@@ -167,12 +165,12 @@ def _read_text(masked: str, base: tuple[str, ...], scan: Scan) -> Iterator[Candi
         )
         yield Candidate(start, len(masked), "raw", base, failure=failure)
         return
-    if "```" not in masked:
+    first_fence = find_token(masked, "```")  # through "`": far faster than "```"
+    if first_fence < 0:
         yield from _read_prose(masked, [], base, scan)
         return
     # Backticks inside the strings of JSON that opens before the first fence
     # (the reply itself, or an object in the prose) are not fences.
-    first_fence = masked.find("```")
     lead = OPENERS.search(masked, 0, first_fence)
     lead_end = json_extent(masked, lead.start()) if lead is not None else None
     if (
@@ -182,7 +180,7 @@ def _read_text(masked: str, base: tuple[str, ...], scan: Scan) -> Iterator[Candi
             lead_end > first_fence or NON_SPACE.search(masked, 0, lead.start()) is None
         )
     ):
-        if "```" not in masked[lead_end:]:
+        if find_token(masked, "```", lead_end) < 0:
             yield from _read_prose(masked, [], base, scan)
             return
         fences = [f for f in find_fences(masked[lead_end:]) if f.start >= 0]

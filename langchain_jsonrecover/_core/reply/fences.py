@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import Final, NamedTuple
 
+from langchain_jsonrecover._core.reply.probe import find_token
+
 #: Info-string tags that mark a block as JSON (compared in lower case).
 JSON_TAGS: Final = frozenset({"json", "jsonc", "json5"})
 
@@ -76,7 +78,7 @@ def find_fences(text: str) -> list[Fence]:
     # learnt from a failed search, so that no later search repeats it.
     no_line_start_from: dict[int, int] = {}
     pos = 0
-    while (start := text.find("```", pos)) >= 0:
+    while (start := find_token(text, "```", pos)) >= 0:
         head = _HEAD.match(text, start)
         if head is None:  # pragma: no cover - a run of three always matches
             return fences
@@ -119,7 +121,7 @@ def outer_fence(text: str) -> Fence | None:
         >>> fence.tag, fence.body_start, fence.body_end
         ('json', 14, 23)
     """
-    start = text.find("```")
+    start = find_token(text, "```")
     if start < 0 or _quoted(text, start):
         return None
     run = _run_length(text, start)

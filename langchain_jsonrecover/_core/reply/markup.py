@@ -278,10 +278,11 @@ def _read(text: str, *, calls_only: bool = False) -> _Read:
 
 
 def _may_hold_tokens(text: str) -> bool:
-    """A cheap test first: ``in`` is a C substring search, then one regex."""
+    """A cheap test first: a C substring search, then one regex from a ``<``."""
     if "[TOOL_CALLS]" in text:
         return True
-    return "<" in text and ANGLE_TOKEN.search(text) is not None
+    first = text.find("<")
+    return first >= 0 and ANGLE_TOKEN.search(text, first) is not None
 
 
 def _read_harmony(

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
+from langchain_jsonrecover._core.reply.probe import find_token, led_matches
 from langchain_jsonrecover._core.reply.quotes import (
     JsonStrings,
     QuoteParity,
@@ -121,7 +122,7 @@ def harmony_messages(text: str) -> list[HarmonyMessage]:
         ...     "<|start|>assistant<|channel|>final<|message|>{}<|return|>")]
         ['analysis', 'final']
     """
-    if "<|message|>" not in text:
+    if find_token(text, "<|message|>") < 0:
         return []
     found: list[HarmonyMessage] = []
     pos = 0
@@ -361,11 +362,10 @@ def _tags(text: str) -> Iterator[re.Match[str]]:
         >>> [m.group() for m in _tags("[THINK]a</think>[x]<Reasoning >")]
         ['[THINK]', '</think>', '<Reasoning >']
     """
+    angle = led_matches(_ANGLE_TAG, text, "<")  # tried where a ``<`` is only
     if _BRACKET_TAG not in text:  # the common case: no merge
-        return _ANGLE_TAG.finditer(text)
-    return heapq.merge(
-        _ANGLE_TAG.finditer(text), _SQUARE_TAG.finditer(text), key=re.Match.start
-    )
+        return angle
+    return heapq.merge(angle, _SQUARE_TAG.finditer(text), key=re.Match.start)
 
 
 class _SingleQuotedValue:
