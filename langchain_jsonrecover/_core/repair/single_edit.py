@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
@@ -42,19 +43,23 @@ from langchain_jsonrecover._core.decode.tolerant import (
     escape_control_characters,
 )
 from langchain_jsonrecover._core.repair.single_edit_far import (
+    END,
+    TRAILING,
     Far,
     after_string,
     between_strings,
     closes_pair,
     colon_name,
     find_far_sites,
+    goes_on,
+    reads_on,
     splits_pair,
     swallows,
 )
 from langchain_jsonrecover._core.repair.syntax import Repaired, repair_inner_quotes
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
 _WINDOW: Final = 64
 """How far before the decoder's stop every kind of slip is looked for."""
@@ -95,11 +100,8 @@ _TYPOGRAPHIC: Final = frozenset("\u201c\u201d\u201e\uff02")
 _OPENERS: Final = frozenset("{[")
 _SWAPPED: Final = frozenset('{}[]",:')
 """A character swapped with its neighbour is one of these, or beside one."""
-_NOT_BRACKET: Final = re.compile(r"[^\[\]{}]++")
-_TRAILING: Final = "unexpected content after document"
-_END: Final = "unexpected end of data"
-_CONTROL: Final = "unexpected control character in string"
-_ESCAPE: Final = "invalid escaped sequence"
+CONTROL: Final = "unexpected control character in string"
+ESCAPE: Final = "invalid escaped sequence"
 _DEPTH: Final = "depth limit exceeded"
 """Nested past orjson's limit: deeper than any ``max_depth`` reads, fixed or not."""
 _ESCAPE_LENGTH: Final = 5
@@ -109,7 +111,7 @@ _LOST_BRACES: Final = "lost_braces"
 _HALF_PAIR: Final = "half_pair"
 _TWO_STRINGS: Final = "two_strings"
 _SWALLOWED: Final = "structure_swallowed"
-_REFUSING: Final = frozenset(
+REFUSING: Final = frozenset(
     {_LOST_ITEM, _DIGITS_JOINED, _LOST_BRACES, _HALF_PAIR, _TWO_STRINGS, _SWALLOWED}
 )
 """Edits that, where they fix the text, show a reading we will not choose:
@@ -122,8 +124,6 @@ JSON's); ``[1, ,", "x"]`` may be ``[1, ",", "x"]`` (see ``swallows``)."""
 _SEPARATOR_NEXT: Final = re.compile(r"[ \t\r\n]*+[,:;=]")
 _SEPARATORS: Final = frozenset(",:;=")
 _NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
-_TAIL_BRACKETS: Final = 4096
-_NUMBER_GOES_ON: Final = re.compile(r"\.?[0-9]")
 _NUMBER_END: Final = re.compile(r"-?[0-9.eE+]*+\Z")
 
 Edit = tuple[int, int, str, str]
@@ -171,18 +171,18 @@ def fix_single_edit(text: str, *, max_depth: int) -> Repaired | Ambiguous | None
     if text[:1] not in _OPENERS:
         return None
     escaped = None
-    stop, message = _stop(text)
-    if message.startswith(_CONTROL):
+    stop, message = stop_of(text)
+    if message.startswith(CONTROL):
         escaped = escape_control_characters(text)
         if escaped.dangling >= 0:
             return None
-        stop, message = _stop(escaped.text)
-    if stop < 0 or message.startswith((_END, _DEPTH)):
+        stop, message = stop_of(escaped.text)
+    if stop < 0 or message.startswith((END, _DEPTH)):
         return None
     work = text if escaped is None else escaped.text
     if stop >= len(work.rstrip()):
         return None
-    found = _search(work, stop, max_depth, escape=message.startswith(_ESCAPE))
+    found = _search(work, stop, max_depth, escape=message.startswith(ESCAPE))
     if not isinstance(found, Repaired) or escaped is None:
         return found
     return Repaired(
@@ -209,7 +209,7 @@ def value_key(value: Any) -> bytes | None:
         return None
 
 
-def _stop(text: str) -> tuple[int, str]:
+def stop_of(text: str) -> tuple[int, str]:
     """Where and why orjson stops on ``text``; ``(-1, "")`` when it decodes."""
     try:
         orjson.loads(text)
@@ -221,107 +221,94 @@ def _stop(text: str) -> tuple[int, str]:
 def _search(
     text: str, stop: int, max_depth: int, *, escape: bool
 ) -> Repaired | Ambiguous | None:
-    r"""Try every edit; the one value they agree on, or ``None``.
-
-    At an invalid escape the decoder stops at its backslash, before the
-    character that broke it (up to the last of ``\uXXXX``): edits go that far
-    past the stop; elsewhere to the character after it.
-    """
-    budget = _BUDGET_TIMES * len(text) + _BUDGET_EXTRA
+    """Try every edit; the one value they agree on, or ``None``."""
     found: Repaired | None = None
     seen = b""
     first = 0
+    for kept in kept_edits(text, stop, max_depth, escape=escape):
+        if kept is None:
+            return None
+        if kept.name in REFUSING:
+            return Ambiguous(first if found is not None else kept.at, kept.at)
+        key = value_key(kept.value)
+        if key is None:
+            return None
+        if found is None:
+            seen = key
+            found = Repaired(kept.text, (kept.name,), truncated=False, end=kept.end)
+            first = kept.at
+        elif key != seen:
+            return Ambiguous(first, kept.at)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """An edit after which the candidate decodes through the decoder's stop."""
+
+    at: int
+    """Where the edit is, in the candidate."""
+    name: str
+    """What it is (``character_inserted`` …, or a name in ``REFUSING``)."""
+    insert: str
+    """What it inserts (in place of ``drop`` characters)."""
+    drop: int
+    """How many characters of the candidate it drops."""
+    value: Any
+    """The value the edited candidate gives."""
+    text: str
+    """The edited value's text."""
+    end: int
+    """Where the value ends in the candidate before the edit."""
+
+
+def kept_edits(
+    text: str, stop: int, max_depth: int, *, escape: bool, extra: Iterable[Edit] = ()
+) -> Iterator[Kept | None]:
+    r"""Every edit after which ``text`` decodes through ``stop``, nearest first.
+
+    At an invalid escape the decoder stops at its backslash, before the
+    character that broke it (up to the last of ``\uXXXX``): edits go that
+    far past the stop; elsewhere to the character after it. ``None`` ends
+    the run when the search ran out of budget. ``extra`` edits are tried
+    after the search's own.
+    """
+    budget = _BUDGET_TIMES * len(text) + _BUDGET_EXTRA
     lo = max(1, stop - _WINDOW)
-    far = find_far_sites(text, stop, lo)
-    far.last = stop + (_ESCAPE_LENGTH if escape else 1)
-    inner = max((at for at in far.stack if at < lo), default=0)
-    for at, drop, insert, name in _edits(text, lo, far):
+    sites = find_far_sites(text, stop, lo)
+    sites.last = stop + (_ESCAPE_LENGTH if escape else 1)
+    inner = max((at for at in sites.stack if at < lo), default=0)
+    for at, drop, insert, name in chain(_edits(text, lo, sites), extra):
         if inner < at:
             piece = text[inner:at] + insert + text[at + drop : stop + _AHEAD]
             budget -= len(piece)
             if budget < 0:
-                return None
-            if not _reads_on(piece):
+                yield None
+                return
+            if not reads_on(piece):
                 continue
         edited = text[:at] + insert + text[at + drop :]
         shift = len(insert) - drop
         budget -= 2 * len(edited)
         if budget < 0:
-            return None
+            yield None
+            return
         try:
             orjson.loads(edited)
         except orjson.JSONDecodeError as exc:
             budget -= exc.pos
-            if not exc.msg.startswith(_TRAILING) or exc.pos <= stop + shift:
+            if not exc.msg.startswith(TRAILING) or exc.pos <= stop + shift:
                 continue
         result = decode(edited, max_depth=max_depth, allow_trailing=True)
         if not isinstance(result, Decoded):
             continue
         end = result.end
-        if at > end or _goes_on(edited, end):
+        if at > end or goes_on(edited, end):
             continue
         end_in_text = end - shift if at < end else at + 1
-        if end_in_text <= stop:
-            continue
-        if name in _REFUSING:
-            return Ambiguous(first if found is not None else at, at)
-        key = value_key(result.value)
-        if key is None:
-            return None
-        if found is None:
-            seen = key
-            found = Repaired(edited[:end], (name,), truncated=False, end=end_in_text)
-            first = at
-        elif key != seen:
-            return Ambiguous(first, at)
-    return found
-
-
-def _goes_on(text: str, end: int) -> bool:
-    """Whether the text after the value (from ``end``) reads as more of it.
-
-    It does when it goes on as JSON would (a quote, separator or closer next,
-    which takes in every case of ``_spans.continues_structure``, or a digit
-    that goes on a number: ``}0.01`` read as
-    ``0}.01``), closes a bracket it did not open, leaves one open, or leaves a
-    quote open: a value that an edit closed early, the rest of the reply still
-    the JSON, or a cut one. Text after it with more than ``_TAIL_BRACKETS``
-    brackets is not read as prose at all (it costs one pass in C to tell).
-    """
-    after = _NEXT_CHAR.match(text, end)
-    if after is not None and after.group(1) in '":,]}':
-        return True
-    if _NUMBER_GOES_ON.match(text, end):
-        return True
-    tail = text[end:]
-    if (tail.count('"') - tail.count('\\"')) % 2:
-        return True
-    if sum(map(tail.count, "[]{}")) > _TAIL_BRACKETS:
-        return True
-    skeleton = _NOT_BRACKET.sub("", tail)
-    depth = 0
-    for bracket in skeleton:
-        depth += 1 if bracket in "[{" else -1
-        if depth < 0:
-            return True
-    return depth > 0
-
-
-def _reads_on(piece: str) -> bool:
-    """Whether ``piece`` is the start of a container that may decode.
-
-    ``piece`` runs from the innermost container open before the edited
-    offsets to a little past the decoder's stop. Every such piece of a valid
-    text decodes, closes early (text follows) or ends inside the value; only
-    then is the edited text decoded whole. The piece is small where the reply
-    is a list of records, and bounded past the stop: a text with a second
-    slip far after the first is not read to it once per edit.
-    """
-    try:
-        orjson.loads(piece)
-    except orjson.JSONDecodeError as exc:
-        return exc.msg.startswith((_TRAILING, _END))
-    return True
+        if end_in_text > stop:
+            value, piece = result.value, edited[:end]
+            yield Kept(at, name, insert, drop, value, piece, end_in_text)
 
 
 def _edits(text: str, lo: int, far: Far) -> Iterator[Edit]:
