@@ -30,7 +30,6 @@ bounded number of times (at most ``_BUDGET_TIMES`` its length plus
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from itertools import chain
 from typing import TYPE_CHECKING, Any, Final
@@ -41,6 +40,16 @@ from langchain_jsonrecover._core.decode.tolerant import (
     Decoded,
     decode,
     escape_control_characters,
+)
+from langchain_jsonrecover._core.repair.single_edit_checks import (
+    SEPARATORS,
+    TYPOGRAPHIC,
+    before_structure,
+    between_separators,
+    joins_layout,
+    may_quote,
+    quote_in_key,
+    splits_number,
 )
 from langchain_jsonrecover._core.repair.single_edit_far import (
     END,
@@ -73,8 +82,6 @@ _BUDGET_EXTRA: Final = 1 << 25
 _DROPPED: Final = frozenset('{}[]",:;=')
 _INSERTED: Final = '{}[]",:'
 _INSERTED_NOT_QUOTE: Final = "{}[],:"
-_SPACE: Final = frozenset(" \t\r\n")
-_SPACE_OR_STRUCTURAL: Final = _SPACE | frozenset("{}[],:")
 _REPLACEMENTS: Final = {
     "{": "[",
     "[": "{",
@@ -95,8 +102,6 @@ _REPLACEMENTS: Final = {
 ``'`` or a backtick: never an opener for a closer (``{{`` is no ``{}``)."""
 _IN_STRING: Final = "'`\u201c\u201d\u201e\uff02"
 """What may be replaced inside a string (by a quote that closes it)."""
-_TYPOGRAPHIC: Final = frozenset("\u201c\u201d\u201e\uff02")
-"""Quotes that stand for ``"``: one is the lost quote's place, no '"' goes beside it."""
 _OPENERS: Final = frozenset("{[")
 _SWAPPED: Final = frozenset('{}[]",:')
 """A character swapped with its neighbour is one of these, or beside one."""
@@ -121,10 +126,6 @@ REFUSING: Final = frozenset(
 string, ``{"a", "b"}`` a set (``colon_name``); ``{"a": “q” and more"}`` may
 have lost the quote before a quotation (``“q”`` is a pair: neither half is
 JSON's); ``[1, ,", "x"]`` may be ``[1, ",", "x"]`` (see ``swallows``)."""
-_SEPARATOR_NEXT: Final = re.compile(r"[ \t\r\n]*+[,:;=]")
-_SEPARATORS: Final = frozenset(",:;=")
-_NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
-_NUMBER_END: Final = re.compile(r"-?[0-9.eE+]*+\Z")
 
 Edit = tuple[int, int, str, str]
 """An edit: its offset, how many characters it drops there, what it inserts
@@ -263,7 +264,13 @@ class Kept:
 
 
 def kept_edits(
-    text: str, stop: int, max_depth: int, *, escape: bool, extra: Iterable[Edit] = ()
+    text: str,
+    stop: int,
+    max_depth: int,
+    *,
+    escape: bool,
+    extra: Iterable[Edit] = (),
+    short: bool = False,
 ) -> Iterator[Kept | None]:
     r"""Every edit after which ``text`` decodes through ``stop``, nearest first.
 
@@ -271,7 +278,8 @@ def kept_edits(
     character that broke it (up to the last of ``\uXXXX``): edits go that
     far past the stop; elsewhere to the character after it. ``None`` ends
     the run when the search ran out of budget. ``extra`` edits are tried
-    after the search's own.
+    after the search's own; ``short``: an edit whose value ends before the
+    stop (the rest of the text left after it) is kept too.
     """
     budget = _BUDGET_TIMES * len(text) + _BUDGET_EXTRA
     lo = max(1, stop - _WINDOW)
@@ -306,7 +314,7 @@ def kept_edits(
         if at > end or goes_on(edited, end):
             continue
         end_in_text = end - shift if at < end else at + 1
-        if end_in_text > stop:
+        if short or end_in_text > stop:
             value, piece = result.value, edited[:end]
             yield Kept(at, name, insert, drop, value, piece, end_in_text)
 
@@ -350,7 +358,7 @@ def _edits_in_string(text: str, at: int, start: int = 0) -> Iterator[Edit]:
     the closing quote (``"name:"`` for ``"name":``); any other edit there
     leaves the string a string and the decoder's stop where it was.
     """
-    if _may_quote(text, at):
+    if may_quote(text, at):
         yield at, 0, '"', "character_inserted"
         if text[at - 2 : at] == '\\"' and text.count('\\"', start, at) % 2:
             yield at - 2, 0, "\\", "character_inserted"
@@ -364,32 +372,41 @@ def _edits_at(text: str, at: int, *, in_array: bool, stop: int) -> Iterator[Edit
     char = text[at]
     between_digits = (text[at - 1 : at] + text[at + 1 : at + 2]).isdigit()
     if char in _DROPPED and not (
-        char == '"' and (_before_structure(text, at, ":") or closes_pair(text, at))
+        char == '"'
+        and (
+            before_structure(text, at, ":")
+            or closes_pair(text, at)
+            or joins_layout(text, at)
+        )
     ):
         name = "character_dropped"
-        if char in _SEPARATORS and between_digits:
+        if char in SEPARATORS and between_digits:
             name = _DIGITS_JOINED
-        elif _between_separators(text, at):
+        elif between_separators(text, at):
             name = _LOST_ITEM
         yield at, 1, "", name
     elif char == " " and between_digits:
         yield at, 1, "", _DIGITS_JOINED
-    splits = _splits_number(text, at)
+    splits = splits_number(text, at)
     strings = in_array and between_strings(text, at)
-    for new in _INSERTED if _may_quote(text, at) else _INSERTED_NOT_QUOTE:
+    for new in _INSERTED if may_quote(text, at) else _INSERTED_NOT_QUOTE:
         name = _DIGITS_JOINED if splits and new in ",:" else "character_inserted"
         if strings and new == ",":
             name = _TWO_STRINGS
         elif new == '"' and swallows(text, at, stop):
             name = _SWALLOWED
         yield at, 0, new, colon_name(text, at, 0, new, name)
-    if char == '"' and not _before_structure(text, at, ":"):
+    if (
+        char == '"'
+        and not before_structure(text, at, ":")
+        and not quote_in_key(text, at)
+    ):
         yield at, 0, "\\", "character_inserted"
     for new in _REPLACEMENTS.get(char, ""):
         name = "character_replaced"
-        if char in _TYPOGRAPHIC and splits_pair(text, at):
+        if char in TYPOGRAPHIC and splits_pair(text, at):
             name = _HALF_PAIR
-        elif char in _SEPARATORS and between_digits:
+        elif char in SEPARATORS and between_digits:
             name = _DIGITS_JOINED
         elif char == ":" and in_array and after_string(text, at):
             name = _LOST_BRACES
@@ -397,76 +414,6 @@ def _edits_at(text: str, at: int, *, in_array: bool, stop: int) -> Iterator[Edit
     after = text[at + 1 : at + 2]
     if after and after != char and (char in _SWAPPED or after in _SWAPPED):
         yield at, 2, after + char, "characters_swapped"
-
-
-def _may_quote(text: str, at: int) -> bool:
-    """Whether a quote inserted at ``at`` keeps spaces between tokens out of strings.
-
-    A quote there that opens a string starting with a space after a bracket,
-    comma or colon (``, " key":``), or closes one ending with a space before
-    them, would move layout into the data; one after a backslash would be an
-    escaped quote, not a lost one: neither is a reading of the reply.
-    """
-    before, after = text[at - 1], text[at]
-    if before in _TYPOGRAPHIC or after in _TYPOGRAPHIC:
-        return False
-    return before != "\\" and not (
-        (after in _SPACE and before in _SPACE_OR_STRUCTURAL)
-        or (before in _SPACE and after in _SPACE_OR_STRUCTURAL)
-    )
-
-
-def _between_separators(text: str, at: int) -> bool:
-    """Whether dropping the separator at ``at`` leaves a lost item unread.
-
-    Two commas in a row, or a ``;`` or ``=`` beside a comma or colon, may
-    stand where an item or value was lost.
-    """
-    char = text[at]
-    if char not in _SEPARATORS:
-        return False
-    before = text[:at].rstrip()[-1:]
-    after = _SEPARATOR_NEXT.match(text, at + 1)
-    neighbours = (before if before in _SEPARATORS else "") + (
-        after.group()[-1] if after else ""
-    )
-    if char == ",":
-        return "," in neighbours
-    if char == ":":
-        return False
-    return bool(neighbours)
-
-
-def _before_structure(text: str, at: int, chars: str) -> bool:
-    r"""Whether the quote at ``at`` is followed (past spaces) by one of ``chars``.
-
-    Such a quote closes a key (``:``) or a value (``,``, ``]``, ``}``): escaping
-    it, or dropping a key's, would merge JSON's own structure into a string
-    (``{"a\\": 1, b": 2}``), not a reading of the reply.
-    """
-    after = _NEXT_CHAR.match(text, at + 1)
-    return after is not None and after.group(1) in chars
-
-
-def _splits_number(text: str, at: int) -> bool:
-    """Whether a separator inserted at ``at`` splits ``10-20`` or ``0 5``.
-
-    ``[18-25]`` is a range, ``[0 5]`` may be ``0.5``: no lost comma between two
-    numbers (``[1 500]`` is refused where dropping the space decodes).
-    """
-    before = text[max(0, at - 32) : at].rstrip(" ")
-    right = text[at : at + 32].lstrip(" ")
-    spaced = text[at - 1 : at] == " " or text[at : at + 1] == " "
-    number = _NUMBER_END.search(before)
-    return before[-1:].isdigit() and (
-        (
-            right[:1].isdigit()
-            and spaced
-            and number is not None
-            and number.group().lstrip("-") == "0"
-        )
-        or (right[:1] == "-" and right[1:2].isdigit() and not spaced)
-    )
 
 
 def read_inner_quotes(text: str, *, max_depth: int) -> Repaired | None:
