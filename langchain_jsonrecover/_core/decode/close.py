@@ -113,11 +113,13 @@ def _closes_then_words(
 
     ``{"path": "/tmp} Please confirm.``: a run of closers that no opener in
     the string matches, as many as the containers open around the string,
-    then words on the same line, or the text's end (``[1,\n"2,\n3]``: a
-    stray quote took the rest into one string). A closing quote lost before
-    the ``}``, or a stray one before the string, reads as well as a cut that
-    fell after the sentence; without a token-limit stop the cut reading is
-    not taken.
+    then words on the same line, or (``closers=_CLOSERS_AT_END``) the text's
+    end; ``close_truncated`` asks the latter only of a string that runs over
+    a line break (``[1,\n"2,\n3]``: a stray quote took the rest into one
+    string; ``{"key": "value}`` is a cut, a closer in the string its text). A
+    closing quote lost before the ``}``, or a stray one before the string,
+    reads as well as a cut; without a token-limit stop the cut reading is not
+    taken.
 
     Example:
         >>> _closes_then_words('{"p": "/tmp} Please confirm.', 6, 1)
@@ -236,8 +238,10 @@ def close_truncated(
         and not (after_closer or final_only)
     ):
         depth, string_start = _end_state(stripped)
-        if string_start is not None and _closes_then_words(
-            stripped, string_start, depth, _CLOSERS_AT_END
+        if (
+            string_start is not None
+            and "\n" in stripped[string_start:]  # it swallowed lines
+            and _closes_then_words(stripped, string_start, depth, _CLOSERS_AT_END)
         ):
             return DecodeFailure("invalid_json", string_start, _MISSING_QUOTE)
     if state.string_start is None:
