@@ -115,12 +115,6 @@ CHOICE: list[tuple[str, str, dict[str, Any], Any]] = [
         ADA,
     ),
     (
-        "prefer_first_takes_the_example",
-        'Example: {"name": "Bob", "age": 1}. Answer: {"name": "Ada", "age": 36}',
-        {},
-        Person(name="Bob", age=1),
-    ),
-    (
         "prefer_last_skips_injected_json_before",
         '{"name": "Eve", "age": 0} ```json\n{"name": "Ada", "age": 36}\n```',
         {"prefer": "last"},
@@ -142,6 +136,14 @@ CHOICE: list[tuple[str, str, dict[str, Any], Any]] = [
 )
 def test_candidate_choice(text: str, options: dict[str, Any], expected: Any) -> None:
     assert person_parser(**options).parse(text) == expected
+
+
+def test_prefer_first_raises_on_an_example_beside_the_answer() -> None:
+    # Issue 21: a value labelled an example with another value beside it is
+    # two readings (it gave the example, Bob, before).
+    text = 'Example: {"name": "Bob", "age": 1}. Answer: {"name": "Ada", "age": 36}'
+    with pytest.raises(SchemaValidationError, match="two readings"):
+        person_parser().parse(text)
 
 
 def test_prefer_last_without_schema() -> None:

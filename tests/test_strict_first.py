@@ -219,8 +219,11 @@ def _escape_reference(text: str) -> tuple[str, list[int], list[int], int]:
         end = len(text) if closed is None else closed
         raw = [i for i in range(pos + 1, end) if text[i] < " "]
         tail = text[raw[0] : end - 1] if raw else ""
+        head = text[pos + 1 : raw[-1] + 1] if raw else ""
         if dangling < 0 and closed is not None and tail in {"\n", "\r\n"}:
             dangling = end - 2  # only a line break, right before the quote
+        elif dangling < 0 and closed is not None and head in {"\n", "\r\n"}:
+            dangling = pos + 1  # only a line break, right after the quote
         inside.extend(raw)
         pos = -1 if closed is None else text.find('"', end)
     short = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}

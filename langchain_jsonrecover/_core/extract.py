@@ -167,7 +167,7 @@ def extract(
         if schema is None and strict_first and isinstance(found, Extraction):
             found = broken_before(found, tried, repairs) or found
         found = found or report_no_json(prepared)
-        return recheck(prepared, found, max_depth, schema=schema is not None)
+        return recheck(prepared, found, max_depth, schema=schema)
     whole = fast is None and may_be_one_broken_value(prepared.text)
     if whole or not strict_first:
         picked = _choose_repairing(
@@ -177,7 +177,7 @@ def extract(
         tried = []
         strict = choose(recorded(candidates, tried), schema, strict_first=True)
         picked = _repair_after_strict(strict, tried, repairs, schema)
-    found = recheck(prepared, picked, max_depth, schema=schema is not None)
+    found = recheck(prepared, picked, max_depth, schema=schema)
     if schema is not None and isinstance(found, ReplyFailure):
         found = reread(text, found, schema, max_depth=max_depth)
     if repair != "safe" or not isinstance(found, Extraction):

@@ -18,6 +18,7 @@ from langchain_jsonrecover._core.candidates.mention import (
 )
 from langchain_jsonrecover._core.candidates.placeholder import (
     is_placeholder,
+    rival_of_example,
     rival_of_placeholder,
 )
 from langchain_jsonrecover._core.found import (
@@ -27,10 +28,15 @@ from langchain_jsonrecover._core.found import (
     ReplyFailure,
 )
 from langchain_jsonrecover._core.schema.keys import repeated_key
-from langchain_jsonrecover._core.schema.validate import FieldError, two_readings
+from langchain_jsonrecover._core.schema.validate import (
+    Accepted,
+    FieldError,
+    two_readings,
+)
 
 if TYPE_CHECKING:
     from langchain_jsonrecover._core.reply.markup import Prepared
+    from langchain_jsonrecover._core.schema.validate import Schema
 
 
 def refuse_guess(found: Extraction, chosen: tuple[str, ...]) -> ReplyFailure:
@@ -52,7 +58,7 @@ def recheck(
     found: Extraction | ReplyFailure,
     max_depth: int,
     *,
-    schema: bool,
+    schema: Schema | None,
 ) -> Extraction | ReplyFailure:
     """The value, unless the reply's words or its other values say otherwise.
 
@@ -60,12 +66,13 @@ def recheck(
     readings (:func:`~langchain_jsonrecover._core.schema.keys.repeated_key`).
     A call envelope that the prose holds back is not the answer
     (:mod:`~langchain_jsonrecover._core.candidates.mention`); a placeholder
-    beside a value of its keys is one of two readings
+    beside a value of its keys, or a value labelled a format or example
+    before another value, is one of two readings
     (:mod:`~langchain_jsonrecover._core.candidates.placeholder`).
     """
     if not isinstance(found, Extraction):
         return found
-    if schema:
+    if schema is not None:
         found = unless_repeated(prepared.text, found)
         if not isinstance(found, Extraction):
             return found
@@ -75,14 +82,18 @@ def recheck(
     ):
         error = FieldError("", MENTIONED, "")
         return ReplyFailure("schema", "", pos=start, start=start, errors=(error,))
-    if not is_placeholder(found.value):  # the common case, with no second decode
-        return found
-    rival = rival_of_placeholder(prepared.text, found.span, max_depth=max_depth)
+    rival = rival_of_example(prepared.text, found.span, max_depth=max_depth)
+    if rival is not None and schema is not None:
+        verdict = schema.accept(rival[1])
+        if isinstance(verdict, Accepted) and verdict.value == found.value:
+            rival = None  # the answer read through the schema: the same value
+    if rival is None and is_placeholder(found.value):
+        rival = rival_of_placeholder(prepared.text, found.span, max_depth=max_depth)
     if rival is None:
         return found
     placeholder, other, other_start = rival
     error = two_readings((placeholder, start, False), (other, other_start, False))
-    if not schema:
+    if schema is None:
         reason = error.message.replace(" (as it stands)", "")
         return ReplyFailure("invalid_json", reason, pos=start, start=start)
     return ReplyFailure(

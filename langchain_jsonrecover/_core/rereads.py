@@ -20,6 +20,14 @@ its own and is taken only when the schema accepts the value it gives:
   cut: where every field of the schema is there, whole (a string closed, any
   other value followed by white space), both give the schema the same value;
   it is taken. A field missing, and the cut may have taken it: an error.
+- ``row_opener_added``: a row of a table lost its opener (``[["a", "b"],
+  "c", "d"], ["e", "f"]]``, or a ``{`` in a list of objects). Each place the
+  opener could go, and each stray closer or other one-character slip that
+  fixes the text, is a reading (``one_edit_readings``); it is taken where
+  exactly one of those values validates, that value adds an opener, and no
+  other reading validates too. For ``list[tuple[str, str]]`` the rows decide;
+  for ``list[list[str]]`` they do not (``[["a", "b", "c", "d"], ["e", "f"]]``,
+  a stray ``]``, validates as well): an error.
 """
 
 from __future__ import annotations
@@ -30,16 +38,20 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from langchain_jsonrecover._core.found import Extraction, ReplyFailure
+from langchain_jsonrecover._core.repair.single_edit import value_key
+from langchain_jsonrecover._core.repair.single_edit_readings import one_edit_readings
 from langchain_jsonrecover._core.schema.keys import names_payload
 from langchain_jsonrecover._core.schema.payload import read_string_reply
 from langchain_jsonrecover._core.schema.validate import Accepted
 
 if TYPE_CHECKING:
+    from langchain_jsonrecover._core.repair.single_edit import Kept
     from langchain_jsonrecover._core.schema.validate import Schema
 
 PYTHON_CALL: Final = "python_call_read"
 ECHOED_REPLY: Final = "echoed_reply_read"
 LOST_CLOSER: Final = "lost_closer_added"
+ROW_OPENER: Final = "row_opener_added"
 _MAX_CALL_CHARS: Final = 20_000
 """Longer replies are not parsed as Python (``ast`` costs more than a scan)."""
 
@@ -63,6 +75,8 @@ def reread(
         found = echoed_reply_read(text, failure, schema, max_depth=max_depth)
     if found is None:
         found = lost_closer_added(text, failure, schema)
+    if found is None:
+        found = row_opener_added(text, failure, schema, max_depth=max_depth)
     return failure if found is None else found
 
 
@@ -159,3 +173,44 @@ def lost_closer_added(
         return None
     span = (failure.start, failure.start + len(body))
     return Extraction(verdict.value, span, "raw", (LOST_CLOSER, *verdict.repairs))
+
+
+def row_opener_added(
+    text: str, failure: ReplyFailure, schema: Schema, *, max_depth: int
+) -> Extraction | None:
+    """A row that lost its opener, where one reading of all one-edit fixes validates.
+
+    Example:
+        >>> from langchain_jsonrecover._core.schema.validate import Schema
+        >>> broken = '[["a", "b"], "c", "d"], ["e", "f"]]'
+        >>> failure = ReplyFailure("invalid_json", "", start=0)
+        >>> row_opener_added(broken, failure, Schema(list[tuple[str, str]]),
+        ...     max_depth=9).value
+        [('a', 'b'), ('c', 'd'), ('e', 'f')]
+        >>> row_opener_added(broken, failure, Schema(list[list[str]]), max_depth=9)
+    """
+    if failure.kind != "invalid_json" or failure.start is None or failure.detail:
+        return None
+    readings = one_edit_readings(text[failure.start :], max_depth=max_depth)
+    if not readings:
+        return None
+    groups: dict[bytes, list[Kept]] = {}
+    for kept in readings:
+        key = value_key(kept.value)
+        if key is None:
+            return None
+        groups.setdefault(key, []).append(kept)
+    taken = [
+        (group, verdict)
+        for group in groups.values()
+        if isinstance(verdict := schema.accept(group[0].value), Accepted)
+    ]
+    if len(taken) != 1:
+        return None
+    group, verdict = taken[0]
+    if verdict.aligned or verdict.repairs:
+        return None
+    if any(kept.drop or kept.insert not in ("[", "{") for kept in group):
+        return None
+    span = (failure.start, failure.start + group[0].end)
+    return Extraction(verdict.value, span, "raw", (ROW_OPENER,))

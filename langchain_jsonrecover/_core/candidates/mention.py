@@ -146,7 +146,7 @@ def mentioned(text: str, start: int, end: int) -> bool:
         >>> mentioned(f"Here is the result:\n{call}", 20, 20 + len(call))
         False
     """
-    around = f"{_lead(text, start)} {_tail(text, end)}".replace("\u2019", "'")
+    around = f"{lead_of(text, start)} {_tail(text, end)}".replace("\u2019", "'")
     if _WORD.search(around) is not None:
         return True
     after = _next_line(text, end)
@@ -156,8 +156,13 @@ def mentioned(text: str, start: int, end: int) -> bool:
     )
 
 
-def _lead(text: str, start: int) -> str:
-    """The envelope's line before it, else the nearest non-blank line above."""
+def lead_of(text: str, start: int) -> str:
+    r"""The value's line before it, else the nearest non-blank line above.
+
+    Example:
+        >>> lead_of('Format:\n```json\n{"a": 1}\n```', 16)
+        'Format:'
+    """
     line_start = text.rfind("\n", 0, start) + 1
     before = text[line_start:start]
     while not _FENCE_LINE.sub("", before).strip() and line_start > 0:

@@ -17,6 +17,16 @@ format. The rule, checked only once a value has been chosen:
 then the reply has two readings (a format shown then the answer, or an
 answer left blank then an example), and the reply raises, naming both. A
 placeholder with no such rival is read as it is.
+
+A value need not be a placeholder to be a format shown: ``Format: {"sentiment":
+"neutral", "summary": "ok"}`` then ``Answer: {"sentiment": "positive", …}``.
+So, second rule: the chosen value's lead (the text on its line before it, or
+the nearest non-blank line above, past a fence's opening) ends in a label of
+:data:`EXAMPLE_LABELS` (``Format:``, ``Output format:``, ``For example:``,
+``The schema is:``; not ``in the requested format:``), and another candidate
+after it (a fence, or an object in the prose) decodes as it stands to another
+value: two readings, raised naming both (before it too, for ``prefer="last"``).
+A labelled value with no other value beside it is read as it is.
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from langchain_jsonrecover._core.candidates.mention import lead_of
 from langchain_jsonrecover._core.candidates.order import find_prose_spans
 from langchain_jsonrecover._core.decode.tolerant import loads_within
 from langchain_jsonrecover._core.reply.fences import find_fences
@@ -61,6 +72,17 @@ _PLACEHOLDER: Final = re.compile(
 )
 
 
+EXAMPLE_LABELS: Final = ("format", "example", "e.g.", "sample", "schema", "template")
+"""Words that, ending a value's lead (a word's plural too, then ``is``,
+``would be`` or ``looks like`` and a colon), show a format, not the answer."""
+_LABEL: Final = re.compile(
+    r"(?<![\w.])(?:"
+    + "|".join(re.escape(word.rstrip(".")) for word in EXAMPLE_LABELS)
+    + r")(?:e?s)?\.?\s*+(?:(?:is|would\s+be|looks\s+like)\s*+)?:?\s*+\Z",
+    re.IGNORECASE,
+)
+_IN_FORMAT: Final = re.compile(r"\bin\s+(?:\w+\s+){0,3}\S+\s*+:?\s*+\Z", re.IGNORECASE)
+"""``in the requested format:``, ``in this schema:``: the answer, so framed."""
 _SCALARS: Final = frozenset({int, float, bool, type(None)})
 """The types of the decoded scalars that hold no string."""
 
@@ -135,17 +157,7 @@ def rival_of_placeholder(
     chosen = _loads(text[span[0] : span[1]], max_depth)
     if not isinstance(chosen, dict) or not is_placeholder(chosen):
         return None
-    fences = find_fences(text)
-    places = [(f.body_start, f.body_end) for f in fences]
-    places += [
-        (s.start, s.end)
-        for s in find_prose_spans(text, 0, fences, max_depth=max_depth)
-        if s.is_object and s.closed
-    ]
-    for start, end in places:
-        if start <= span[0] < end:
-            continue  # the chosen value itself
-        other = _loads(text[start:end], max_depth)
+    for other, start in _other_values(text, span, max_depth=max_depth):
         if (
             isinstance(other, dict)
             and other.keys() == chosen.keys()
@@ -155,6 +167,55 @@ def rival_of_placeholder(
         ):
             return chosen, other, start
     return None
+
+
+def rival_of_example(
+    text: str, span: tuple[int, int], *, max_depth: int
+) -> tuple[Any, Any, int] | None:
+    r"""The value at ``span``, labelled a format or example, and another value.
+
+    Args:
+        text: The reply, reasoning and markup blanked (same offsets).
+        span: Where the chosen value's text lies.
+        max_depth: Deeper values are not read.
+
+    Returns:
+        ``(example, rival, rival_start)``, or ``None`` when the chosen value's
+        lead is no label of :data:`EXAMPLE_LABELS`, or no other value stands
+        beside it.
+
+    Example:
+        >>> reply = 'Format: {"n": "a"}\nAnswer: {"n": "b"}'
+        >>> rival_of_example(reply, (8, 18), max_depth=64)
+        ({'n': 'a'}, {'n': 'b'}, 27)
+        >>> print(rival_of_example('Answer: {"n": "b"}\nFormat: {"n": "a"}', (8, 18),
+        ...     max_depth=64))
+        None
+    """
+    lead = lead_of(text, span[0]).strip()
+    if _LABEL.search(lead) is None or _IN_FORMAT.search(lead) is not None:
+        return None
+    chosen = _loads(text[span[0] : span[1]], max_depth)
+    for other, start in _other_values(text, span, max_depth=max_depth):
+        if other is not None and other != chosen:
+            return chosen, other, start
+    return None
+
+
+def _other_values(
+    text: str, span: tuple[int, int], *, max_depth: int
+) -> Iterator[tuple[Any, int]]:
+    """The strict values of the reply's other fences and prose objects, in order."""
+    fences = find_fences(text)
+    places = [(f.body_start, f.body_end) for f in fences]
+    places += [
+        (s.start, s.end)
+        for s in find_prose_spans(text, 0, fences, max_depth=max_depth)
+        if s.is_object and s.closed
+    ]
+    for start, end in places:
+        if not start <= span[0] < end:  # not the chosen value itself
+            yield _loads(text[start:end], max_depth), start
 
 
 def _loads(text: str, max_depth: int) -> Any:

@@ -53,6 +53,8 @@ END_IN_STRING: Final = re.compile(r"[\]}][ \t]*\r?\n|\n[ \t]*[\]}]")
 _CLOSERS_THEN_WORDS: Final = re.compile(
     r"([\]}](?:[ \t]*+[\]}])*+)[.,;:!?]?+[ \t]++[^\s\]}]"
 )
+# The same, closers that end the text.
+_CLOSERS_AT_END: Final = re.compile(r"([\]}](?:[ \t]*+[\]}])*+)[ \t\r\n]*+\Z")
 _OPENERS: Final = re.compile(r"[\[{]")
 _SPACE: Final = re.compile(r"[ \t]+")
 _POSITION: Final = re.compile(r"at line (\d+) column (\d+)")
@@ -110,24 +112,35 @@ def _cut_path(text: str, state: CutState) -> str:
     return "".join(parts) + ("." if parts else "") + key
 
 
-def _closes_then_words(text: str, string_start: int, depth: int) -> bool:
+def _closes_then_words(
+    text: str,
+    string_start: int,
+    depth: int,
+    closers: re.Pattern[str] = _CLOSERS_THEN_WORDS,
+) -> bool:
     r"""Whether the string a cut text ends in closes the JSON, then goes on in words.
 
     ``{"path": "/tmp} Please confirm.``: a run of closers that no opener in
     the string matches, as many as the containers open around the string,
-    then words on the same line. A closing quote lost before the ``}`` reads
-    as well as a cut that fell after the sentence; without a token-limit stop
-    the cut reading is not taken.
+    then words on the same line, or (``closers=_CLOSERS_AT_END``) the text's
+    end; ``close_truncated`` asks the latter only of a string that runs over
+    a line break (``[1,\n"2,\n3]``: a stray quote took the rest into one
+    string; ``{"key": "value}`` is a cut, a closer in the string its text). A
+    closing quote lost before the ``}``, or a stray one before the string,
+    reads as well as a cut; without a token-limit stop the cut reading is not
+    taken.
 
     Example:
         >>> _closes_then_words('{"p": "/tmp} Please confirm.', 6, 1)
         True
         >>> _closes_then_words('{"p": "Use {name} here', 6, 1)
         False
+        >>> _closes_then_words('[1, "2, 3]', 4, 1, _CLOSERS_AT_END)
+        True
     """
     openers = 0
     pos = string_start + 1
-    for found in _CLOSERS_THEN_WORDS.finditer(text, pos):
+    for found in closers.finditer(text, pos):
         openers += len(_OPENERS.findall(text, pos, found.start()))
         pos = found.start()
         if openers == 0 and len(_SPACE.sub("", found.group(1))) == depth:
@@ -228,6 +241,18 @@ def close_truncated(
         and _ESCAPED_QUOTE_CLOSERS.search(stripped, state.string_start)
     ):
         return DecodeFailure("invalid_json", len(stripped) - 1, _ESCAPED_END)
+    if (
+        state.string_start is not None
+        and state.key_start != state.string_start  # a cut key's member goes
+        and not (after_closer or final_only)
+    ):
+        depth, string_start = _end_state(stripped)
+        if (
+            string_start is not None
+            and "\n" in stripped[string_start:]  # it swallowed lines
+            and _closes_then_words(stripped, string_start, depth, _CLOSERS_AT_END)
+        ):
+            return DecodeFailure("invalid_json", string_start, _MISSING_QUOTE)
     if state.string_start is None:
         if not (after_closer or final_only) and stripped[-1:] in {"}", "]"}:
             return DecodeFailure("invalid_json", len(stripped) - 1, _AFTER_CLOSER)

@@ -59,6 +59,10 @@ _CLEAN_RUN: Final = re.compile(
 )
 _ESCAPED: Final = ("control_characters_escaped",)
 _DANGLING: Final = "a line break right before a closing quote (a misplaced quote?)"
+_DANGLING_START: Final = (
+    "a line break right after an opening quote (a misplaced quote?)"
+)
+_LEADING_BREAK: Final = re.compile(r"\r?\n")
 _SHORT_ESCAPES: Final = {
     "\n": "\\n",
     "\r": "\\r",
@@ -120,7 +124,10 @@ def decode(
             if msg.startswith(_CONTROL) and escaped is None:
                 escaped = escape_control_characters(candidate)
                 if escaped.dangling >= 0:
-                    return DecodeFailure("invalid_json", escaped.dangling, _DANGLING)
+                    at = escaped.dangling
+                    end = candidate[at : at + 2] in {'\n"', '\r"'}
+                    why = _DANGLING if end else _DANGLING_START
+                    return DecodeFailure("invalid_json", at, why)
                 candidate = escaped.text
                 continue
             if msg.startswith(_TRAILING) and allow_trailing:
@@ -364,7 +371,7 @@ def escape_control_characters(text: str) -> Escaped:
         closed_at = skip_string(text, pos)
         end = len(text) if closed_at is None else closed_at
         if dangling < 0 and closed_at is not None and _dangling_break(text, pos, end):
-            dangling = end - 2
+            dangling = end - 2 if text[end - 2] in "\r\n" else pos + 1
         for ctl in _CONTROL_CHAR.finditer(text, pos + 1, end):
             i = ctl.start()
             chunk = text[last:i]
@@ -386,21 +393,25 @@ def escape_control_characters(text: str) -> Escaped:
 
 
 def _dangling_break(text: str, start: int, end: int) -> bool:
-    r"""Whether a string's only raw control characters end it as a line break.
+    r"""Whether a string's only raw control character is a line break at an end.
 
     ``"https://x.org/p\n"}`` with a raw newline: more likely a quote that
     swapped places with the line break after it than a value that ends with
-    one, so neither reading is taken.
+    one; so is ``{"a": 1,\n"\nb": 2}`` a stray quote before a line break
+    rather than a key that starts with one. Neither reading is taken.
     """
-    body_end = end - 1
+    body_start, body_end = start + 1, end - 1
     cut = body_end
     if text[cut - 1 : cut] == "\n":
         cut -= 1
         if text[cut - 1 : cut] == "\r":
             cut -= 1
-    if cut == body_end:
-        return False
-    return _CONTROL_CHAR.search(text, start + 1, cut) is None
+    lead = _LEADING_BREAK.match(text, body_start, body_end)
+    first = body_start if lead is None else lead.end()
+    at_start, at_end = first > body_start, cut < body_end
+    if at_start == at_end and first <= cut:
+        return False  # no break at an end, or one at each: a text framed so
+    return _CONTROL_CHAR.search(text, first if not at_end else body_start, cut) is None
 
 
 def _relocate(

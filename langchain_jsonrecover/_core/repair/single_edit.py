@@ -30,8 +30,8 @@ bounded number of times (at most ``_BUDGET_TIMES`` its length plus
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+from itertools import chain
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
@@ -41,20 +41,34 @@ from langchain_jsonrecover._core.decode.tolerant import (
     decode,
     escape_control_characters,
 )
+from langchain_jsonrecover._core.repair.single_edit_checks import (
+    SEPARATORS,
+    TYPOGRAPHIC,
+    before_structure,
+    between_separators,
+    joins_layout,
+    may_quote,
+    quote_in_key,
+    splits_number,
+)
 from langchain_jsonrecover._core.repair.single_edit_far import (
+    END,
+    TRAILING,
     Far,
     after_string,
     between_strings,
     closes_pair,
     colon_name,
     find_far_sites,
+    goes_on,
+    reads_on,
     splits_pair,
     swallows,
 )
 from langchain_jsonrecover._core.repair.syntax import Repaired, repair_inner_quotes
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
 
 _WINDOW: Final = 64
 """How far before the decoder's stop every kind of slip is looked for."""
@@ -68,8 +82,6 @@ _BUDGET_EXTRA: Final = 1 << 25
 _DROPPED: Final = frozenset('{}[]",:;=')
 _INSERTED: Final = '{}[]",:'
 _INSERTED_NOT_QUOTE: Final = "{}[],:"
-_SPACE: Final = frozenset(" \t\r\n")
-_SPACE_OR_STRUCTURAL: Final = _SPACE | frozenset("{}[],:")
 _REPLACEMENTS: Final = {
     "{": "[",
     "[": "{",
@@ -90,16 +102,11 @@ _REPLACEMENTS: Final = {
 ``'`` or a backtick: never an opener for a closer (``{{`` is no ``{}``)."""
 _IN_STRING: Final = "'`\u201c\u201d\u201e\uff02"
 """What may be replaced inside a string (by a quote that closes it)."""
-_TYPOGRAPHIC: Final = frozenset("\u201c\u201d\u201e\uff02")
-"""Quotes that stand for ``"``: one is the lost quote's place, no '"' goes beside it."""
 _OPENERS: Final = frozenset("{[")
 _SWAPPED: Final = frozenset('{}[]",:')
 """A character swapped with its neighbour is one of these, or beside one."""
-_NOT_BRACKET: Final = re.compile(r"[^\[\]{}]++")
-_TRAILING: Final = "unexpected content after document"
-_END: Final = "unexpected end of data"
-_CONTROL: Final = "unexpected control character in string"
-_ESCAPE: Final = "invalid escaped sequence"
+CONTROL: Final = "unexpected control character in string"
+ESCAPE: Final = "invalid escaped sequence"
 _DEPTH: Final = "depth limit exceeded"
 """Nested past orjson's limit: deeper than any ``max_depth`` reads, fixed or not."""
 _ESCAPE_LENGTH: Final = 5
@@ -109,7 +116,7 @@ _LOST_BRACES: Final = "lost_braces"
 _HALF_PAIR: Final = "half_pair"
 _TWO_STRINGS: Final = "two_strings"
 _SWALLOWED: Final = "structure_swallowed"
-_REFUSING: Final = frozenset(
+REFUSING: Final = frozenset(
     {_LOST_ITEM, _DIGITS_JOINED, _LOST_BRACES, _HALF_PAIR, _TWO_STRINGS, _SWALLOWED}
 )
 """Edits that, where they fix the text, show a reading we will not choose:
@@ -119,12 +126,6 @@ _REFUSING: Final = frozenset(
 string, ``{"a", "b"}`` a set (``colon_name``); ``{"a": “q” and more"}`` may
 have lost the quote before a quotation (``“q”`` is a pair: neither half is
 JSON's); ``[1, ,", "x"]`` may be ``[1, ",", "x"]`` (see ``swallows``)."""
-_SEPARATOR_NEXT: Final = re.compile(r"[ \t\r\n]*+[,:;=]")
-_SEPARATORS: Final = frozenset(",:;=")
-_NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
-_TAIL_BRACKETS: Final = 4096
-_NUMBER_GOES_ON: Final = re.compile(r"\.?[0-9]")
-_NUMBER_END: Final = re.compile(r"-?[0-9.eE+]*+\Z")
 
 Edit = tuple[int, int, str, str]
 """An edit: its offset, how many characters it drops there, what it inserts
@@ -171,18 +172,18 @@ def fix_single_edit(text: str, *, max_depth: int) -> Repaired | Ambiguous | None
     if text[:1] not in _OPENERS:
         return None
     escaped = None
-    stop, message = _stop(text)
-    if message.startswith(_CONTROL):
+    stop, message = stop_of(text)
+    if message.startswith(CONTROL):
         escaped = escape_control_characters(text)
         if escaped.dangling >= 0:
             return None
-        stop, message = _stop(escaped.text)
-    if stop < 0 or message.startswith((_END, _DEPTH)):
+        stop, message = stop_of(escaped.text)
+    if stop < 0 or message.startswith((END, _DEPTH)):
         return None
     work = text if escaped is None else escaped.text
     if stop >= len(work.rstrip()):
         return None
-    found = _search(work, stop, max_depth, escape=message.startswith(_ESCAPE))
+    found = _search(work, stop, max_depth, escape=message.startswith(ESCAPE))
     if not isinstance(found, Repaired) or escaped is None:
         return found
     return Repaired(
@@ -209,7 +210,7 @@ def value_key(value: Any) -> bytes | None:
         return None
 
 
-def _stop(text: str) -> tuple[int, str]:
+def stop_of(text: str) -> tuple[int, str]:
     """Where and why orjson stops on ``text``; ``(-1, "")`` when it decodes."""
     try:
         orjson.loads(text)
@@ -221,107 +222,101 @@ def _stop(text: str) -> tuple[int, str]:
 def _search(
     text: str, stop: int, max_depth: int, *, escape: bool
 ) -> Repaired | Ambiguous | None:
-    r"""Try every edit; the one value they agree on, or ``None``.
-
-    At an invalid escape the decoder stops at its backslash, before the
-    character that broke it (up to the last of ``\uXXXX``): edits go that far
-    past the stop; elsewhere to the character after it.
-    """
-    budget = _BUDGET_TIMES * len(text) + _BUDGET_EXTRA
+    """Try every edit; the one value they agree on, or ``None``."""
     found: Repaired | None = None
     seen = b""
     first = 0
+    for kept in kept_edits(text, stop, max_depth, escape=escape):
+        if kept is None:
+            return None
+        if kept.name in REFUSING:
+            return Ambiguous(first if found is not None else kept.at, kept.at)
+        key = value_key(kept.value)
+        if key is None:
+            return None
+        if found is None:
+            seen = key
+            found = Repaired(kept.text, (kept.name,), truncated=False, end=kept.end)
+            first = kept.at
+        elif key != seen:
+            return Ambiguous(first, kept.at)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """An edit after which the candidate decodes through the decoder's stop."""
+
+    at: int
+    """Where the edit is, in the candidate."""
+    name: str
+    """What it is (``character_inserted`` …, or a name in ``REFUSING``)."""
+    insert: str
+    """What it inserts (in place of ``drop`` characters)."""
+    drop: int
+    """How many characters of the candidate it drops."""
+    value: Any
+    """The value the edited candidate gives."""
+    text: str
+    """The edited value's text."""
+    end: int
+    """Where the value ends in the candidate before the edit."""
+
+
+def kept_edits(
+    text: str,
+    stop: int,
+    max_depth: int,
+    *,
+    escape: bool,
+    extra: Iterable[Edit] = (),
+    short: bool = False,
+) -> Iterator[Kept | None]:
+    r"""Every edit after which ``text`` decodes through ``stop``, nearest first.
+
+    At an invalid escape the decoder stops at its backslash, before the
+    character that broke it (up to the last of ``\uXXXX``): edits go that
+    far past the stop; elsewhere to the character after it. ``None`` ends
+    the run when the search ran out of budget. ``extra`` edits are tried
+    after the search's own; ``short``: an edit whose value ends before the
+    stop (the rest of the text left after it) is kept too.
+    """
+    budget = _BUDGET_TIMES * len(text) + _BUDGET_EXTRA
     lo = max(1, stop - _WINDOW)
-    far = find_far_sites(text, stop, lo)
-    far.last = stop + (_ESCAPE_LENGTH if escape else 1)
-    inner = max((at for at in far.stack if at < lo), default=0)
-    for at, drop, insert, name in _edits(text, lo, far):
+    sites = find_far_sites(text, stop, lo)
+    sites.last = stop + (_ESCAPE_LENGTH if escape else 1)
+    inner = max((at for at in sites.stack if at < lo), default=0)
+    for at, drop, insert, name in chain(_edits(text, lo, sites), extra):
         if inner < at:
             piece = text[inner:at] + insert + text[at + drop : stop + _AHEAD]
             budget -= len(piece)
             if budget < 0:
-                return None
-            if not _reads_on(piece):
+                yield None
+                return
+            if not reads_on(piece):
                 continue
         edited = text[:at] + insert + text[at + drop :]
         shift = len(insert) - drop
         budget -= 2 * len(edited)
         if budget < 0:
-            return None
+            yield None
+            return
         try:
             orjson.loads(edited)
         except orjson.JSONDecodeError as exc:
             budget -= exc.pos
-            if not exc.msg.startswith(_TRAILING) or exc.pos <= stop + shift:
+            if not exc.msg.startswith(TRAILING) or exc.pos <= stop + shift:
                 continue
         result = decode(edited, max_depth=max_depth, allow_trailing=True)
         if not isinstance(result, Decoded):
             continue
         end = result.end
-        if at > end or _goes_on(edited, end):
+        if at > end or goes_on(edited, end):
             continue
         end_in_text = end - shift if at < end else at + 1
-        if end_in_text <= stop:
-            continue
-        if name in _REFUSING:
-            return Ambiguous(first if found is not None else at, at)
-        key = value_key(result.value)
-        if key is None:
-            return None
-        if found is None:
-            seen = key
-            found = Repaired(edited[:end], (name,), truncated=False, end=end_in_text)
-            first = at
-        elif key != seen:
-            return Ambiguous(first, at)
-    return found
-
-
-def _goes_on(text: str, end: int) -> bool:
-    """Whether the text after the value (from ``end``) reads as more of it.
-
-    It does when it goes on as JSON would (a quote, separator or closer next,
-    which takes in every case of ``_spans.continues_structure``, or a digit
-    that goes on a number: ``}0.01`` read as
-    ``0}.01``), closes a bracket it did not open, leaves one open, or leaves a
-    quote open: a value that an edit closed early, the rest of the reply still
-    the JSON, or a cut one. Text after it with more than ``_TAIL_BRACKETS``
-    brackets is not read as prose at all (it costs one pass in C to tell).
-    """
-    after = _NEXT_CHAR.match(text, end)
-    if after is not None and after.group(1) in '":,]}':
-        return True
-    if _NUMBER_GOES_ON.match(text, end):
-        return True
-    tail = text[end:]
-    if (tail.count('"') - tail.count('\\"')) % 2:
-        return True
-    if sum(map(tail.count, "[]{}")) > _TAIL_BRACKETS:
-        return True
-    skeleton = _NOT_BRACKET.sub("", tail)
-    depth = 0
-    for bracket in skeleton:
-        depth += 1 if bracket in "[{" else -1
-        if depth < 0:
-            return True
-    return depth > 0
-
-
-def _reads_on(piece: str) -> bool:
-    """Whether ``piece`` is the start of a container that may decode.
-
-    ``piece`` runs from the innermost container open before the edited
-    offsets to a little past the decoder's stop. Every such piece of a valid
-    text decodes, closes early (text follows) or ends inside the value; only
-    then is the edited text decoded whole. The piece is small where the reply
-    is a list of records, and bounded past the stop: a text with a second
-    slip far after the first is not read to it once per edit.
-    """
-    try:
-        orjson.loads(piece)
-    except orjson.JSONDecodeError as exc:
-        return exc.msg.startswith((_TRAILING, _END))
-    return True
+        if short or end_in_text > stop:
+            value, piece = result.value, edited[:end]
+            yield Kept(at, name, insert, drop, value, piece, end_in_text)
 
 
 def _edits(text: str, lo: int, far: Far) -> Iterator[Edit]:
@@ -363,7 +358,7 @@ def _edits_in_string(text: str, at: int, start: int = 0) -> Iterator[Edit]:
     the closing quote (``"name:"`` for ``"name":``); any other edit there
     leaves the string a string and the decoder's stop where it was.
     """
-    if _may_quote(text, at):
+    if may_quote(text, at):
         yield at, 0, '"', "character_inserted"
         if text[at - 2 : at] == '\\"' and text.count('\\"', start, at) % 2:
             yield at - 2, 0, "\\", "character_inserted"
@@ -377,32 +372,41 @@ def _edits_at(text: str, at: int, *, in_array: bool, stop: int) -> Iterator[Edit
     char = text[at]
     between_digits = (text[at - 1 : at] + text[at + 1 : at + 2]).isdigit()
     if char in _DROPPED and not (
-        char == '"' and (_before_structure(text, at, ":") or closes_pair(text, at))
+        char == '"'
+        and (
+            before_structure(text, at, ":")
+            or closes_pair(text, at)
+            or joins_layout(text, at)
+        )
     ):
         name = "character_dropped"
-        if char in _SEPARATORS and between_digits:
+        if char in SEPARATORS and between_digits:
             name = _DIGITS_JOINED
-        elif _between_separators(text, at):
+        elif between_separators(text, at):
             name = _LOST_ITEM
         yield at, 1, "", name
     elif char == " " and between_digits:
         yield at, 1, "", _DIGITS_JOINED
-    splits = _splits_number(text, at)
+    splits = splits_number(text, at)
     strings = in_array and between_strings(text, at)
-    for new in _INSERTED if _may_quote(text, at) else _INSERTED_NOT_QUOTE:
+    for new in _INSERTED if may_quote(text, at) else _INSERTED_NOT_QUOTE:
         name = _DIGITS_JOINED if splits and new in ",:" else "character_inserted"
         if strings and new == ",":
             name = _TWO_STRINGS
         elif new == '"' and swallows(text, at, stop):
             name = _SWALLOWED
         yield at, 0, new, colon_name(text, at, 0, new, name)
-    if char == '"' and not _before_structure(text, at, ":"):
+    if (
+        char == '"'
+        and not before_structure(text, at, ":")
+        and not quote_in_key(text, at)
+    ):
         yield at, 0, "\\", "character_inserted"
     for new in _REPLACEMENTS.get(char, ""):
         name = "character_replaced"
-        if char in _TYPOGRAPHIC and splits_pair(text, at):
+        if char in TYPOGRAPHIC and splits_pair(text, at):
             name = _HALF_PAIR
-        elif char in _SEPARATORS and between_digits:
+        elif char in SEPARATORS and between_digits:
             name = _DIGITS_JOINED
         elif char == ":" and in_array and after_string(text, at):
             name = _LOST_BRACES
@@ -410,76 +414,6 @@ def _edits_at(text: str, at: int, *, in_array: bool, stop: int) -> Iterator[Edit
     after = text[at + 1 : at + 2]
     if after and after != char and (char in _SWAPPED or after in _SWAPPED):
         yield at, 2, after + char, "characters_swapped"
-
-
-def _may_quote(text: str, at: int) -> bool:
-    """Whether a quote inserted at ``at`` keeps spaces between tokens out of strings.
-
-    A quote there that opens a string starting with a space after a bracket,
-    comma or colon (``, " key":``), or closes one ending with a space before
-    them, would move layout into the data; one after a backslash would be an
-    escaped quote, not a lost one: neither is a reading of the reply.
-    """
-    before, after = text[at - 1], text[at]
-    if before in _TYPOGRAPHIC or after in _TYPOGRAPHIC:
-        return False
-    return before != "\\" and not (
-        (after in _SPACE and before in _SPACE_OR_STRUCTURAL)
-        or (before in _SPACE and after in _SPACE_OR_STRUCTURAL)
-    )
-
-
-def _between_separators(text: str, at: int) -> bool:
-    """Whether dropping the separator at ``at`` leaves a lost item unread.
-
-    Two commas in a row, or a ``;`` or ``=`` beside a comma or colon, may
-    stand where an item or value was lost.
-    """
-    char = text[at]
-    if char not in _SEPARATORS:
-        return False
-    before = text[:at].rstrip()[-1:]
-    after = _SEPARATOR_NEXT.match(text, at + 1)
-    neighbours = (before if before in _SEPARATORS else "") + (
-        after.group()[-1] if after else ""
-    )
-    if char == ",":
-        return "," in neighbours
-    if char == ":":
-        return False
-    return bool(neighbours)
-
-
-def _before_structure(text: str, at: int, chars: str) -> bool:
-    r"""Whether the quote at ``at`` is followed (past spaces) by one of ``chars``.
-
-    Such a quote closes a key (``:``) or a value (``,``, ``]``, ``}``): escaping
-    it, or dropping a key's, would merge JSON's own structure into a string
-    (``{"a\\": 1, b": 2}``), not a reading of the reply.
-    """
-    after = _NEXT_CHAR.match(text, at + 1)
-    return after is not None and after.group(1) in chars
-
-
-def _splits_number(text: str, at: int) -> bool:
-    """Whether a separator inserted at ``at`` splits ``10-20`` or ``0 5``.
-
-    ``[18-25]`` is a range, ``[0 5]`` may be ``0.5``: no lost comma between two
-    numbers (``[1 500]`` is refused where dropping the space decodes).
-    """
-    before = text[max(0, at - 32) : at].rstrip(" ")
-    right = text[at : at + 32].lstrip(" ")
-    spaced = text[at - 1 : at] == " " or text[at : at + 1] == " "
-    number = _NUMBER_END.search(before)
-    return before[-1:].isdigit() and (
-        (
-            right[:1].isdigit()
-            and spaced
-            and number is not None
-            and number.group().lstrip("-") == "0"
-        )
-        or (right[:1] == "-" and right[1:2].isdigit() and not spaced)
-    )
 
 
 def read_inner_quotes(text: str, *, max_depth: int) -> Repaired | None:

@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
+import orjson
+
 from langchain_jsonrecover._core.reply.quotes import typographic_open
 
 if TYPE_CHECKING:
@@ -25,6 +27,12 @@ _NEIGHBOURS: Final = frozenset("{}[],:")
 _STRUCTURE: Final = re.compile(r"[\[\]{},:]")
 _COMMA_NEXT: Final = re.compile(r"[ \t\r\n]*+,")
 _PAIR_LOOK_BACK: Final = 512
+_NOT_BRACKET: Final = re.compile(r"[^\[\]{}]++")
+_NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
+_TAIL_BRACKETS: Final = 4096
+_NUMBER_GOES_ON: Final = re.compile(r"\.?[0-9]")
+TRAILING: Final = "unexpected content after document"
+END: Final = "unexpected end of data"
 _STRING_CLOSES: Final = re.compile(r'[ \t\r\n]*+"(?:[^"\\\n]++|\\.)*+"[ \t\r\n]*+\}')
 """How far a quote's string is read for the other half of its pair."""
 
@@ -222,3 +230,50 @@ def colon_name(text: str, at: int, drop: int, new: str, name: str) -> str:
     opened = before.rfind('"', 0, len(before) - 1)
     set_like = opened >= 0 and before[:opened].rstrip(" \t\r\n").endswith("{")
     return "two_strings" if set_like else name
+
+
+def goes_on(text: str, end: int) -> bool:
+    """Whether the text after the value (from ``end``) reads as more of it.
+
+    It does when it goes on as JSON would (a quote, separator or closer next,
+    which takes in every case of ``_spans.continues_structure``, or a digit
+    that goes on a number: ``}0.01`` read as
+    ``0}.01``), closes a bracket it did not open, leaves one open, or leaves a
+    quote open: a value that an edit closed early, the rest of the reply still
+    the JSON, or a cut one. Text after it with more than ``_TAIL_BRACKETS``
+    brackets is not read as prose at all (it costs one pass in C to tell).
+    """
+    after = _NEXT_CHAR.match(text, end)
+    if after is not None and after.group(1) in '":,]}':
+        return True
+    if _NUMBER_GOES_ON.match(text, end):
+        return True
+    tail = text[end:]
+    if (tail.count('"') - tail.count('\\"')) % 2:
+        return True
+    if sum(map(tail.count, "[]{}")) > _TAIL_BRACKETS:
+        return True
+    skeleton = _NOT_BRACKET.sub("", tail)
+    depth = 0
+    for bracket in skeleton:
+        depth += 1 if bracket in "[{" else -1
+        if depth < 0:
+            return True
+    return depth > 0
+
+
+def reads_on(piece: str) -> bool:
+    """Whether ``piece`` is the start of a container that may decode.
+
+    ``piece`` runs from the innermost container open before the edited
+    offsets to a little past the decoder's stop. Every such piece of a valid
+    text decodes, closes early (text follows) or ends inside the value; only
+    then is the edited text decoded whole. The piece is small where the reply
+    is a list of records, and bounded past the stop: a text with a second
+    slip far after the first is not read to it once per edit.
+    """
+    try:
+        orjson.loads(piece)
+    except orjson.JSONDecodeError as exc:
+        return exc.msg.startswith((TRAILING, END))
+    return True

@@ -294,7 +294,9 @@ class _StringScan:
             (quote == "'" or self.inner % 2 == 0 or self.inner_quotes)
             and ahead.closes(pos, self.where, self.parent, self.other_open)
         ):
-            if self.controls and _ends_with_break(self.text, pos - 1, self.controls):
+            if self.controls and _ends_with_break(
+                self.text, self.body_start, pos - 1, self.controls
+            ):
                 return WRONG  # ``"x.org/p\n"}``: a quote swapped with a break
             self.out.append('"')
             return pos
@@ -371,15 +373,20 @@ class _StringScan:
         return None
 
 
-def _ends_with_break(text: str, quote: int, controls: int) -> bool:
+def _ends_with_break(text: str, start: int, quote: int, controls: int) -> bool:
     """Whether a string's only raw control characters end it as a line break.
 
     The strict decoder's rule (``_decode``): before the closing quote at
-    ``quote``, a break is more likely a quote swapped with it than data.
+    ``quote``, or after the opening one (the string's text starts at
+    ``start``), a break is more likely a quote swapped with it than data.
     """
-    if text[quote - 1 : quote] != "\n":
-        return False
-    return controls == 1 or (controls == 2 and text[quote - 2 : quote - 1] == "\r")
+    for at, back in ((quote, True), (start, False)):
+        crlf = text[at - 2 : at] if back else text[at : at + 2]
+        if text[at - 1 : at] == "\n" if back else text[at : at + 1] == "\n":
+            return controls == 1 or (controls == 2 and crlf == "\r\n")
+        if crlf == "\r\n" and not back:
+            return controls == 2
+    return False
 
 
 def _pair_across_space(text: str, after: int, quote: str) -> bool:
