@@ -4,8 +4,9 @@ A sample of ``tests/_oracle_tools.py``'s cases through each entry point that
 reads tool calls: no wrong call at all, and a floor on right answers so that
 leaving every call invalid cannot pass. ``benchmarks/oracle_tools.py`` runs
 the same at scale. An entry point that fails is marked
-``xfail(strict=True)`` until its fix lands (the tool readers, on the round-two
-kinds: other languages, options, go-ahead lines, layout, wrapped calls).
+``xfail(strict=True)`` until its fix lands (none is, since issue 21's
+round-two kinds landed: other languages, options, go-ahead lines, layout,
+wrapped calls).
 """
 
 from __future__ import annotations
@@ -44,11 +45,7 @@ FLOORS = {
     "JsonRecoveryMiddleware(repair=True)": 0.90,
     "JsonRecoveryMiddleware(repair=False)": 0.68,
 }
-FAILING_TODAY: set[str] = {
-    name
-    for name in FLOORS
-    if name.startswith(("recover_tool_calls(tools", "structured", "JsonRecovery"))
-}
+FAILING_TODAY: set[str] = set()
 
 
 @cache
