@@ -97,6 +97,14 @@ HELD_BACK = {
     "possible": f"Possible call:\n{T}",
     "preview": f"Preview:\n{T}",
     "example_after": f"{T}\n(This is just an example.)",
+    "wrong_then_right": f"Wrong:\n{T2}\nRight:\n{T}",
+    "expected_output": f"Expected output:\n{T}",
+    "correct_format": f"Correct format:\n{T}",
+    "zh_format": f"格式：\n{T}",
+    "todo": f"TODO: {T}",
+    "scheduled": f"Scheduled for tomorrow:\n{T}",
+    "checkbox": f"[ ] {T}",
+    "kidding_after": f"{T}\nJust kidding.",
 }
 
 SENT_WITH = {

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 _LINE_PLACE: Final = re.compile(
     r"[ \t]*+(?:"
-    r"(?:[-*+\u2022]|\d{1,3}[.)]|[a-zA-Z][.)])[ \t]"  # a list item
+    r"(?:[-*+\u2022]|\d{1,3}[.)]|[a-zA-Z][.)]|\[[ xX]\])[ \t]"  # a list item
     r"|\|"  # a table row
     r"|\#{1,6}(?:[ \t]|$)"  # a heading
     r"|(?:user|human|assistant|ai|bot|q|a|utilisateur|benutzer|nutzer|usuario"

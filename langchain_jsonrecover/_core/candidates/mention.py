@@ -108,7 +108,9 @@ inflections too, read from its stem without a last ``e``: ``confirms``,
 
 MARKUP_WORDS: Final = (
     "option", "draft", "alternative", "variant", "possible", "preview",
-    "dry run", "dry-run", "mock", "pseudo", "simulate", "fake",
+    "dry run", "dry-run", "mock", "pseudo", "simulate", "fake", "wrong",
+    "incorrect", "expected", "format", "todo", "fixme", "queued", "scheduled",
+    "tomorrow", "later", "cf.", "ex.", "i.e.",
 )  # fmt: skip
 """More English words that hold call markup back (``Option A:``, ``Draft:``,
 ``Dry run:``), read for markup only: the schema reading keeps its list."""
@@ -147,13 +149,14 @@ CJK_WORDS: Final = (
     "\u307e\u305b\u3093", "\u78ba\u8a8d", "\u627f\u8a8d",
     "\u4f8b\u3048\u3070", "\u5834\u5408", "\u524d\u306b",
     "\u3067\u3059\u304b", "\u307e\u3059\u304b", "\u307e\u3057\u3087\u3046\u304b",
-    "\u63d0\u6848", "\u3088\u308d\u3057\u3044",
+    "\u63d0\u6848", "\u3088\u308d\u3057\u3044", "\u683c\u5f0f", "\u9519\u8bef",
 )  # fmt: skip
 """Chinese and Japanese words of the same meanings (read inside any text:
 these scripts put no space between words): won't, don't, if, confirm,
 before, for example, suggest, whether, the question particle, approve,
-agree, "want me to"; Japanese negation, confirm, approve, for example, in
-case, before, the question endings, propose, "is it all right"."""
+agree, "want me to", format, wrong; Japanese negation, confirm, approve,
+for example, in case, before, the question endings, propose, "is it all
+right"."""
 
 MENTIONED: Final = (
     "the reply only mentions this tool call (its sentence says it is not "
@@ -201,6 +204,7 @@ _MARKUP_AFTER: Final = re.compile(
     r"|desea\s+que|quer\s+que|vuoi\s+che|vuole\s+che|debo|devo"
     r"|best\u00e4tig\w*|conferm\w*|example\w*|sample|template|hypothetical\w*"
     r"|draft|illustrat\w*|beispiel\w*|exempl\w*|ejempl\w*|esempi\w*"
+    r"|kidding|ignore\s+(?:this|that|it)|disregard\w*"
     r"|\u043f\u043e\u0434\u0442\u0432\u0435\u0440\u0434\w*"
     r"|\u0445\u043e\u0442\u0438\u0442\u0435)(?![\w'])"
     r"|\u8981\u6211|\u662f\u5426|\u8981\u4e0d\u8981|\u786e\u8ba4|\u6267\u884c\u5417"
