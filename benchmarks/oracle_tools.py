@@ -9,8 +9,12 @@ What it measures
     mentions, negates, proposes, quotes or announces a call, arguments with
     one slip, glued objects or key/value text, envelopes with an extra
     member, several calls, call markup quoted beside prose (a fenced
-    example, a comment, a ``>`` line, inline code), and calls to tools that
-    are not bound (judged where the entry point knows the tools). For the
+    example, a comment, a ``>`` line, inline code), calls to tools that
+    are not bound (judged where the entry point knows the tools), markup held
+    back in eight other languages, offered as options, drafts or examples,
+    followed by a line asking for the go-ahead, or set in emphasis, a table,
+    a heading, ``<details>`` or a ``User:`` line, and real calls with ``<s>``,
+    ``</s>`` or a lone fence around them. For the
     fixed seed (20261203) and ``--seed`` it runs ``--count`` cases through
 
     * ours: ``recover_tool_calls`` with and without ``tools=`` and

@@ -12,6 +12,7 @@ is parsed as text, and the JSON strategy takes over within the same budget.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, cast, overload
 
 from langchain_core.exceptions import ModelRefusalError
@@ -44,8 +45,11 @@ from langchain_jsonrecover.retry.steps import (
 )
 from langchain_jsonrecover.retry.stream import AttemptStream, StreamedRaw, split_native
 from langchain_jsonrecover.retry.turns import append_to_system, as_reply, to_messages
-from langchain_jsonrecover.tools import recover, tool_specs
-from langchain_jsonrecover.tools.arguments import call_to_another_tool
+from langchain_jsonrecover.tools import answer_check, recover, tool_specs
+from langchain_jsonrecover.tools.arguments import (
+    call_in_prose,
+    call_to_another_tool,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Generator
@@ -113,6 +117,7 @@ class StructuredOutputChain(LoopRunnable[Any]):
         chain = self.chain
         base = to_messages(input_)
         plan = chain.plan(append_to_system(base, self.instructions))
+        plan = replace(plan, vet=answer_check(chain.parser))
         move: Move = first_ask(plan)
         if self.native is not None:
             child = configure_attempt(run.config, run.manager, 1)
@@ -237,7 +242,7 @@ def _parse_native_reply(
                 feedback = str(error.observation or error)
                 return Rejected(error, feedback, call_id if call_id in known else None)
             raw = recovered.message
-            unbound = call_to_another_tool(raw, specs)
+            unbound = call_to_another_tool(raw, specs) or call_in_prose(raw)
             if unbound is not None:
                 return Rejected(unbound[1], str(unbound[1]), unbound[0])
     return (

@@ -9,12 +9,18 @@ mentions, negates, proposes or quotes a call; invalid calls whose arguments
 hold one slip, two glued objects or key/value text; envelopes with a member
 beyond their kind's keys; several calls; call markup the prose quotes (a
 fenced example beside prose, a comment, a ``>`` line, inline code); calls
-naming a tool that is not bound. ``judge`` says whether an entry
+naming a tool that is not bound; markup held back in French, German,
+Spanish, Portuguese, Italian, Russian, Chinese or Japanese prose, offered as
+list-item options, drafts or examples, followed by a line that asks for the
+go-ahead, or set in emphasis, a table cell, a heading, ``<details>`` or a
+``User:`` line (``tests/_oracle_tools_prose.py``); real calls with ``<s>``,
+``</s>`` or a lone fence around them. ``judge`` says whether an entry
 point's answer is ``"right"`` (every intended call, same name, same
 arguments, in order, and no markup left in the content; or no call where the
 text made none), ``"error"`` (the calls left invalid, or kept as text) or
 ``"wrong"`` (a call the text did not make, a call dropped or changed, or
-markup left beside the calls taken out).
+markup left beside the calls taken out: a tag, ``<s>``, an empty fence or a
+lone fence line).
 
 Each case is drawn from its own ``random.Random`` seeded by ``(seed, index)``,
 so the first cases of a long run are the cases of a short one. Case ``i``
@@ -29,6 +35,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from _oracle_tools_prose import HELD_BACK, WRAPPED
 from pydantic import BaseModel
 
 Verdict = Literal["right", "error", "wrong"]
@@ -85,6 +92,11 @@ KINDS: Final = (
     "stray_markup",  # a lone tag or an empty fence beside a real call
     "quoted_markup",  # call markup shown in a fence beside prose, commented out …
     "unbound",  # a call naming a tool that is not bound, its arguments valid
+    "foreign",  # markup negated, proposed or quoted in other languages
+    "options",  # markup offered as options, drafts or examples
+    "asks_after",  # markup followed by a line asking for the go-ahead
+    "layout",  # markup in emphasis, a table cell, a heading, <details>, ``User:``
+    "wrapped",  # a real call with ``<s>``, ``</s>`` or a lone fence around it
 )
 BARE_FORMS: Final = ("bare", "bare_parameters", "fenced")
 MARKUP_FORMS: Final = (
@@ -148,8 +160,9 @@ _PATHS: Final = ("/tmp/cache", "/var/log/app.log", "~/notes.txt", "/srv/data")  
 # Markup left in content after the calls are taken out (family 5).
 _LEFT_MARKUP: Final = re.compile(
     r"</?tool_call>|\[TOOL_CALLS\]|\[ARGS\]|<\|python_tag\|>|<\|call\|>|<\|channel\|>"
-    r"|<arg_key>|</?function[=>]|</?invoke|<parameter|```[a-z]*\s*```"
+    r"|<arg_key>|</?function[=>]|</?invoke|<parameter|```[a-z]*\s*```|</?s>"
 )
+_FENCE_LINE: Final = re.compile(r"^[ \t]*```", re.MULTILINE)
 
 
 def _text(rng: random.Random, *, safe: bool) -> str:
@@ -496,6 +509,21 @@ def _case_unbound(rng: random.Random, index: int) -> Case:
     return Case(index, "unbound", form, text, (), (), tool)
 
 
+def _case_held_back(rng: random.Random, index: int, kind: str) -> Case:
+    first, second = _call(rng, safe=True), _call(rng, safe=True)
+    form = rng.choice(MARKUP_FORMS)
+    template = rng.choice(HELD_BACK[kind])
+    text = template.format(m=render([first], form, rng), m2=render([second], form, rng))
+    return Case(index, kind, form, text, (), (), first[0])
+
+
+def _case_wrapped(rng: random.Random, index: int) -> Case:
+    call = _call(rng, safe=True)
+    form = rng.choice(MARKUP_FORMS)
+    text = rng.choice(WRAPPED).format(m=render([call], form, rng))
+    return Case(index, "wrapped", form, text, (), (call,), call[0])
+
+
 _MAKERS: Final = {
     "call": _case_call,
     "several": _case_several,
@@ -506,6 +534,7 @@ _MAKERS: Final = {
     "stray_markup": _case_stray,
     "quoted_markup": _case_quoted,
     "unbound": _case_unbound,
+    "wrapped": _case_wrapped,
 }
 
 
@@ -513,6 +542,8 @@ def make_case(seed: int, index: int) -> Case:
     """Case ``index`` of ``seed``: the same whatever the run's length."""
     rng = random.Random(f"{seed}:{index}")  # noqa: S311 - reproducible data
     kind = KINDS[index % len(KINDS)]
+    if kind in HELD_BACK:
+        return _case_held_back(rng, index, kind)
     maker = _MAKERS.get(kind)
     return _case_prose(rng, index, kind) if maker is None else maker(rng, index)
 
@@ -544,6 +575,7 @@ def judge(case: Case, answer: Answer) -> Verdict:
         return "error"
     if got != [canonical(c) for c in case.expected]:
         return "wrong"
-    if _LEFT_MARKUP.search(answer.content):
+    content = answer.content
+    if _LEFT_MARKUP.search(content) or len(_FENCE_LINE.findall(content)) % 2:
         return "wrong"
     return "right"

@@ -34,12 +34,27 @@ if TYPE_CHECKING:
     from langchain_jsonrecover._core.levels import Repair
 
 STRUCTURED_KINDS: Final = frozenset(
-    {"call", "markup_slip", "invalid_slip", "glued", "extra", "stray_markup", "unbound"}
+    {
+        "call",
+        "markup_slip",
+        "invalid_slip",
+        "glued",
+        "extra",
+        "stray_markup",
+        "unbound",
+        "foreign",
+        "options",
+        "asks_after",
+        "layout",
+        "wrapped",
+    }
 )
 """The kinds ``structured_output`` is judged on: one call of the schema's
 tool, or none. Prose that mentions a call is read as the answer's JSON by the
 parser's own rules (a value, not an action), and several calls are not one
-value, so those kinds are left out."""
+value, so those kinds are left out. Markup that the prose holds back, offers
+as an option or sets in emphasis, a table or a heading is judged: its call is
+left invalid, so the answer is asked again."""
 
 
 @dataclass(frozen=True, slots=True)

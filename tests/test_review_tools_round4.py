@@ -300,7 +300,7 @@ MADE = [
     f"<|im_start|>assistant\n{DELETE}<|im_end|>",
     f"<|start_header_id|>assistant<|end_header_id|>\n\n{DELETE}<|eot_id|>",
     f"~~old plan~~ New plan:\n{DELETE}",
-    f"<q>hi</q> {DELETE}",
+    f"<q>hi</q>\n{DELETE}",  # on its own line: after prose on its line, held back
 ]
 
 

@@ -208,12 +208,7 @@ def test_a_stream_shows_the_schemas_call_beside_another() -> None:
     assert all("Ada".startswith(item.full_name or "") for item in items)
 
 
-# Not yet: the JSON strategy reads the text with the parser alone, which
-# unwraps an envelope whatever tool it names; recorded so the finding stays.
-@pytest.mark.xfail(
-    strict=True,
-    reason="strategy='json' never compares an envelope's tool with the schema",
-)
+# The JSON strategy compares an envelope's tool with the schema too.
 @pytest.mark.parametrize(
     "reply",
     [UNBOUND[k] for k in ("markup", "bare", "call_list", "jsonrpc", "mcp")],

@@ -47,7 +47,7 @@ from langchain_jsonrecover.retry.turns import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 FeedbackStrategy = Literal["user", "system"]
 OnTruncation = Literal["reask", "continue"]
@@ -71,6 +71,9 @@ class Plan:
     tools_bound: bool = False
     """The next call has tools bound: a failed reply with tool calls goes back
     unchanged, followed by one error ``ToolMessage`` per tool-call id."""
+    vet: Callable[[AIMessage], Exception | None] | None = None
+    """Why a reply whose text parsed is still no answer, if it is not
+    (``structured_output``: the answer read from another tool's call)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,6 +187,11 @@ def next_move(plan: Plan, state: State, reply: AIMessage, outcome: Outcome) -> M
     """
     text = _join_reply(state, reply)
     usage = reply.usage_metadata
+    if isinstance(outcome, Continue) and plan.vet is not None and not state.partial:
+        refused = plan.vet(reply)
+        if refused is not None:
+            observation = getattr(refused, "observation", None)
+            outcome = Rejected(refused, str(observation or refused))
     if isinstance(outcome, Continue):
         attempt = Attempt(reply=reply, error=None, usage=usage)
         return Done(outcome.value, reply, (*state.attempts, attempt))

@@ -31,6 +31,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.parsers.base import is_refusal, stopped_at_token_limit
 from langchain_jsonrecover.parsers.events import RECOVERY_EVENT, aemit_event, emit_event
+from langchain_jsonrecover.tools.arguments import answer_from_a_call
 from langchain_jsonrecover.tools.calls import (
     CallLedger,
     check_text_beside_calls,
@@ -41,7 +42,7 @@ from langchain_jsonrecover.tools.calls import (
 
 if TYPE_CHECKING:
     from langchain_jsonrecover._core.levels import Repair
-    from langchain_jsonrecover.errors import JsonRecoveryError
+    from langchain_jsonrecover.errors import JsonRecoveryError, UnknownToolError
 
 __all__ = ["ToolSpec", "recover_tool_calls", "tool_specs"]
 
@@ -202,6 +203,38 @@ def recover(
         }
     )
     return Recovered(new, ledger.events, ledger.failures)
+
+
+def answer_check(
+    parser: Any,
+) -> Callable[[AIMessage], UnknownToolError | None] | None:
+    """The JSON strategy's check of a text answer: no other tool's call.
+
+    For a parser whose schema is a tool's: a reply whose answer the schema
+    would read from a call envelope naming another tool (a call, a list of
+    one, a JSON-RPC or MCP request) is asked again, as the native strategy
+    asks again for another tool's call.
+
+    Example:
+        >>> from pydantic import BaseModel
+        >>> class Person(BaseModel):
+        ...     name: str
+        >>> check = answer_check(JsonFenceOutputParser(pydantic_object=Person))
+        >>> envelope = '{"name": "search", "arguments": {"name": "Ada"}}'
+        >>> type(check(AIMessage(envelope))).__name__
+        'UnknownToolError'
+        >>> check(AIMessage('{"name": "Ada"}')) is None
+        True
+    """
+    schema = getattr(parser, "pydantic_object", None)
+    if schema is None:
+        return None
+    try:
+        specs = tool_specs([schema])
+    except (TypeError, ValueError):
+        return None  # a schema that is no tool
+    (name,) = specs
+    return lambda message: answer_from_a_call(message, specs, name)
 
 
 def _resolve(tools: Sequence[ToolLike] | None) -> dict[str, ToolSpec] | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import uuid
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
@@ -22,6 +23,7 @@ from langchain_jsonrecover._core.prompts.tools import (
     cut_off_error,
     duplicate_key_error,
     guessed_error,
+    held_back_error,
     markup_inside_error,
     not_an_object_error,
     several_values_error,
@@ -308,6 +310,38 @@ def call_to_another_tool(
         if name is None or name.casefold() in names:
             return None
     return call_id, make_error(unknown_tool_error(name, sorted(specs)))
+
+
+_HARMONY_CALL: Final = re.compile(
+    r"<\|(?:channel|start)\|>[^<\n]{0,200}?\bto=functions\.([\w.\-]{1,80})"
+)
+"""A harmony call's header (``<|channel|>commentary to=functions.x``)."""
+
+
+def call_in_prose(message: AIMessage) -> tuple[None, InvalidJsonError] | None:
+    """A harmony call that the reply writes in prose, so sends none: why refused.
+
+    A harmony call is read where its header opens the reply or a line; one
+    inside a sentence, a list item or emphasis is talked about. Its arguments
+    are not the answer either (``structured_output``): the reply is asked again.
+
+    Example:
+        >>> from langchain_core.messages import AIMessage
+        >>> text = ('You could run <|start|>assistant<|channel|>commentary '
+        ...         'to=functions.search <|message|>{"q": "x"}<|call|>')
+        >>> type(call_in_prose(AIMessage(text))[1]).__name__
+        'InvalidJsonError'
+        >>> call_in_prose(AIMessage('{"q": "x"}')) is None
+        True
+    """
+    text = str(message.text)
+    if message.tool_calls or "to=functions." not in text:
+        return None
+    found = _HARMONY_CALL.search(text)
+    if found is None:
+        return None
+    feedback = held_back_error(found.group(1))
+    return None, InvalidJsonError(feedback, observation=feedback)
 
 
 def answer_from_a_call(

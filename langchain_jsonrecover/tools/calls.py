@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from langchain_core.messages.tool import invalid_tool_call as make_invalid_call
 from langchain_core.messages.tool import tool_call as make_tool_call
 
-from langchain_jsonrecover._core.candidates.mention import mentioned
+from langchain_jsonrecover._core.candidates.held_back import HeldBack
 from langchain_jsonrecover._core.prompts.tools import (
     cut_off_error,
     duplicate_key_error,
@@ -251,10 +251,10 @@ def read_text_calls(
 ) -> Any:
     """Turn calls written in the reply's text into tool calls.
 
-    Text is a call only in the model's call markup (``<tool_call>`` …) in
-    no sentence that holds it back, or when the whole content (reasoning and
-    whitespace aside) is ``{"name", "arguments"}`` envelopes naming bound
-    tools (one, or a list; bare, or in one fence with nothing else). Every
+    Text is a call only in the model's call markup (``<tool_call>`` …) that
+    nothing holds back (:class:`HeldBack`), or when the whole content
+    (reasoning and whitespace aside) is ``{"name", "arguments"}`` envelopes
+    naming bound tools (one, or a list; bare, or in one fence alone). Every
     call becomes a call, in order, or all stay invalid: when one cannot be
     used, or when the text also writes a call outside those forms.
 
@@ -283,8 +283,8 @@ def read_text_calls(
         return message.content
     markup = read_tool_markup(text)
     thinking, unsettled = think_bounds(text) if "<" in text else ([], False)
-    spans = list(markup.spans)
-    rest = blank(markup.masked, spans)
+    rest = blank(markup.masked, spans := list(markup.spans))
+    held = HeldBack(text, rest, spans)
     written = [
         _Written(
             c.name,
@@ -293,7 +293,7 @@ def read_text_calls(
             "markup",
             c.closed,
             c.extra,
-            refused=_refusal(text, rest, c, thinking),
+            refused=_refusal(text, held, c, thinking),
         )
         for c in markup.calls
     ]
@@ -323,16 +323,16 @@ def read_text_calls(
 
 
 def _refusal(
-    text: str, prose: str, call: MarkupCall, thinking: Sequence[tuple[int, int]]
+    text: str, held: HeldBack, call: MarkupCall, thinking: Sequence[tuple[int, int]]
 ) -> str | None:
     r"""Why a call in markup cannot be used as read, if it cannot.
 
-    Reasoning tags inside it were blanked out of its arguments; a sentence
-    that holds it back (``I won't run <tool_call>…``, in ``prose``) sent none.
+    Reasoning tags inside it were blanked out of its arguments; a sentence or
+    a place that holds it back (``I won't run <tool_call>…``, a table) sent none.
     """
     if any(s < call.end and e > call.start for s, e in thinking):
         return reasoning_inside_error(call.name)
-    if mentioned(prose, call.start, call.end):
+    if held(call.start, call.end):
         return held_back_error(call.name)
     key = duplicate_key(text[call.start : call.end])
     return None if key is None else duplicate_key_error(call.name, key)

@@ -32,6 +32,17 @@ call is not sent (:data:`_HELD_AFTER`: ``confirm``, ``approve``/``approval``,
 ``proceed``, ``go ahead``, a question opening ``Shall I``/``Should I`` (or
 ``we``), ``not sent``/``haven't run``/``not executed``). ``Can I help with
 anything else?`` and ``I haven't made assumptions.`` are no such line.
+
+A call in the model's own call markup (``markup=True``, for the tool
+readers) is held back by more: :data:`MARKUP_WORDS` (an option, a draft, a
+dry run …), the same meanings in French, German, Spanish, Portuguese,
+Italian, Russian, Chinese and Japanese (:data:`FOREIGN_WORDS`,
+:data:`FOREIGN_STEMS`, :data:`CJK_WORDS`), a verb in the French, Spanish or
+Italian conditional (``j'enverrais``, ``enviaría``, ``invierei``), and a
+next line that asks ``if I should``, ``want me to``, says ``example`` or
+``draft`` (or the same in those languages), or is any question that offers
+nothing more (``else``, ``anything``, ``more`` …). The schema reading keeps
+the narrower lists: its oracle's right answers stay where they are.
 Each search reads the lines around the envelope once: linear.
 """
 
@@ -95,6 +106,58 @@ inflections too, read from its stem without a last ``e``: ``confirms``,
 ``approval``, ``proposal``, ``suggested``, ``examples``). ``'d`` (``I'd``,
 ``we'd``: would) counts as a negative contraction does."""
 
+MARKUP_WORDS: Final = (
+    "option", "draft", "alternative", "variant", "possible", "preview",
+    "dry run", "dry-run", "mock", "pseudo", "simulate", "fake", "wrong",
+    "incorrect", "expected", "format", "todo", "fixme", "queued", "scheduled",
+    "tomorrow", "later", "cf.", "ex.", "i.e.",
+)  # fmt: skip
+"""More English words that hold call markup back (``Option A:``, ``Draft:``,
+``Dry run:``), read for markup only: the schema reading keeps its list."""
+FOREIGN_WORDS: Final = (
+    # French
+    "si", "pas", "jamais", "voulez", "veux", "souhaitez", "dois-je",
+    # German
+    "nicht", "kein", "keine", "wenn", "falls", "soll", "sollen", "sollte",
+    "w\u00fcrde", "z.B.",
+    # Spanish, Portuguese, Italian
+    "nunca", "quieres", "quiere", "debo", "debería", "n\u00e3o", "se", "quer",
+    "devo", "non", "mai", "vuoi", "dovrei",
+    # Russian
+    "\u043d\u0435", "\u0435\u0441\u043b\u0438", "\u0445\u043e\u0442\u0438\u0442\u0435",
+)  # fmt: skip
+"""Whole words of other languages that make an envelope's sentence a mention
+(French, German, Spanish, Portuguese, Italian, Russian): a condition, a
+negation, a request for the go-ahead."""
+FOREIGN_STEMS: Final = (
+    "exempl", "ejempl", "esempi", "beispiel", "approuv", "aprob", "aprueb",
+    "aprov", "approv", "bestätig", "zustimm", "genehmig", "vorschlag",
+    "propon", "propost", "sugger", "suger", "conferm", "proposi",
+    "\u043f\u043e\u0434\u0442\u0432\u0435\u0440\u0434",
+    "\u0441\u043e\u0433\u043b\u0430\u0441",
+    "\u043f\u0440\u0438\u043c\u0435\u0440",
+    "\u043f\u0440\u0435\u0434\u043b\u0430\u0433", "m\u00f6cht",
+)  # fmt: skip
+"""Stems of those languages' words of the same meaning (an example, approval,
+a proposal, confirmation, agreement), read with any ending."""
+CJK_WORDS: Final = (
+    "\u4e0d\u4f1a", "\u4e0d\u8981", "\u4e0d\u80fd", "\u6ca1\u6709",
+    "\u5982\u679c", "\u5047\u5982", "\u786e\u8ba4", "\u4e4b\u524d",
+    "\u4f8b\u5982", "\u6bd4\u5982", "\u793a\u4f8b", "\u5efa\u8bae",
+    "\u662f\u5426", "\u5417", "\u8981\u4e0d\u8981", "\u6279\u51c6",
+    "\u540c\u610f", "\u8981\u6211",
+    "\u307e\u305b\u3093", "\u78ba\u8a8d", "\u627f\u8a8d",
+    "\u4f8b\u3048\u3070", "\u5834\u5408", "\u524d\u306b",
+    "\u3067\u3059\u304b", "\u307e\u3059\u304b", "\u307e\u3057\u3087\u3046\u304b",
+    "\u63d0\u6848", "\u3088\u308d\u3057\u3044", "\u683c\u5f0f", "\u9519\u8bef",
+)  # fmt: skip
+"""Chinese and Japanese words of the same meanings (read inside any text:
+these scripts put no space between words): won't, don't, if, confirm,
+before, for example, suggest, whether, the question particle, approve,
+agree, "want me to", format, wrong; Japanese negation, confirm, approve,
+for example, in case, before, the question endings, propose, "is it all
+right"."""
+
 MENTIONED: Final = (
     "the reply only mentions this tool call (its sentence says it is not "
     "being sent: a condition, a negation, a proposal or an example); it is "
@@ -110,6 +173,22 @@ _WORD: Final = re.compile(
     + r"|cannot|\w+n't|\w+'d)(?![\w'])|\?",
     re.IGNORECASE,
 )
+_MARKUP_WORD: Final = re.compile(
+    r"(?<![\w'.@/])(?:"
+    + "|".join(re.escape(w.removesuffix("e")) + r"\w*" for w in MARKUP_WORDS)
+    + "|"
+    + "|".join(re.escape(w) for w in FOREIGN_WORDS)
+    + "|"
+    + "|".join(re.escape(w) + r"\w*" for w in FOREIGN_STEMS)
+    + r")(?![\w'])"
+    # The conditional mood (after an elision too: j'enverrais): French -rais,
+    # -rait …, Spanish -ría …, Italian -rei …
+    + r"|(?<!\w)\w+r(?:ais|ait|ions|iez|aient|\u00eda|\u00edas|\u00edamos"
+    + r"|\u00edan|ei|esti|ebbe|emmo|este|ebbero)(?!\w)|[\uff1f\u00bf]|"
+    + "|".join(CJK_WORDS),
+    re.IGNORECASE,
+)
+"""The words that hold call markup back beside :data:`_WORD`'s."""
 _HELD_AFTER: Final = re.compile(
     r"(?<![\w'])(?:confirm\w*|approv\w*|proceed\w*|go[ -]ahead"
     r"|(?:not|never|\w+n't)\s+(?:yet\s+)?(?:been\s+)?"
@@ -118,6 +197,31 @@ _HELD_AFTER: Final = re.compile(
     re.IGNORECASE,
 )
 """A next line that asks for the go-ahead or says the call is not sent."""
+_MARKUP_AFTER: Final = re.compile(
+    r"(?<![\w'.@/])(?:(?:if|whether)\s+(?:i|we)\s+(?:should|may|can)"
+    r"|want\s+me\s+to|like\s+me\s+to|soll(?:en)?\s+(?:ich|wir)"
+    r"|voulez-vous|veux-tu|souhaitez-vous|dois-je|quieres\s+que|quiere\s+que"
+    r"|desea\s+que|quer\s+que|vuoi\s+che|vuole\s+che|debo|devo"
+    r"|best\u00e4tig\w*|conferm\w*|example\w*|sample|template|hypothetical\w*"
+    r"|draft|illustrat\w*|beispiel\w*|exempl\w*|ejempl\w*|esempi\w*"
+    r"|kidding|ignore\s+(?:this|that|it)|disregard\w*"
+    r"|\u043f\u043e\u0434\u0442\u0432\u0435\u0440\u0434\w*"
+    r"|\u0445\u043e\u0442\u0438\u0442\u0435)(?![\w'])"
+    r"|\u8981\u6211|\u662f\u5426|\u8981\u4e0d\u8981|\u786e\u8ba4|\u6267\u884c\u5417"
+    r"|\u3088\u308d\u3057\u3044\u3067\u3059\u304b|\u3057\u307e\u3059\u304b"
+    r"|\u3057\u307e\u3057\u3087\u3046\u304b|\u78ba\u8a8d|\u627f\u8a8d",
+    re.IGNORECASE,
+)
+"""More next lines that hold call markup back (``Let me know if I should run
+this.``, ``Soll ich das ausführen?``, ``(Just an example.)``)."""
+_QUESTION: Final = re.compile(r"[?\uff1f]\W*\Z")
+_CLOSER: Final = re.compile(
+    r"(?<!\w)(?:else|anything|further|more|other|sonst\w*|weitere\w*|autre\w*"
+    r"|m\u00e1s|algo|altro|altre|ещё|еще)(?!\w)|\u5176\u4ed6|\u8fd8\u6709|\u4ed6\u306b",
+    re.IGNORECASE,
+)
+"""A closing question that offers more help (``Anything else?``): not about
+the call."""
 _ITEM: Final = re.compile(r"\s*+(?:[-*+#>|]|\d++[.)])")
 """A list item, heading, quote or table row: a line of its own, no sentence's end."""
 _FIRST_LINE: Final = re.compile(r"\s*+(\S[^\n]*+)")
@@ -126,13 +230,16 @@ _NEXT_LINE_READ: Final = 400
 _FENCE_LINE: Final = re.compile(r"[ \t]*+`{3,}+[\w+.#-]*+[ \t]*+")
 
 
-def mentioned(text: str, start: int, end: int) -> bool:
+def mentioned(text: str, start: int, end: int, *, markup: bool = False) -> bool:
     r"""Whether the envelope at ``text[start:end]`` sits in a held-back sentence.
 
     Args:
         text: The reply, reasoning and markup blanked (same offsets).
         start: Where the envelope's text starts.
         end: Where it ends.
+        markup: The envelope is a call in the model's call markup: the words
+            of other languages (:data:`FOREIGN_WORDS` …), :data:`MARKUP_WORDS`
+            and a next line that asks any question about it hold it back too.
 
     Returns:
         Whether its lead or its tail holds a word of :data:`MENTION_WORDS`
@@ -147,13 +254,21 @@ def mentioned(text: str, start: int, end: int) -> bool:
         False
     """
     around = f"{lead_of(text, start)} {_tail(text, end)}".replace("\u2019", "'")
-    if _WORD.search(around) is not None:
+    if _WORD.search(around) is not None or (
+        markup and _MARKUP_WORD.search(around) is not None
+    ):
         return True
     after = _next_line(text, end)
-    return (
-        after is not None
-        and _HELD_AFTER.search(after.replace("\u2019", "'")) is not None
-    )
+    if after is None:
+        return False
+    after = after.replace("\u2019", "'")
+    if _HELD_AFTER.search(after) is not None:
+        return True
+    if not markup or after.startswith(("{", "[", "<")):
+        return False  # a value or markup, not a sentence (``ada@corp.example``)
+    if _QUESTION.search(after) is not None and _CLOSER.search(after) is None:
+        return True  # a question about the call: it waits for the answer
+    return _MARKUP_AFTER.search(after) is not None
 
 
 def lead_of(text: str, start: int) -> str:

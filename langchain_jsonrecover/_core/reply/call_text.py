@@ -20,6 +20,10 @@ from typing import Final
 _NON_SPACE: Final = re.compile(r"\S")
 _FENCE_OPEN: Final = re.compile(r"```[\w+\-.]{0,20}[ \t]*+\r?\n")
 _EMPTY_FENCE: Final = re.compile(r"```[\w+\-.]{0,20}\s*+```")
+_FENCE_LINE: Final = re.compile(r"^[ \t]*+```[\w+\-.]{0,20}[ \t]*+$", re.MULTILINE)
+"""A fence's opening or closing line."""
+_START_TOKEN: Final = re.compile(r"\s*+<s>")
+"""The token that opens a sequence (Llama 2, Mistral), left in the content."""
 CALL_HINT: Final = re.compile(r'"(?:arguments|parameters)"\s*+:')
 """A member that only a call envelope holds: a call may be written there."""
 KEY_VALUE_HINT: Final = re.compile(
@@ -77,11 +81,17 @@ def _if_bracketed(
 
 
 def take_out(content: str, spans: list[tuple[int, int]]) -> str:
-    r"""The content without ``spans`` (merged, in order), and no empty fence.
+    r"""The content without ``spans`` (merged, in order), and no markup left.
+
+    Left out with the calls: a fence that held only them (both its lines, or
+    the one line of a fence they left unclosed, at the content's start or
+    end), the ``<s>`` token that opens the reply and the ``</s>`` that ends it.
 
     Example:
         >>> take_out('Sure.\n```json\n<tool_call>{}</tool_call>\n```', [(14, 39)])
         'Sure.'
+        >>> take_out('<s>```\n<tool_call>{}</tool_call>', [(7, 32)])
+        ''
     """
     parts: list[str] = []
     last = 0
@@ -90,8 +100,19 @@ def take_out(content: str, spans: list[tuple[int, int]]) -> str:
         last = max(last, end)
     parts.append(content[last:])
     left = "".join(parts)
+    if _START_TOKEN.match(left) is not None and _START_TOKEN.match(content):
+        left = left.lstrip()[3:]
+    if left.rstrip().endswith("</s>") and content.rstrip().endswith("</s>"):
+        left = left.rstrip()[:-4]
     if "```" in left:
         left = _EMPTY_FENCE.sub("", left)
+        fences = list(_FENCE_LINE.finditer(left))
+        if len(fences) % 2 == 1:
+            opening, closing = fences[0], fences[-1]
+            if not left[closing.end() :].strip():
+                left = left[: closing.start()]
+            elif not left[: opening.start()].strip():
+                left = left[opening.end() :]
     return left.strip()
 
 

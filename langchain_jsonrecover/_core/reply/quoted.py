@@ -23,8 +23,9 @@ earlier turn sent: the markup is text. Quoted, by :class:`QuotedMarkup`:
   typographic (``“``, ``„``, the single ones too), a guillemet (``«``) or
   a CJK corner bracket (``「``, ``『``).
 
-A code block with nothing beside it but reasoning, whitespace and tokens is
-the model's own wrapper: its markup is a call. Each search walks the reply
+A code block with nothing beside it but reasoning, whitespace and tokens
+(``<s>`` that opens the reply among them) is the model's own wrapper: its
+markup is a call. Each search walks the reply
 once: linear.
 """
 
@@ -213,6 +214,12 @@ def _within(index: int, regions: list[Region]) -> bool:
 
 
 def _only_tokens(text: str, block: Region) -> bool:
-    """Whether only whitespace and tokens stand outside ``block``."""
-    outside = text[: block[0]] + " " + text[block[1] :]
+    """Whether only whitespace and tokens stand outside ``block``.
+
+    ``<s>`` that opens the reply is a token (the sequence's first), not HTML.
+    """
+    before = text[: block[0]]
+    if before.lstrip().startswith("<s>"):
+        before = before.lstrip()[3:]
+    outside = before + " " + text[block[1] :]
     return _NON_SPACE.search(TOKEN_KIND.sub("", outside)) is None
