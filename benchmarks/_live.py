@@ -40,10 +40,13 @@ SLIP_SITES: Final = {
     "lost bracket": "the ] of a list of two or more strings",
     "lost quote": "the closing quote of a key",
 }
-"""Where :func:`slipped` puts each slip: a place with one reading. A lost
-``}`` before more members (which object they belong to) or a lost closing
-quote before a line's comma (``"Kraków"`` or ``"Kraków,"``) has two, and the
-repair pass refuses a guess there."""
+"""Where :func:`slipped` puts each slip: a place with one reading that
+``repair=True`` reads. A lost ``}`` before more members has several (which
+object the members belong to), and the pass refuses a guess there. A lost
+closing quote before a line's comma has one single-edit reading, but its
+string then runs over the line break, which is read as a raw control
+character and escaped first; no single edit reads the escaped text, so the
+pass refuses it too."""
 CUT_POSITIONS: Final = 60
 """Cuts per reply: random positions inside its JSON (fixed seed)."""
 
