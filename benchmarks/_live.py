@@ -10,8 +10,8 @@ the reply has one, the value a parser should give; ``orjson.loads`` on
 Replies: ``clean`` (the pretty-printed document), ``fenced`` (a sentence, a
 ```` ```json ```` fence, a sentence with ``{braces}``), ``think`` (a
 ``<think>`` block whose reasoning holds braces, then the document), one slip
-in the middle record (a trailing comma, a lost comma, a lost closing brace, a
-lost closing quote), cuts at random positions of the compact or the fenced
+in the middle record (a trailing comma, a lost comma, a lost closing bracket, a
+lost closing quote; each where it has one reading), cuts at random positions of the compact or the fenced
 reply, and a megabyte of JSON-like prose with no JSON in it.
 """
 
@@ -34,6 +34,19 @@ THINK: Final = (
     "</think>\n\n"
 )
 SLIPS: Final = ("trailing comma", "lost comma", "lost bracket", "lost quote")
+SLIP_SITES: Final = {
+    "trailing comma": "after an object's last member",
+    "lost comma": "between two members",
+    "lost bracket": "the ] of a list of two or more strings",
+    "lost quote": "the closing quote of a key",
+}
+"""Where :func:`slipped` puts each slip: a place with one reading that
+``repair=True`` reads. A lost ``}`` before more members has several (which
+object the members belong to), and the pass refuses a guess there. A lost
+closing quote before a line's comma has one single-edit reading, but its
+string then runs over the line break, which is read as a raw control
+character and escaped first; no single edit reads the escaped text, so the
+pass refuses it too."""
 CUT_POSITIONS: Final = 60
 """Cuts per reply: random positions inside its JSON (fixed seed)."""
 
@@ -92,10 +105,10 @@ def slipped(document: Any, slip: str) -> str:
         found = _find((r'"qty": \d+,', r'"score": [-0-9.eE+]+,'), text)
         out = text[: found.end() - 1] + text[found.end() :]
     elif slip == "lost bracket":
-        found = _find((r'"lon": [-0-9.eE+]+\n\s*\}',), text)
+        found = _find((r'"tags": \[\n\s*"[^"\\]*",\n[^\]]*\n\s*\]',), text)
         out = text[: found.end() - 1] + text[found.end() :]
     elif slip == "lost quote":
-        found = _find((r'"city": "[^"\\]+"',), text)
+        found = _find((r'"city"',), text)
         out = text[: found.end() - 1] + text[found.end() :]
     else:
         raise ValueError(f"unknown slip {slip!r}")

@@ -338,6 +338,13 @@ HOSTILE: list[Any] = [
         id="many_unclosed_objects",
     ),
     pytest.param(
+        # benchmarks/_live.py's JSON-like prose: a candidate per brace, each
+        # walked and decoded once (issue 24: 1 MB of it, about 33,000 braces).
+        lambda n: "Use {name: Ada} or {city: Paris, tags: [a, b]} as examples. " * n,
+        Raises(InvalidJsonError, truncated=False),
+        id="json_like_prose_of_unquoted_keys",
+    ),
+    pytest.param(
         lambda n: '[{"' * n,
         Raises(InvalidJsonError),
         id="arrays_of_objects_of_open_keys",
