@@ -27,12 +27,22 @@ its own and is taken only when the schema accepts the value it gives:
   exactly one of those values validates, that value adds an opener, and no
   other reading validates too. For ``list[tuple[str, str]]`` the rows decide;
   for ``list[list[str]]`` they do not (``[["a", "b", "c", "d"], ["e", "f"]]``,
-  a stray ``]``, validates as well): an error.
+  a stray ``]``, validates as well): an error. Nor is it taken where the
+  value shows a second slip that no one-edit reading lists: the opener makes
+  an empty container of a stray closer (``[[7,],0,12],[]]`` is no
+  ``[[7, [], 0, 12], []]``), or a string of the value starts with an opener
+  or ends with a closer (``"d", "e]", "f"]]``: a ``]`` swapped with its
+  quote, ``["d", "e"], "f"]]`` or ``["d", "e", "f"]]``, as likely), or
+  an empty container spans lines (``[\n    \n  ]``: an item lost there).
+  Nor where JSON's punctuation stands right before the candidate
+  (``1, 20, 12], [2, 10, 1]]`` is no ``[[2, 10, 1]]``: the rows before it
+  lost their openers too; ``{[9], [1, 2]]``: the brace is unexplained).
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from typing import TYPE_CHECKING, Any, Final
 
 import orjson
@@ -52,6 +62,16 @@ PYTHON_CALL: Final = "python_call_read"
 ECHOED_REPLY: Final = "echoed_reply_read"
 LOST_CLOSER: Final = "lost_closer_added"
 ROW_OPENER: Final = "row_opener_added"
+_STRING: Final = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
+_EDGE: Final = frozenset("[{}]")
+"""A string that starts with an opener or ends with a closer, in a value a
+row opener gave: a bracket swapped with its quote may stand there."""
+_SPACE: Final = " \t\r\n"
+_BEFORE: Final = re.compile(r'(?:[\[{,\]}]|"[ \t]*+:)[ \t\r\n]*+\Z')
+"""Right before a candidate, JSON's own text (a bracket, a comma, a key's
+colon; not a sentence's ``Here it is:``): the candidate is not all of it."""
+_EMPTY_LINES: Final = re.compile(r"[\[{][ \t]*+\r?\n[ \t\r\n]*+[\]}]")
+"""An empty container over lines: no serialiser writes one; an item was lost."""
 _MAX_CALL_CHARS: Final = 20_000
 """Longer replies are not parsed as Python (``ast`` costs more than a scan)."""
 
@@ -212,5 +232,47 @@ def row_opener_added(
         return None
     if any(kept.drop or kept.insert not in ("[", "{") for kept in group):
         return None
+    if _after_json(text[: failure.start]) or _second_slip(text[failure.start :], group):
+        return None
     span = (failure.start, failure.start + group[0].end)
     return Extraction(verdict.value, span, "raw", (ROW_OPENER,))
+
+
+def _after_json(before: str) -> bool:
+    """Whether the text before a candidate ends in JSON's own punctuation.
+
+    Example:
+        >>> _after_json("Here it is: "), _after_json('{"rows": '), _after_json("1], ")
+        (False, True, True)
+    """
+    return _BEFORE.search(before[-64:]) is not None
+
+
+def _second_slip(text: str, group: list[Kept]) -> bool:
+    """Whether a row opener's reading shows a slip that one edit does not explain.
+
+    An opener inserted right before a closer makes an empty container of a
+    stray one; a string of the value that starts with ``[``/``{`` or ends
+    with ``]``/``}`` may hold a bracket swapped with its quote; an empty
+    container over lines lost its item. Either way the reply had two slips,
+    and a reading of one is no reading of it.
+
+    Example:
+        >>> from langchain_jsonrecover._core.repair.single_edit import Kept
+        >>> empty = Kept(5, "character_inserted", "[", 0, [], "[[7,[]]", 7)
+        >>> _second_slip("[[7, ]]", [empty])
+        True
+        >>> kept = Kept(1, "character_inserted", "[", 0, [], '[["e]"]]', 7)
+        >>> _second_slip('["e]"]]', [kept])
+        True
+    """
+    if any(text[kept.at :].lstrip(_SPACE)[:1] in ("]", "}") for kept in group):
+        return True
+    for edited in {kept.text for kept in group}:
+        if _EMPTY_LINES.search(edited) is not None:  # strict: no raw line in strings
+            return True
+        for found in _STRING.finditer(edited):
+            body = found.group()[1:-1]
+            if body[:1] in _EDGE or body[-1:] in _EDGE:
+                return True
+    return False

@@ -23,7 +23,8 @@ A value need not be a placeholder to be a format shown: ``Format: {"sentiment":
 So, second rule: the chosen value's lead (the text on its line before it, or
 the nearest non-blank line above, past a fence's opening) ends in a label of
 :data:`EXAMPLE_LABELS` (``Format:``, ``Output format:``, ``For example:``,
-``The schema is:``; not ``in the requested format:``), and another candidate
+``The schema is:``, ``Sample output:``, ``Expected:``; not ``in the requested
+format:``, but ``An example in JSON format:``), and another candidate
 after it (a fence, or an object in the prose) decodes as it stands to another
 value: two readings, raised naming both (before it too, for ``prefer="last"``).
 A labelled value with no other value beside it is read as it is.
@@ -72,17 +73,30 @@ _PLACEHOLDER: Final = re.compile(
 )
 
 
-EXAMPLE_LABELS: Final = ("format", "example", "e.g.", "sample", "schema", "template")
-"""Words that, ending a value's lead (a word's plural too, then ``is``,
-``would be`` or ``looks like`` and a colon), show a format, not the answer."""
+EXAMPLE_LABELS: Final = (
+    "format",
+    "example",
+    "e.g.",
+    "sample",
+    "schema",
+    "template",
+    "expected",
+)
+"""Words that, ending a value's lead (a word's plural too, then a noun of
+:data:`_SHOWN` such as ``output``, then ``is``, ``would be`` or ``looks
+like`` and a colon), show a format, not the answer."""
+_WORDS: Final = "|".join(re.escape(word.rstrip(".")) for word in EXAMPLE_LABELS)
+_SHOWN: Final = r"(?:output|response|answer|reply|result|json|value|object)"
+"""``Sample output:``, ``Example response:``: the label word, then what it shows."""
 _LABEL: Final = re.compile(
-    r"(?<![\w.])(?:"
-    + "|".join(re.escape(word.rstrip(".")) for word in EXAMPLE_LABELS)
-    + r")(?:e?s)?\.?\s*+(?:(?:is|would\s+be|looks\s+like)\s*+)?:?\s*+\Z",
+    rf"(?<![\w.])(?:{_WORDS})(?:e?s)?\.?(?:\s++{_SHOWN}s?)?\s*+"
+    r"(?:(?:is|would\s+be|looks\s+like)\s*+)?:?\s*+\Z",
     re.IGNORECASE,
 )
 _IN_FORMAT: Final = re.compile(r"\bin\s+(?:\w+\s+){0,3}\S+\s*+:?\s*+\Z", re.IGNORECASE)
-"""``in the requested format:``, ``in this schema:``: the answer, so framed."""
+"""``in the requested format:``, ``in this schema:``: the answer, so framed;
+not after a label word (``An example in JSON format:`` shows an example)."""
+_LABEL_WORD: Final = re.compile(rf"(?<![\w.])(?:{_WORDS})(?:e?s)?\b", re.IGNORECASE)
 _SCALARS: Final = frozenset({int, float, bool, type(None)})
 """The types of the decoded scalars that hold no string."""
 
@@ -193,7 +207,10 @@ def rival_of_example(
         None
     """
     lead = lead_of(text, span[0]).strip()
-    if _LABEL.search(lead) is None or _IN_FORMAT.search(lead) is not None:
+    framed = _IN_FORMAT.search(lead)
+    if framed is not None and _LABEL_WORD.search(lead, 0, framed.start()) is None:
+        return None
+    if framed is None and _LABEL.search(lead) is None:
         return None
     chosen = _loads(text[span[0] : span[1]], max_depth)
     for other, start in _other_values(text, span, max_depth=max_depth):
