@@ -43,27 +43,37 @@ def _structured(reply: str, schema: type[BaseModel]) -> Any:
 
 
 def _assert_row(reply: str, schema: Any, expected: Any, repair: str) -> None:
+    """``repair=True`` reads the row; the default refuses it (a schema chose)."""
     found = _read(reply, schema)
-    parsers = (
+    repairing = (
         ()
         if schema is None
         else (
             JsonFenceOutputParser(pydantic_object=schema, repair=True).parse,
             TruncationRecoveringOutputParser(pydantic_object=schema, repair=True).parse,
+        )
+    )
+    default = (
+        ()
+        if schema is None
+        else (
             JsonFenceOutputParser(pydantic_object=schema).parse,
             lambda text: _structured(text, schema),
         )
     )
+    for parse in default:
+        with pytest.raises(OutputParserException):
+            parse(reply)
     if expected is ERROR:
         assert found is ERROR, found
-        for parse in parsers:
+        for parse in repairing:
             with pytest.raises(OutputParserException):
                 parse(reply)
         return
     assert isinstance(found, Extraction), reply
     assert found.value == schema.model_validate(expected)
     assert repair in found.repairs
-    for parse in parsers:
+    for parse in repairing:
         assert parse(reply) == schema.model_validate(expected)
 
 

@@ -25,6 +25,8 @@ _SINGLE_EDITS: Final = frozenset(
         "character_inserted",
         "character_replaced",
         "characters_swapped",
+        # The schema picks one of the places a row's lost ``[`` could go.
+        "row_opener_added",
     }
 )
 # Repairs that find the value without choosing: a set of them takes no look.
@@ -47,7 +49,8 @@ def guesses(
 ) -> tuple[str, ...]:
     r"""The repairs of a value that chose among readings of its text.
 
-    They are the ``*_guessed`` repairs, the single-edit search's fixes and a
+    They are the ``*_guessed`` repairs, the single-edit search's fixes (and
+    ``row_opener_added``, where a schema picks one of them) and a
     ``#`` comment removed (a ``#`` may be text a lost quote let out of a
     string); ``repair="safe"`` refuses a value that needs one of them. A
     ``//`` or ``/* */`` comment has one reading.
