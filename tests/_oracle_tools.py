@@ -14,7 +14,10 @@ Spanish, Portuguese, Italian, Russian, Chinese or Japanese prose, offered as
 list-item options, drafts or examples, followed by a line that asks for the
 go-ahead, or set in emphasis, a table cell, a heading, ``<details>`` or a
 ``User:`` line (``tests/_oracle_tools_prose.py``); real calls with ``<s>``,
-``</s>`` or a lone fence around them. ``judge`` says whether an entry
+``</s>`` or a lone fence around them; markup labelled a step, a plan, a
+test or a bad form, described, reported as already run, or held back in
+Korean, Vietnamese, Turkish, Dutch, Polish, Arabic or Hindi; and lead lines
+that send their call whatever words they hold (``KEPT``). ``judge`` says whether an entry
 point's answer is ``"right"`` (every intended call, same name, same
 arguments, in order, and no markup left in the content; or no call where the
 text made none), ``"error"`` (the calls left invalid, or kept as text) or
@@ -35,7 +38,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from _oracle_tools_prose import HELD_BACK, WRAPPED
+from _oracle_tools_prose import HELD_BACK, KEPT, WRAPPED
 from pydantic import BaseModel
 
 Verdict = Literal["right", "error", "wrong"]
@@ -97,6 +100,9 @@ KINDS: Final = (
     "asks_after",  # markup followed by a line asking for the go-ahead
     "layout",  # markup in emphasis, a table cell, a heading, <details>, ``User:``
     "wrapped",  # a real call with ``<s>``, ``</s>`` or a lone fence around it
+    "labels",  # markup labelled a step, plan, test or bad form, described, or past
+    "more_languages",  # markup held back in Korean, Vietnamese, Turkish, Dutch …
+    "kept",  # a lead line that sends its call (a retry, ``Answer:``, ``categoría``)
 )
 BARE_FORMS: Final = ("bare", "bare_parameters", "fenced")
 MARKUP_FORMS: Final = (
@@ -524,6 +530,13 @@ def _case_wrapped(rng: random.Random, index: int) -> Case:
     return Case(index, "wrapped", form, text, (), (call,), call[0])
 
 
+def _case_kept(rng: random.Random, index: int) -> Case:
+    call = _call(rng, safe=True)
+    form = rng.choice(MARKUP_FORMS)
+    text = rng.choice(KEPT).format(m=render([call], form, rng))
+    return Case(index, "kept", form, text, (), (call,), call[0])
+
+
 _MAKERS: Final = {
     "call": _case_call,
     "several": _case_several,
@@ -535,6 +548,7 @@ _MAKERS: Final = {
     "quoted_markup": _case_quoted,
     "unbound": _case_unbound,
     "wrapped": _case_wrapped,
+    "kept": _case_kept,
 }
 
 

@@ -4,9 +4,8 @@ A sample of ``tests/_oracle_tools.py``'s cases through each entry point that
 reads tool calls: no wrong call at all, and a floor on right answers so that
 leaving every call invalid cannot pass. ``benchmarks/oracle_tools.py`` runs
 the same at scale. An entry point that fails is marked
-``xfail(strict=True)`` until its fix lands (none is, since issue 21's
-round-two kinds landed: other languages, options, go-ahead lines, layout,
-wrapped calls).
+``xfail(strict=True)`` until its fix lands (issue 21's round-three kinds:
+labels, past tense, described calls and more languages give calls on main).
 """
 
 from __future__ import annotations
@@ -29,7 +28,7 @@ from _oracle_tools import (
 )
 from _oracle_tools_runners import Runner, describe, message_of, our_runners
 
-COUNT = 2 * 16 * 10  # 20 cases of each kind
+COUNT = 2 * 19 * 10  # 20 cases of each kind
 # Right answers each entry point must keep (a share of the cases it is run on).
 FLOORS = {
     "recover_tool_calls(tools)": 0.90,
@@ -45,7 +44,17 @@ FLOORS = {
     "JsonRecoveryMiddleware(repair=True)": 0.90,
     "JsonRecoveryMiddleware(repair=False)": 0.68,
 }
-FAILING_TODAY: set[str] = set()
+FAILING_TODAY: set[str] = {
+    "recover_tool_calls(tools)",
+    "recover_tool_calls(tools, repair=True)",
+    "recover_tool_calls(tools, repair=False)",
+    "JsonRecoveryMiddleware()",
+    "JsonRecoveryMiddleware(repair=True)",
+    "JsonRecoveryMiddleware(repair=False)",
+    "structured_output()",
+    "structured_output(repair=True)",
+    "structured_output(repair=False)",
+}
 
 
 @cache
