@@ -36,6 +36,7 @@ import json
 import random
 import re
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Final, Literal
 
 from _oracle_tools_prose import HELD_BACK, KEPT, WRAPPED
@@ -523,18 +524,13 @@ def _case_held_back(rng: random.Random, index: int, kind: str) -> Case:
     return Case(index, kind, form, text, (), (), first[0])
 
 
-def _case_wrapped(rng: random.Random, index: int) -> Case:
+def _case_sent(rng: random.Random, index: int, kind: str) -> Case:
+    """A call in markup that the reply sends, from ``WRAPPED`` or ``KEPT``."""
     call = _call(rng, safe=True)
     form = rng.choice(MARKUP_FORMS)
-    text = rng.choice(WRAPPED).format(m=render([call], form, rng))
-    return Case(index, "wrapped", form, text, (), (call,), call[0])
-
-
-def _case_kept(rng: random.Random, index: int) -> Case:
-    call = _call(rng, safe=True)
-    form = rng.choice(MARKUP_FORMS)
-    text = rng.choice(KEPT).format(m=render([call], form, rng))
-    return Case(index, "kept", form, text, (), (call,), call[0])
+    templates = WRAPPED if kind == "wrapped" else KEPT
+    text = rng.choice(templates).format(m=render([call], form, rng))
+    return Case(index, kind, form, text, (), (call,), call[0])
 
 
 _MAKERS: Final = {
@@ -547,8 +543,8 @@ _MAKERS: Final = {
     "stray_markup": _case_stray,
     "quoted_markup": _case_quoted,
     "unbound": _case_unbound,
-    "wrapped": _case_wrapped,
-    "kept": _case_kept,
+    "wrapped": partial(_case_sent, kind="wrapped"),
+    "kept": partial(_case_sent, kind="kept"),
 }
 
 

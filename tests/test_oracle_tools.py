@@ -4,8 +4,9 @@ A sample of ``tests/_oracle_tools.py``'s cases through each entry point that
 reads tool calls: no wrong call at all, and a floor on right answers so that
 leaving every call invalid cannot pass. ``benchmarks/oracle_tools.py`` runs
 the same at scale. An entry point that fails is marked
-``xfail(strict=True)`` until its fix lands (issue 21's round-three kinds:
-labels, past tense, described calls and more languages give calls on main).
+``xfail(strict=True)`` until its fix lands (none is, since issue 21's
+round-three kinds landed: labels, past tense, described calls, more
+languages, leads that keep their call).
 """
 
 from __future__ import annotations
@@ -44,17 +45,7 @@ FLOORS = {
     "JsonRecoveryMiddleware(repair=True)": 0.90,
     "JsonRecoveryMiddleware(repair=False)": 0.68,
 }
-FAILING_TODAY: set[str] = {
-    "recover_tool_calls(tools)",
-    "recover_tool_calls(tools, repair=True)",
-    "recover_tool_calls(tools, repair=False)",
-    "JsonRecoveryMiddleware()",
-    "JsonRecoveryMiddleware(repair=True)",
-    "JsonRecoveryMiddleware(repair=False)",
-    "structured_output()",
-    "structured_output(repair=True)",
-    "structured_output(repair=False)",
-}
+FAILING_TODAY: set[str] = set()
 
 
 @cache
