@@ -14,7 +14,10 @@ Spanish, Portuguese, Italian, Russian, Chinese or Japanese prose, offered as
 list-item options, drafts or examples, followed by a line that asks for the
 go-ahead, or set in emphasis, a table cell, a heading, ``<details>`` or a
 ``User:`` line (``tests/_oracle_tools_prose.py``); real calls with ``<s>``,
-``</s>`` or a lone fence around them. ``judge`` says whether an entry
+``</s>`` or a lone fence around them; markup labelled a step, a plan, a
+test or a bad form, described, reported as already run, or held back in
+Korean, Vietnamese, Turkish, Dutch, Polish, Arabic or Hindi; and lead lines
+that send their call whatever words they hold (``KEPT``). ``judge`` says whether an entry
 point's answer is ``"right"`` (every intended call, same name, same
 arguments, in order, and no markup left in the content; or no call where the
 text made none), ``"error"`` (the calls left invalid, or kept as text) or
@@ -33,9 +36,10 @@ import json
 import random
 import re
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Final, Literal
 
-from _oracle_tools_prose import HELD_BACK, WRAPPED
+from _oracle_tools_prose import HELD_BACK, KEPT, WRAPPED
 from pydantic import BaseModel
 
 Verdict = Literal["right", "error", "wrong"]
@@ -97,6 +101,9 @@ KINDS: Final = (
     "asks_after",  # markup followed by a line asking for the go-ahead
     "layout",  # markup in emphasis, a table cell, a heading, <details>, ``User:``
     "wrapped",  # a real call with ``<s>``, ``</s>`` or a lone fence around it
+    "labels",  # markup labelled a step, plan, test or bad form, described, or past
+    "more_languages",  # markup held back in Korean, Vietnamese, Turkish, Dutch …
+    "kept",  # a lead line that sends its call (a retry, ``Answer:``, ``categoría``)
 )
 BARE_FORMS: Final = ("bare", "bare_parameters", "fenced")
 MARKUP_FORMS: Final = (
@@ -517,11 +524,13 @@ def _case_held_back(rng: random.Random, index: int, kind: str) -> Case:
     return Case(index, kind, form, text, (), (), first[0])
 
 
-def _case_wrapped(rng: random.Random, index: int) -> Case:
+def _case_sent(rng: random.Random, index: int, kind: str) -> Case:
+    """A call in markup that the reply sends, from ``WRAPPED`` or ``KEPT``."""
     call = _call(rng, safe=True)
     form = rng.choice(MARKUP_FORMS)
-    text = rng.choice(WRAPPED).format(m=render([call], form, rng))
-    return Case(index, "wrapped", form, text, (), (call,), call[0])
+    templates = WRAPPED if kind == "wrapped" else KEPT
+    text = rng.choice(templates).format(m=render([call], form, rng))
+    return Case(index, kind, form, text, (), (call,), call[0])
 
 
 _MAKERS: Final = {
@@ -534,7 +543,8 @@ _MAKERS: Final = {
     "stray_markup": _case_stray,
     "quoted_markup": _case_quoted,
     "unbound": _case_unbound,
-    "wrapped": _case_wrapped,
+    "wrapped": partial(_case_sent, kind="wrapped"),
+    "kept": partial(_case_sent, kind="kept"),
 }
 
 

@@ -47,6 +47,9 @@ STRUCTURED_KINDS: Final = frozenset(
         "asks_after",
         "layout",
         "wrapped",
+        "labels",
+        "more_languages",
+        "kept",
     }
 )
 """The kinds ``structured_output`` is judged on: one call of the schema's

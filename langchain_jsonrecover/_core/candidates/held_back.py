@@ -20,8 +20,9 @@ call, and the re-ask asks for a proper one. Held back, by
   Italian, Russian, Chinese and Japanese): a transcript written out;
 - the words around it (:func:`.mention.mentioned`):
   a condition, a negation, a proposal, an option, a draft, an example or a
-  question, in English and those eight languages, or a next line that asks
-  for the go-ahead.
+  question, in English, those eight languages and seven more, a label
+  (``Step 1:``, ``Plan:``, ``Bad:``), a call described or reported as
+  already made, or a next line that asks for the go-ahead.
 
 ``<s>`` that opens the reply is the sequence's first token, not emphasis.
 Each test reads the lines around the markup: linear in the reply.

@@ -35,13 +35,17 @@ anything else?`` and ``I haven't made assumptions.`` are no such line.
 
 A call in the model's own call markup (``markup=True``, for the tool
 readers) is held back by more: :data:`MARKUP_WORDS` (an option, a draft, a
-dry run …), the same meanings in French, German, Spanish, Portuguese,
-Italian, Russian, Chinese and Japanese (:data:`FOREIGN_WORDS`,
+dry run …), :data:`MARKUP_PHRASES` (a call described, or reported as already
+made: ``I already ran:``), a lead that opens with a label of
+:data:`MARKUP_LABELS` (``Step 1:``, ``Bad:``), the same meanings in French,
+German, Spanish, Portuguese, Italian, Russian, Chinese, Japanese, Korean,
+Vietnamese, Turkish, Dutch, Polish, Arabic and Hindi (:data:`FOREIGN_WORDS`,
 :data:`FOREIGN_STEMS`, :data:`CJK_WORDS`), a verb in the French, Spanish or
-Italian conditional (``j'enverrais``, ``enviaría``, ``invierei``), and a
-next line that asks ``if I should``, ``want me to``, says ``example`` or
-``draft`` (or the same in those languages), or is any question that offers
-nothing more (``else``, ``anything``, ``more`` …). The schema reading keeps
+Italian conditional (``j'enverrais``, ``enviaría``, ``invierei``; not a
+noun that ends alike: ``categoría``), and a next line (past a ``---`` rule)
+that asks ``if I should``, ``want me to``, says ``example`` or ``draft``
+(or the same in those languages), or is any question that offers nothing
+more (``else``, ``anything``, ``more`` …). The schema reading keeps
 the narrower lists: its oracle's right answers stay where they are.
 Each search reads the lines around the envelope once: linear.
 """
@@ -108,12 +112,34 @@ inflections too, read from its stem without a last ``e``: ``confirms``,
 
 MARKUP_WORDS: Final = (
     "option", "draft", "alternative", "variant", "possible", "preview",
-    "dry run", "dry-run", "mock", "pseudo", "simulate", "fake", "wrong",
-    "incorrect", "expected", "format", "todo", "fixme", "queued", "scheduled",
-    "tomorrow", "later", "cf.", "ex.", "i.e.",
+    "dry run", "dry-run", "mock", "pseudo", "simulate", "fake", "expected",
+    "format", "todo", "fixme", "queued", "scheduled", "tomorrow", "later",
+    "cf.", "ex.", "i.e.",
 )  # fmt: skip
 """More English words that hold call markup back (``Option A:``, ``Draft:``,
 ``Dry run:``), read for markup only: the schema reading keeps its list."""
+MARKUP_PHRASES: Final = (
+    "after you", "looks like", "look like", "call looks", "calls look",
+    "how a call", "how the call", "how to call", "how to use", "how you call",
+    # A call reported as already made: running it again repeats it.
+    "ran", "already", "yesterday", "previously", "last call", "last time",
+    "asked me to", "asked us to",
+)  # fmt: skip
+"""Words and phrases, read as written (no other ending: ``ran``, not
+``range``), that hold call markup back: a call described, not sent (``A call
+looks like this:``), one that waits for the user (``After you reply:``), and
+one reported as already made (``I already ran:``, ``The last call was:``):
+running it again would repeat what it did."""
+MARKUP_LABELS: Final = (
+    "step", "plan", "test", "bad", "wrong", "incorrect", "translation",
+)  # fmt: skip
+"""Labels that set the markup after them apart as a step or a plan not yet
+run, a test, a bad form, or a translation: read only where the lead
+opens with one and ends in its colon (``Step 1:``, ``**Bad:**``, ``My plan:``),
+so ``Let me test the connection:`` and ``Something went wrong, retrying:``
+keep their call. ``Answer:``, ``Output:``, ``Result:`` and ``Here is the
+call:`` (``Voilà :``, ``Hier ist der Aufruf:``) name the reply's own call:
+no label."""
 FOREIGN_WORDS: Final = (
     # French
     "si", "pas", "jamais", "voulez", "veux", "souhaitez", "dois-je",
@@ -125,10 +151,24 @@ FOREIGN_WORDS: Final = (
     "devo", "non", "mai", "vuoi", "dovrei",
     # Russian
     "\u043d\u0435", "\u0435\u0441\u043b\u0438", "\u0445\u043e\u0442\u0438\u0442\u0435",
+    # Vietnamese
+    "kh\u00f4ng", "n\u1ebfu", "v\u00ed d\u1ee5", "x\u00e1c nh\u1eadn",
+    "c\u00f3 n\u00ean", "\u0111\u1ec1 xu\u1ea5t",
+    # Turkish
+    "de\u011fil", "e\u011fer",
+    # Dutch
+    "niet", "geen", "nooit", "indien", "tenzij", "zou", "zal ik", "moet ik",
+    "wil je", "wilt u",
+    # Polish
+    "nie", "je\u015bli", "je\u017celi", "czy", "gdyby", "chcesz",
+    # Arabic: won't, not, if, whether, example, for example
+    "\u0644\u0646", "\u0644\u0627", "\u0625\u0630\u0627", "\u0644\u0648",
+    "\u0647\u0644", "\u0645\u062b\u0627\u0644", "\u0645\u062b\u0644\u0627",
 )  # fmt: skip
 """Whole words of other languages that make an envelope's sentence a mention
-(French, German, Spanish, Portuguese, Italian, Russian): a condition, a
-negation, a request for the go-ahead."""
+(French, German, Spanish, Portuguese, Italian, Russian, Vietnamese, Turkish,
+Dutch, Polish, Arabic): a condition, a negation, a request for the
+go-ahead, an example."""
 FOREIGN_STEMS: Final = (
     "exempl", "ejempl", "esempi", "beispiel", "approuv", "aprob", "aprueb",
     "aprov", "approv", "bestätig", "zustimm", "genehmig", "vorschlag",
@@ -137,6 +177,10 @@ FOREIGN_STEMS: Final = (
     "\u0441\u043e\u0433\u043b\u0430\u0441",
     "\u043f\u0440\u0438\u043c\u0435\u0440",
     "\u043f\u0440\u0435\u0434\u043b\u0430\u0433", "m\u00f6cht",
+    # Turkish, Dutch, Polish, Arabic
+    "\u00f6rne", "onay", "\u00f6ner", "voorbeeld", "bijvoorbeeld", "bevestig",
+    "goedkeur", "akkoord", "przyk\u0142ad", "potwierdz", "zatwierdz", "zgod",
+    "\u062a\u0623\u0643\u064a\u062f", "\u0645\u0648\u0627\u0641\u0642",
 )  # fmt: skip
 """Stems of those languages' words of the same meaning (an example, approval,
 a proposal, confirmation, agreement), read with any ending."""
@@ -150,13 +194,24 @@ CJK_WORDS: Final = (
     "\u4f8b\u3048\u3070", "\u5834\u5408", "\u524d\u306b",
     "\u3067\u3059\u304b", "\u307e\u3059\u304b", "\u307e\u3057\u3087\u3046\u304b",
     "\u63d0\u6848", "\u3088\u308d\u3057\u3044", "\u683c\u5f0f", "\u9519\u8bef",
+    # Korean: not (않), if, example, for example, shall I (까요), approve,
+    # agree, once you confirm, propose
+    "\uc54a", "\ub9cc\uc57d", "\uc608\uc2dc", "\uc608\ub97c \ub4e4\uc5b4",
+    "\uae4c\uc694", "\uc2b9\uc778", "\ub3d9\uc758", "\ud655\uc778\ud558\uc2dc",
+    "\ud655\uc778 \ud6c4", "\ud655\uc778\ud574 \uc8fc", "\uc81c\uc548",
+    # Hindi: not, if (two words), example, whether, confirm, permission, suggest
+    "\u0928\u0939\u0940\u0902", "\u0905\u0917\u0930", "\u092f\u0926\u093f",
+    "\u0909\u0926\u093e\u0939\u0930\u0923", "\u0915\u094d\u092f\u093e",
+    "\u092a\u0941\u0937\u094d\u091f\u093f", "\u0905\u0928\u0941\u092e\u0924\u093f",
+    "\u0938\u0941\u091d\u093e\u0935",
 )  # fmt: skip
 """Chinese and Japanese words of the same meanings (read inside any text:
 these scripts put no space between words): won't, don't, if, confirm,
 before, for example, suggest, whether, the question particle, approve,
 agree, "want me to", format, wrong; Japanese negation, confirm, approve,
 for example, in case, before, the question endings, propose, "is it all
-right"."""
+right"; Korean and Hindi words of the same meanings (Korean glues its
+endings to the word; a Hindi vowel sign counts as no word character)."""
 
 MENTIONED: Final = (
     "the reply only mentions this tool call (its sentence says it is not "
@@ -173,6 +228,19 @@ _WORD: Final = re.compile(
     + r"|cannot|\w+n't|\w+'d)(?![\w'])|\?",
     re.IGNORECASE,
 )
+_NOUNS: Final = (
+    r"(?:\w*(?:libr|bat|gal|cafet|lot|ingeni|mensaj|tesor|panad|joy|ferret"
+    r"|peluqu|lavand|pizz|frut|carnic|cervec|perfum|papel|zapat|relojer)"
+    r"er\u00edas?|[fv]rais|(?:por|ex|re|at)?traits?)"
+)
+"""Spanish nouns in -ería and French ones in -rais/-rait, not a conditional."""
+_LABEL: Final = re.compile(
+    r"[\s*_>#-]*+(?:(?:the|my|our)\s+)?(?:"
+    + "|".join(MARKUP_LABELS)
+    + r")\b[^:\uff1a\n.!?]{0,30}[:\uff1a][\s*_]*+\Z",
+    re.IGNORECASE,
+)
+"""A lead that opens with a label of :data:`MARKUP_LABELS` and ends in its colon."""
 _MARKUP_WORD: Final = re.compile(
     r"(?<![\w'.@/])(?:"
     + "|".join(re.escape(w.removesuffix("e")) + r"\w*" for w in MARKUP_WORDS)
@@ -180,11 +248,17 @@ _MARKUP_WORD: Final = re.compile(
     + "|".join(re.escape(w) for w in FOREIGN_WORDS)
     + "|"
     + "|".join(re.escape(w) + r"\w*" for w in FOREIGN_STEMS)
+    + "|"
+    + "|".join(re.escape(w) for w in MARKUP_PHRASES)
+    # Turkish "will not" (-mayacak, -meyecek)
+    + r"|\w+(?:mayaca|meyece)\w*"
     + r")(?![\w'])"
     # The conditional mood (after an elision too: j'enverrais): French -rais,
-    # -rait …, Spanish -ría …, Italian -rei …
-    + r"|(?<!\w)\w+r(?:ais|ait|ions|iez|aient|\u00eda|\u00edas|\u00edamos"
-    + r"|\u00edan|ei|esti|ebbe|emmo|este|ebbero)(?!\w)|[\uff1f\u00bf]|"
+    # -rait …, Spanish -ría …, Italian -rei …; not a noun that ends so
+    # (categoría, librería, frais, portrait).
+    + rf"|(?<!\w)(?!{_NOUNS}(?!\w))\w+(?<!o)r(?:ais|ait|ions|iez|aient|\u00eda"
+    + r"|\u00edas|\u00edamos|\u00edan|ei|esti|ebbe|emmo|este|ebbero)(?!\w)"
+    + r"|[\uff1f\u00bf]|"
     + "|".join(CJK_WORDS),
     re.IGNORECASE,
 )
@@ -214,7 +288,7 @@ _MARKUP_AFTER: Final = re.compile(
 )
 """More next lines that hold call markup back (``Let me know if I should run
 this.``, ``Soll ich das ausführen?``, ``(Just an example.)``)."""
-_QUESTION: Final = re.compile(r"[?\uff1f]\W*\Z")
+_QUESTION: Final = re.compile(r"[?\uff1f\u061f]\W*\Z")
 _CLOSER: Final = re.compile(
     r"(?<!\w)(?:else|anything|further|more|other|sonst\w*|weitere\w*|autre\w*"
     r"|m\u00e1s|algo|altro|altre|ещё|еще)(?!\w)|\u5176\u4ed6|\u8fd8\u6709|\u4ed6\u306b",
@@ -227,6 +301,8 @@ _ITEM: Final = re.compile(r"\s*+(?:[-*+#>|]|\d++[.)])")
 _FIRST_LINE: Final = re.compile(r"\s*+(\S[^\n]*+)")
 _NEXT_LINE_READ: Final = 400
 """How much of the next line is read (a closing sentence, not a document)."""
+_RULE: Final = re.compile(r"(?:([-*_])[ \t]*+)(?:\1[ \t]*+){2,}")
+"""A Markdown rule line (``---``, ``***``, ``___``, ``- - -``)."""
 _FENCE_LINE: Final = re.compile(r"[ \t]*+`{3,}+[\w+.#-]*+[ \t]*+")
 
 
@@ -253,9 +329,11 @@ def mentioned(text: str, start: int, end: int, *, markup: bool = False) -> bool:
         >>> mentioned(f"Here is the result:\n{call}", 20, 20 + len(call))
         False
     """
-    around = f"{lead_of(text, start)} {_tail(text, end)}".replace("\u2019", "'")
+    lead = lead_of(text, start)
+    around = f"{lead} {_tail(text, end)}".replace("\u2019", "'")
     if _WORD.search(around) is not None or (
-        markup and _MARKUP_WORD.search(around) is not None
+        markup
+        and (_MARKUP_WORD.search(around) is not None or _LABEL.match(lead) is not None)
     ):
         return True
     after = _next_line(text, end)
@@ -334,4 +412,6 @@ def _next_line(text: str, end: int) -> str | None:
             return None
         rest = "" if fence_end < 0 else rest[fence_end + 1 :]
     line = _FIRST_LINE.match(rest)
+    while line is not None and _RULE.fullmatch(line.group(1)) is not None:
+        line = _FIRST_LINE.match(rest, line.end())  # past a ``---`` rule line
     return None if line is None else line.group(1)[:_NEXT_LINE_READ]
