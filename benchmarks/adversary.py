@@ -79,9 +79,11 @@ def _original(rng: random.Random) -> tuple[Any, list[Any]]:
         if shape != "ragged":
             schemas.append(list[tuple[(py,) * width]])  # type: ignore[misc]
         if shape == "wrapped":
-            model = create_model("Table", rows=(list[list[py]], ...))  # type: ignore[valid-type, call-overload]
-            tmodel = create_model("TTable", rows=(list[tuple[(py,) * width]], ...))  # type: ignore[misc, call-overload]
-            return {"rows": rows}, [None, model, tmodel, dict[str, Any]]
+            rows_field: Any = (list[list[py]], ...)  # type: ignore[valid-type]
+            trows_field: Any = (list[tuple[(py,) * width]], ...)  # type: ignore[misc]
+            table: Any = create_model("Table", rows=rows_field)
+            ttable: Any = create_model("TTable", rows=trows_field)
+            return {"rows": rows}, [None, table, ttable, dict[str, Any]]
         return rows, schemas
     if shape == "nested":
         rows3 = [
@@ -98,10 +100,10 @@ def _original(rng: random.Random) -> tuple[Any, list[Any]]:
                 obj[k] = _scalar(rng, kind)
         objs.append(obj)
     fields = dict.fromkeys(keys, (py | None, None))
-    model = create_model("Row", **fields)  # type: ignore[call-overload]
+    model: Any = create_model("Row", **fields)  # type: ignore[call-overload]
     req = {k: (py, ...) for k in keys if all(k in o for o in objs)}
     fields2 = {k: (py | None, None) for k in keys if k not in req}
-    model2 = create_model("RowReq", **req, **fields2)  # type: ignore[call-overload]
+    model2: Any = create_model("RowReq", **req, **fields2)  # type: ignore[call-overload]
     return objs, [None, list[model], list[model2], list[dict[str, Any]], list[Any]]
 
 

@@ -37,10 +37,13 @@ import random
 import re
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from _oracle_tools_prose import HELD_BACK, KEPT, WRAPPED
 from pydantic import BaseModel
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 Verdict = Literal["right", "error", "wrong"]
 VERDICTS: Final[tuple[Verdict, ...]] = ("right", "error", "wrong")
@@ -533,7 +536,7 @@ def _case_sent(rng: random.Random, index: int, kind: str) -> Case:
     return Case(index, kind, form, text, (), (call,), call[0])
 
 
-_MAKERS: Final = {
+_MAKERS: Final[dict[str, Callable[[random.Random, int], Case]]] = {
     "call": _case_call,
     "several": _case_several,
     "markup_slip": _case_markup_slip,

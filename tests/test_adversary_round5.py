@@ -22,7 +22,7 @@ from langchain_jsonrecover import (
     extract_json,
 )
 from langchain_jsonrecover._core.extract import Extraction, extract
-from langchain_jsonrecover._core.levels import guesses
+from langchain_jsonrecover._core.levels import Repair, guesses
 from langchain_jsonrecover._core.schema.validate import Schema
 
 ERROR: Final = object()
@@ -47,6 +47,9 @@ def _parsers(schema: Any) -> list[Any]:
     ]
 
 
+_LEVELS: Final[tuple[Repair, ...]] = (True, "safe")
+
+
 def _assert_row(reply: str, schema: Any, expected: Any) -> None:
     chose = False  # the value needs a repair that chose: "safe" refuses it
     for repair in (True, "safe"):
@@ -59,12 +62,12 @@ def _assert_row(reply: str, schema: Any, expected: Any) -> None:
             assert isinstance(found, Extraction), (repair, found)
             chose = bool(guesses(found.repairs, reply, found.span))
     if schema is None:
-        for repair in (True, "safe"):
-            if expected is ERROR or (repair == "safe" and chose):
+        for level in _LEVELS:
+            if expected is ERROR or (level == "safe" and chose):
                 with pytest.raises(JsonRecoveryError):
-                    extract_json(reply, repair=repair)
+                    extract_json(reply, repair=level)
             else:
-                assert extract_json(reply, repair=repair).value == expected
+                assert extract_json(reply, repair=level).value == expected
     want = None if expected is ERROR or schema is None else expected
     if want is not None and not isinstance(want, BaseModel):
         want = TypeAdapter(schema).validate_python(expected)
