@@ -12,6 +12,9 @@ What it measures
     start-up left out), to show what start-up costs. The rows of both modes
     are compared (they must be the same bytes). The load average is printed
     before and after: the machine's other programs take cores from the pool.
+    The same command on an empty log gives the fixed cost of each mode
+    (start-up, the pool's start, exit), and from it the best speed-up two
+    cores allow: the fixed cost of two jobs plus half the work of one.
 
 Run: ``python benchmarks/batch_end_to_end.py`` (``--lines N``, ``--repeat R``).
 Target (issue 24): ``--jobs 2`` at least 1.8x one job, end to end.
@@ -70,13 +73,18 @@ def main() -> None:
         log = folder / "log.jsonl"
         size = make_log(log, args.lines)
         load_before = os.getloadavg()
-        best = {key: float("inf") for key in ("e1", "e2", "i1", "i2", "c1", "c2")}
+        empty = folder / "empty.jsonl"
+        empty.write_bytes(b"")
+        keys = ("e1", "e2", "i1", "i2", "c1", "c2", "f1", "f2")
+        best = dict.fromkeys(keys, float("inf"))
         for _ in range(args.repeat):
             for jobs in (1, 2):
                 out = folder / ("one.jsonl" if jobs == 1 else "two.jsonl")
                 wall, cpu = end_to_end(log, out, jobs)
                 best[f"e{jobs}"] = min(best[f"e{jobs}"], wall)
                 best[f"c{jobs}"] = min(best[f"c{jobs}"], cpu)
+                fixed, _ = end_to_end(empty, folder / "none.jsonl", jobs)
+                best[f"f{jobs}"] = min(best[f"f{jobs}"], fixed)
             best["i1"] = min(best["i1"], time_cli(log, folder / "in1.jsonl", 1))
             best["i2"] = min(best["i2"], time_cli(log, folder / "in2.jsonl", 2))
         load_after = os.getloadavg()
@@ -98,6 +106,16 @@ def main() -> None:
     print(
         f"| CPU, end to end (all processes) | {best['c1']:.2f} s | "
         f"{best['c2']:.2f} s | {best['c1'] / best['c2']:.2f}x |"
+    )
+    work = best["e1"] - best["f1"]
+    ceiling = best["e1"] / (best["f2"] + work / 2)
+    print(
+        f"| fixed cost (an empty log) | {best['f1']:.2f} s | {best['f2']:.2f} s "
+        f"| ceiling {ceiling:.2f}x |"
+    )
+    print(
+        f"Ceiling: one job's {best['e1']:.2f} s over --jobs 2's fixed "
+        f"{best['f2']:.2f} s plus half of one job's work ({work:.2f} s)."
     )
 
 
