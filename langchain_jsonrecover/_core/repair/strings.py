@@ -380,13 +380,11 @@ def _ends_with_break(text: str, start: int, quote: int, controls: int) -> bool:
     ``quote``, or after the opening one (the string's text starts at
     ``start``), a break is more likely a quote swapped with it than data.
     """
-    for at, back in ((quote, True), (start, False)):
-        crlf = text[at - 2 : at] if back else text[at : at + 2]
-        if text[at - 1 : at] == "\n" if back else text[at : at + 1] == "\n":
-            return controls == 1 or (controls == 2 and crlf == "\r\n")
-        if crlf == "\r\n" and not back:
-            return controls == 2
-    return False
+    if text[quote - 1 : quote] == "\n":  # before the closing quote
+        return controls == 1 or (controls == 2 and text[quote - 2 : quote - 1] == "\r")
+    if text[start : start + 1] == "\n":  # right after the opening quote
+        return controls == 1
+    return controls == 2 and text[start : start + 2] == "\r\n"
 
 
 def _pair_across_space(text: str, after: int, quote: str) -> bool:

@@ -292,9 +292,10 @@ def skip_nested(
         if end > hi:
             break
         size, folded = _stretch(text[at:end])
-        if not size or not _passes(folded, depth):
+        taken = _taken(folded, depth) if size else None
+        if taken is None:
             break
-        depth += len(folded) - 2 * (len(folded) - len(folded.lstrip(b")")))
+        depth = taken
         at += size
     else:
         if ends:
@@ -309,30 +310,34 @@ def skip_nested(
             window *= 2
             least = window  # never narrower again until a stretch passes
             continue
-        if not _passes(folded, depth):
+        taken = _taken(folded, depth)
+        if taken is None:
             if window <= least:
                 break
             window, grow = window // 2, 1
             continue
-        depth += len(folded) - 2 * (len(folded) - len(folded.lstrip(b")")))
+        depth = taken
         at += size
         window, least = window * grow, _LEAST_WINDOW
     return at, depth
 
 
-def _passes(folded: bytes, depth: int) -> bool:
-    """Whether the skip may take a stretch whose peeled skeleton is ``folded``.
+def _taken(folded: bytes, depth: int) -> int | None:
+    """The depth after a stretch whose peeled skeleton is ``folded``, if taken.
 
-    Only closers then openers, and no closer of the root's own level.
+    The skip takes only closers then openers, and no closer of the root's own
+    level (``None``: the stretch is left).
     """
     closers = len(folded) - len(folded.lstrip(b")"))
     deeper = len(folded) - 2 * closers
-    return not (
+    if (
         closers > depth
         or depth + deeper > _PEEL_ROUNDS  # a deep run: the walk holds it as one
         or folded.translate(None, b"()")
         or b"()" in folded
-    )
+    ):
+        return None
+    return depth + deeper
 
 
 def _stretch(chunk: str) -> tuple[int, bytes]:
