@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from langchain_jsonrecover._core.decode.skip import STRING_REST
 from langchain_jsonrecover._core.found import Extraction, ReplyFailure
 from langchain_jsonrecover._core.repair.single_edit import value_key
 from langchain_jsonrecover._core.repair.single_edit_readings import one_edit_readings
@@ -62,7 +63,7 @@ PYTHON_CALL: Final = "python_call_read"
 ECHOED_REPLY: Final = "echoed_reply_read"
 LOST_CLOSER: Final = "lost_closer_added"
 ROW_OPENER: Final = "row_opener_added"
-_STRING: Final = re.compile(r'"(?:[^"\\]++|\\.)*+"', re.DOTALL)
+_STRING: Final = re.compile(f'"{STRING_REST.pattern}', re.DOTALL)
 _EDGE: Final = frozenset("[{}]")
 """A string that starts with an opener or ends with a closer, in a value a
 row opener gave: a bracket swapped with its quote may stand there."""
