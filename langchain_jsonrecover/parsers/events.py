@@ -26,6 +26,7 @@ from langchain_core.callbacks.manager import (
 from langchain_core.runnables.config import (
     ensure_config,
     get_callback_manager_for_config,
+    var_child_runnable_config,
 )
 
 if TYPE_CHECKING:
@@ -95,8 +96,13 @@ def _recovered(found: Extraction) -> bool:
 def _find_listening_config() -> RunnableConfig | None:
     """The run's config when its callback handlers listen, else ``None``.
 
-    Outside a run there are none.
+    Outside a run there are none: with no runnable config and no LangSmith
+    parent run in the context, the manager built below would have no parent
+    run, so two context lookups answer (building it costs about 15 µs, as
+    long as the rest of a small reply's parse).
     """
+    if not var_child_runnable_config.get() and _langsmith_parent() is None:
+        return None
     config = ensure_config()
     manager = get_callback_manager_for_config(config)
     listening = manager.parent_run_id is not None and bool(manager.handlers)
@@ -125,6 +131,18 @@ def _prepare(
     if logging_on:
         logger.info("%s %s", RECOVERY_EVENT, payload)
     return config, writer, payload
+
+
+def _langsmith_parent() -> Any:
+    """LangSmith's current run tree (a ``@traceable`` parent), or ``None``.
+
+    The parent run a callback manager takes when the runnable config has none
+    (langchain-core's ``_configure`` reads the same context).
+    """
+    # Imported when first asked, as langchain-core does: langsmith is slow to load.
+    from langsmith.run_helpers import get_current_run_tree  # noqa: PLC0415
+
+    return get_current_run_tree()
 
 
 @functools.cache
