@@ -1,6 +1,8 @@
-"""Who listens to the recovery event: the quick answer outside a run is exact."""
+"""Who listens to the recovery event: the quick answers outside a run are exact."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from langchain_core.runnables.config import (
     ensure_config,
@@ -10,7 +12,14 @@ from langsmith import Client
 from langsmith.run_helpers import tracing_context
 from langsmith.run_trees import RunTree
 
-from langchain_jsonrecover.parsers.events import _find_listening_config
+from langchain_jsonrecover.parsers import events
+from langchain_jsonrecover.parsers.events import (
+    _find_listening_config,
+    _find_stream_writer,
+)
+
+if TYPE_CHECKING:
+    import pytest
 
 
 def _listening_the_long_way() -> bool:
@@ -38,3 +47,20 @@ def test_a_langsmith_parent_run_is_asked_the_long_way() -> None:
     with tracing_context(parent=parent, enabled=True, client=client):
         assert _listening_the_long_way()
         assert _find_listening_config() is not None
+
+
+def test_outside_a_run_langgraph_is_not_asked_for_a_writer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # LangGraph finds its writer in the runnable config; without one it would
+    # raise. (Inside a graph run the writer is found: test_structured_tools.)
+    asked = 0
+
+    def counting() -> object:
+        nonlocal asked
+        asked += 1
+        return None
+
+    monkeypatch.setattr(events, "_import_langgraph_config", counting)
+    assert _find_stream_writer() is None
+    assert asked == 0

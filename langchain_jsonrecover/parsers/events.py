@@ -155,7 +155,14 @@ def _import_langgraph_config() -> Any:
 
 
 def _find_stream_writer() -> Any:
-    """LangGraph's stream writer of the current graph run, or ``None``."""
+    """LangGraph's stream writer of the current graph run, or ``None``.
+
+    Outside a runnable context there is none (LangGraph reads the writer
+    from the runnable config, and raises without one): answered without
+    LangGraph, or the exception it raises.
+    """
+    if not var_child_runnable_config.get():
+        return None
     config = _import_langgraph_config()
     if config is None:
         return None
