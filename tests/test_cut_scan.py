@@ -28,6 +28,11 @@ _DOCUMENTS = [
     '{"a": {"b": [1, {"c": "x\\"y", "d": [[], {}]}], "e": "z"}, "f": ["q", {"g": 1}]}',
     '[{"id": 1, "tags": ["x", "{y}"]}, {"id": 2, "note": "a\\\\"}, [true, null]]',
     '{"k": "]}", "l": {"m": {"n": ["[", "{", "\\u00e9"]}}, "o": -1.5e3}',
+    # Closed containers without a bracket inside, commas in their strings.
+    (
+        '{"rows": [{"a": "x, y"}, {"b": [1, 2]}, ["p,q", "r"], {"c": {"d": 1}}],'
+        ' "z": {"w": "}", "v": {"u": 0}, "t": ["[", 1]}}'
+    ),
     json.dumps(
         {"items": [{"id": i, "name": f"n{i}", "ok": i % 2 == 0} for i in range(5)]},
         indent=2,
@@ -111,6 +116,86 @@ def test_only_the_innermost_container_is_read_token_by_token(
     # are passed bracket to bracket, in C.
     small, large = (_records(n)[:-cut_from_end] for n in (200, 400))
     assert _token_searches(monkeypatch, small) == _token_searches(monkeypatch, large)
+
+
+def test_the_containers_around_are_read_in_their_last_stretch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A cut inside the last record's key: its path goes through the records'
+    # list (its commas counted in C) and the root (its last stretch read).
+    def cut_in_last_key(n: int) -> str:
+        text = _records(n)
+        return text[: text.rindex('"name"') + 3]
+
+    small, large = (cut_in_last_key(n) for n in (200, 400))
+    assert cut_state(small).outer == (("{", 1), ("[", 199))
+    assert _token_searches(monkeypatch, small) == _token_searches(monkeypatch, large)
+
+
+def test_closed_containers_without_brackets_are_passed_in_one_step(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Records with no container inside: the walk's steps do not grow with
+    # their number (each is passed whole in C), and the cut reads as before.
+    steps = 0
+    real = _cut_scan._RUN_FLAT
+
+    class Counting:
+        def match(self, string: str, pos: int) -> re.Match[str] | None:
+            nonlocal steps
+            steps += 1
+            return real.match(string, pos)
+
+    def walked(n: int) -> int:
+        nonlocal steps
+        steps = 0
+        flat = json.dumps({"rows": [{"id": i, "n": f"[{i}]"} for i in range(n)]})
+        text = flat[: -len('"[9]"}]}')]
+        with monkeypatch.context() as patch:
+            patch.setattr(_cut_scan, "_RUN_FLAT", Counting())
+            assert _fields(cut_state(text)) == _fields(_cut_state_tokens(text))
+        return steps
+
+    assert walked(200) == walked(400)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param('{"a": {"b": "}', CutState(12, None, 14), id="closer in a string"),
+        pytest.param(
+            '{"a": [1, "x"], "b": ', CutState(None, 16, 20), id="after a list"
+        ),
+        pytest.param(
+            '{"a": {"b": 1}, "c": {"d',
+            CutState(22, 22, 24, (("{", 16),)),
+            id="key after an object",
+        ),
+    ],
+)
+def test_the_last_stretch_reads_as_the_whole(text: str, expected: CutState) -> None:
+    assert cut_state(text) == expected == _cut_state_tokens(text)
+
+
+@pytest.mark.parametrize("after_closer", [False, True])
+def test_a_cut_after_a_closer_is_refused_without_the_cut_state(
+    monkeypatch: pytest.MonkeyPatch, *, after_closer: bool
+) -> None:
+    # Outside a string (read in C), the refusal needs nothing more; closing
+    # the same text (the model said it was cut) reads the cut state once.
+    reads = 0
+
+    def counted(text: str) -> CutState:
+        nonlocal reads
+        reads += 1
+        return cut_state(text)
+
+    monkeypatch.setattr(_close, "cut_state", counted)
+    result = close_truncated(
+        _records(50)[: -len("]}")], max_depth=200, after_closer=after_closer
+    )
+    assert isinstance(result, Closed) is after_closer
+    assert reads == int(after_closer)
 
 
 def test_close_truncated_reads_the_cut_as_before() -> None:

@@ -233,6 +233,13 @@ def close_truncated(
                 text = text[:keep]
                 repairs.append("runaway_newlines_trimmed")
     stripped = text.rstrip(" \t\r\n")
+    if (
+        not (after_closer or final_only)
+        and stripped[-1:] in {"}", "]"}
+        and _end_state(stripped)[1] is None
+    ):
+        # Outside a string the cut state says no more (read in C here).
+        return DecodeFailure("invalid_json", len(stripped) - 1, _AFTER_CLOSER)
     state = cut_state(stripped)
     kept_scalar = False
     if (
