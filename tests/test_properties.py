@@ -122,8 +122,12 @@ SERIALIZERS: dict[str, Serializer] = {
     "json_default": json.dumps,
 }
 
+_SCALAR = r'(?:"(?:[^"\\\n]|\\.)*"|-?[0-9][0-9.eE+-]*|true|false|null)'
 AFTER_VALUE_GOES_ON = re.compile(
     r'\s*(?:,\s*)?(?:[\]}]|"[^"\n]*"\s*:)'
+    # Bare items, then a closer (``[] 0}``): the root's items go on, a broken
+    # value (``spans.after.AFTER_ROOT``).
+    rf"|\s*(?:,\s*)?(?:{_SCALAR}\s*,\s*)*{_SCALAR}\s*[\]}}]"
     # A comma or a key cut by the end of the reply (``}, "n``, ``} "n``): the
     # root may have closed too early, so the reply raises (two readings).
     r'|(?=\s*\S)\s*(?:,\s*)?(?:"(?:[^"\\\n]|\\.)*\\?"?\s*)?\Z'
