@@ -19,6 +19,7 @@ import logging
 from typing import TYPE_CHECKING, Any, Final
 
 import pydantic_core
+from langchain_core.callbacks.base import BaseCallbackManager
 from langchain_core.callbacks.manager import (
     adispatch_custom_event,
     dispatch_custom_event,
@@ -95,9 +96,17 @@ def _recovered(found: Extraction) -> bool:
 def _find_listening_config() -> RunnableConfig | None:
     """The run's config when its callback handlers listen, else ``None``.
 
-    Outside a run there are none.
+    Outside a run there are none: with no callback manager of a parent run in
+    the config and no LangSmith parent run, the manager LangChain would build
+    has no parent run, so it is not built (it costs seven decodes of 300 B).
     """
     config = ensure_config()
+    if not isinstance(config.get("callbacks"), BaseCallbackManager):
+        # Deferred as LangChain defers it (importing langsmith is slow).
+        from langsmith.run_helpers import get_tracing_context  # noqa: PLC0415
+
+        if get_tracing_context()["parent"] is None:
+            return None
     manager = get_callback_manager_for_config(config)
     listening = manager.parent_run_id is not None and bool(manager.handlers)
     return config if listening else None
