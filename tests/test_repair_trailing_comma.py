@@ -16,6 +16,7 @@ from typing import Any
 
 import orjson
 import pytest
+from _random_json import random_value
 
 import langchain_jsonrecover._core.repair.syntax as syntax_module
 from langchain_jsonrecover._core.repair import walk as walk_module
@@ -39,21 +40,9 @@ _WORDS = (
 )
 
 
-def _value(rng: random.Random, depth: int) -> Any:
-    roll = rng.random()
-    if depth > 5 or roll < 0.3:
-        return rng.choice([1, -2.5e3, True, None, 10**20, rng.choice(_WORDS)])
-    if roll < 0.65:
-        return {
-            f"{rng.choice(_WORDS)}{k}": _value(rng, depth + 1)
-            for k in range(rng.randrange(5))
-        }
-    return [_value(rng, depth + 1) for _ in range(rng.randrange(5))]
-
-
 def _with_trailing_comma(rng: random.Random) -> str | None:
     """A seeded document with a comma put before one closer that ends items."""
-    document = [_value(rng, 1) for _ in range(rng.randrange(1, 6))]
+    document = [random_value(rng, 1, _WORDS) for _ in range(rng.randrange(1, 6))]
     indent = 2 if rng.random() < 0.5 else None
     text = json.dumps(document, indent=indent, ensure_ascii=rng.random() < 0.2)
     closers = [
@@ -81,7 +70,7 @@ def _outside_strings(text: str, at: int) -> bool:
 
 def _walked(text: str, monkeypatch: pytest.MonkeyPatch) -> Repaired | None:
     with monkeypatch.context() as patch:
-        patch.setattr(syntax_module, "_only_a_trailing_comma", lambda _: None)
+        patch.setattr(syntax_module, "_only_a_trailing_comma", lambda *_: None)
         return repair(text)
 
 

@@ -34,7 +34,11 @@ from langchain_jsonrecover._core.candidates.kinds import (
     Scan,
 )
 from langchain_jsonrecover._core.candidates.repair import RepairPass
-from langchain_jsonrecover._core.decode.tolerant import DecodeFailure, loads_within
+from langchain_jsonrecover._core.decode.tolerant import (
+    DecodeFailure,
+    Stopped,
+    loads_within,
+)
 from langchain_jsonrecover._core.found import (
     GUESSED,
     TWO_READINGS,
@@ -142,6 +146,9 @@ def extract(
     )
     strict_first = prefer == "first"
     fast = _read_clean_reply(text, scan)
+    stopped = None
+    if isinstance(fast, Stopped):
+        stopped, fast = fast, None
     if fast is not None and (fast.failure is None or not repair):
         found = choose((fast,), schema, strict_first=strict_first)
         if found is not None and schema is None:  # always, for one candidate
@@ -158,8 +165,10 @@ def extract(
         (fast,) if fast is not None else iter_candidates(prepared, scan)
     )
 
+    stop = stopped if prepared.text is text else None  # where orjson stopped in it
+
     def repairs() -> RepairPass:
-        return RepairPass(prepared, scan, source=text)
+        return RepairPass(prepared, scan, source=text, stop=stop)
 
     if not repair:
         tried: list[Candidate] = []
@@ -168,7 +177,7 @@ def extract(
             found = broken_before(found, tried, repairs) or found
         found = found or report_no_json(prepared)
         return recheck(prepared, found, max_depth, schema=schema)
-    whole = fast is None and may_be_one_broken_value(prepared.text)
+    whole = fast is None and may_be_one_broken_value(prepared.text, stop)
     if whole or not strict_first:
         picked = _choose_repairing(
             candidates, repairs(), schema, prefer=prefer, whole=whole
@@ -331,7 +340,9 @@ def extract_partial(
     )
     fast = _read_clean_reply(text, scan)
     candidates: Iterable[Candidate] = (
-        (fast,) if fast is not None else iter_candidates(prepare_reply(text), scan)
+        (fast,)
+        if isinstance(fast, Candidate)
+        else iter_candidates(prepare_reply(text), scan)
     )
     found = choose(candidates, None)
     if not isinstance(found, Extraction):
@@ -351,7 +362,7 @@ def _settled(value: Any) -> Any:
 
 def _read_clean_reply(
     text: str, scan: Scan, repairs: tuple[str, ...] = (), *, close: bool = True
-) -> Candidate | None:
+) -> Candidate | Stopped | None:
     """The reply is clean JSON, or clean JSON cut off: one orjson call, no scan.
 
     When orjson runs out of text without meeting an error, the whole reply is
@@ -360,6 +371,7 @@ def _read_clean_reply(
     reports it. Otherwise a reply whose last character is not the closer of
     its first is not read here at all (orjson could only fail on it).
     ``repairs``: those of the candidate (what preparing the reply blanked).
+    Where orjson stopped at an error, that stop, for the readers after this one.
     """
     first = NON_SPACE.search(text)
     if first is None or text[first.start()] not in "{[":
@@ -375,7 +387,7 @@ def _read_clean_reply(
             place = Place(first.start(), len(text), (), "raw", closed=False)
             cut = DecodeFailure("truncated", exc.pos - first.start(), "cut off")
             return close_or_fail(text, place, scan, cut)
-        return None
+        return Stopped(exc.pos, exc.msg)
     if not shallow:
         return None
     return Candidate(first.start(), end, "raw", repairs, value=value)
@@ -393,7 +405,8 @@ def _read_clean_prepared(text: str, prepared: Prepared, scan: Scan) -> Candidate
     masked = prepared.text
     if masked is text or prepared.tool_calls or "`" in masked:
         return None
-    return _read_clean_reply(masked, scan, prepared.repairs, close=False)
+    found = _read_clean_reply(masked, scan, prepared.repairs, close=False)
+    return found if isinstance(found, Candidate) else None
 
 
 def choose(

@@ -7,16 +7,19 @@ value from its first character (then the whole-reply repair reads it first).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import orjson
 
 from langchain_jsonrecover._core.candidates.find import NON_SPACE
 
+if TYPE_CHECKING:
+    from langchain_jsonrecover._core.decode.tolerant import Stopped
+
 CLOSER: Final = {"{": "}", "[": "]"}
 
 
-def may_be_one_broken_value(masked: str) -> bool:
+def may_be_one_broken_value(masked: str, stop: Stopped | None = None) -> bool:
     r"""Whether ``RepairPass.repair_whole`` may read the prepared reply.
 
     It reads a reply that opens with ``{``, ``[`` or ``"`` as one broken
@@ -24,7 +27,8 @@ def may_be_one_broken_value(masked: str) -> bool:
     no repair applies to text that decodes, the single-edit search and the
     inner-quote pass leave it alone, and no stray closer follows it. Then
     the strict candidates read the reply at their own cost (a ``<think>``
-    block before the JSON, blanked, or prose before a fence).
+    block before the JSON, blanked, or prose before a fence). ``stop``: where
+    orjson stopped in ``masked`` (the strict read's), when known.
 
     Example:
         >>> may_be_one_broken_value('          {"a": [1]}\n')
@@ -32,6 +36,8 @@ def may_be_one_broken_value(masked: str) -> bool:
         >>> may_be_one_broken_value("{'a': 1}"), may_be_one_broken_value("Hi {}")
         (True, False)
     """
+    if stop is not None:
+        return True  # the strict read opened it with { or [ and orjson stopped
     lead = NON_SPACE.search(masked)
     if lead is None or masked[lead.start()] not in '"{[':
         return False

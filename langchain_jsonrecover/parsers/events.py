@@ -19,6 +19,7 @@ import logging
 from typing import TYPE_CHECKING, Any, Final
 
 import pydantic_core
+from langchain_core.callbacks.base import BaseCallbackManager
 from langchain_core.callbacks.manager import (
     adispatch_custom_event,
     dispatch_custom_event,
@@ -96,13 +97,19 @@ def _recovered(found: Extraction) -> bool:
 def _find_listening_config() -> RunnableConfig | None:
     """The run's config when its callback handlers listen, else ``None``.
 
-    Outside a run there are none: with no runnable config and no LangSmith
-    parent run in the context, the manager built below would have no parent
-    run, so two context lookups answer (building it costs about 15 µs, as
-    long as the rest of a small reply's parse).
+    Outside a run there are none: with no callback manager of a parent run in
+    the config and no LangSmith parent run, the manager LangChain would build
+    has no parent run, so it is not built (it costs seven decodes of 300 B).
+    The config's callbacks are the run's (``ensure_config`` copies them), so
+    they are read there, without building the config either.
     """
-    if not var_child_runnable_config.get() and _langsmith_parent() is None:
-        return None
+    run = var_child_runnable_config.get()
+    if not isinstance((run or {}).get("callbacks"), BaseCallbackManager):
+        # Deferred as LangChain defers it (importing langsmith is slow).
+        from langsmith.run_helpers import get_tracing_context  # noqa: PLC0415
+
+        if get_tracing_context()["parent"] is None:
+            return None
     config = ensure_config()
     manager = get_callback_manager_for_config(config)
     listening = manager.parent_run_id is not None and bool(manager.handlers)
@@ -131,18 +138,6 @@ def _prepare(
     if logging_on:
         logger.info("%s %s", RECOVERY_EVENT, payload)
     return config, writer, payload
-
-
-def _langsmith_parent() -> Any:
-    """LangSmith's current run tree (a ``@traceable`` parent), or ``None``.
-
-    The parent run a callback manager takes when the runnable config has none
-    (langchain-core's ``_configure`` reads the same context).
-    """
-    # Imported when first asked, as langchain-core does: langsmith is slow to load.
-    from langsmith.run_helpers import get_current_run_tree  # noqa: PLC0415
-
-    return get_current_run_tree()
 
 
 @functools.cache

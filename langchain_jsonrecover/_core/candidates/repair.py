@@ -14,13 +14,15 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from langchain_jsonrecover._core.candidates.find import (
-    INSIDE_STRUCTURE,
     MEMBERS_FIRST,
     NON_SPACE,
     OPENERS,
-    UNESCAPED_QUOTE,
 )
 from langchain_jsonrecover._core.candidates.kinds import Candidate, Scan
+from langchain_jsonrecover._core.candidates.opener import (
+    inside_string,
+    inside_structure,
+)
 from langchain_jsonrecover._core.candidates.order import (
     SEVERAL,
     value_follows,
@@ -31,7 +33,13 @@ from langchain_jsonrecover._core.decode.close import (
     close_truncated,
     swallows_structure,
 )
-from langchain_jsonrecover._core.decode.tolerant import Decoded, DecodeFailure, decode
+from langchain_jsonrecover._core.decode.tolerant import (
+    Decoded,
+    DecodeFailure,
+    Stopped,
+    decode,
+    within_depth,
+)
 from langchain_jsonrecover._core.repair.python_reads import STRAY_BRACE, read_tuples
 from langchain_jsonrecover._core.repair.single_edit import (
     INNER_LIMIT,
@@ -48,9 +56,7 @@ if TYPE_CHECKING:
 
     from langchain_jsonrecover._core.reply.markup import Prepared
 
-_LOOK_BACK: Final = 64
 _CHECK_LIMIT: Final = 1 << 16
-_LINE_LOOK_BACK: Final = 4096
 _CHECKED: Final = frozenset(
     {
         "bracket_fixed_guessed",
@@ -80,16 +86,23 @@ class RepairPass:
         ({'a': 1}, ('single_quotes_replaced', 'trailing_comma_removed'))
     """
 
-    __slots__ = ("_decoded", "_fixed", "masked", "prepared", "scan", "source")
+    __slots__ = ("_decoded", "_fixed", "masked", "prepared", "scan", "source", "stop")
 
     def __init__(
-        self, prepared: Prepared, scan: Scan, *, source: str | None = None
+        self,
+        prepared: Prepared,
+        scan: Scan,
+        *,
+        source: str | None = None,
+        stop: Stopped | None = None,
     ) -> None:
         self.prepared = prepared
         self.masked = prepared.text
         self.source = prepared.text if source is None else source
         """The reply as written, before markup was blanked."""
         self.scan = scan
+        self.stop = stop
+        """Where orjson stopped in the prepared text, when the strict read knows."""
         self._fixed: dict[tuple[int, bool], Repaired | None] = {}
         self._decoded: dict[tuple[int, bool], Decoded | DecodeFailure] = {}
 
@@ -110,7 +123,8 @@ class RepairPass:
         if lead.group() not in "{[":
             return None
         start = lead.start()
-        fixed = self._repair(start, entities=False)
+        stop = None if self.stop is None else self.stop.within(start)
+        fixed = self._repair(start, entities=False, stop=stop)
         if fixed is None:
             return self._stray_bracket(start)
         if fixed.truncated:
@@ -306,10 +320,12 @@ class RepairPass:
             rival=() if fixed.truncated else self._rival(candidate.start, fixed),
         )
 
-    def _repair(self, start: int, *, entities: bool) -> Repaired | None:
+    def _repair(
+        self, start: int, *, entities: bool, stop: Stopped | None = None
+    ) -> Repaired | None:
         key = (start, entities)
         if key not in self._fixed:
-            fixed = self._repair_text(start, entities=entities)
+            fixed = self._repair_text(start, entities=entities, stop=stop)
             if fixed is not None and reads_markup_as_data(
                 self.source, self.masked[start:], start, fixed, entities=entities
             ):
@@ -317,10 +333,12 @@ class RepairPass:
             self._fixed[key] = fixed
         return self._fixed[key]
 
-    def _repair_text(self, start: int, *, entities: bool) -> Repaired | None:
+    def _repair_text(
+        self, start: int, *, entities: bool, stop: Stopped | None = None
+    ) -> Repaired | None:
         """The repair pass's reading, checked against the single-edit search.
 
-        Neither runs on an opener inside a string (see ``_inside_string``).
+        Neither runs on an opener inside a string (see ``inside_string``).
 
         Where the pass refused the text and no single edit reads it, its
         quotes that cannot close their strings are text
@@ -336,15 +354,16 @@ class RepairPass:
         not checked: there the search, which decodes the text once per edit
         that passes a local check, would cost more than the pass itself.
         """
-        if _inside_string(self.masked, start):
+        if inside_string(self.masked, start):
             return None
         text = self.masked[start:]
-        fixed = repair_syntax(text, entities=entities) or read_tuples(text, entities)
+        fixed = repair_syntax(text, entities=entities, stopped=stop)
+        fixed = fixed or read_tuples(text, entities)
         if fixed is not None and (
             len(text) > _CHECK_LIMIT or not _CHECKED.intersection(fixed.repairs)
         ):
             return fixed
-        if _inside_structure(self.masked, start):
+        if inside_structure(self.masked, start):
             return fixed
         single = fix_single_edit(text, max_depth=self.scan.max_depth)
         if isinstance(single, Ambiguous):
@@ -364,9 +383,14 @@ class RepairPass:
     ) -> Decoded | DecodeFailure:
         key = (start, entities)
         if key not in self._decoded:
-            self._decoded[key] = decode(
-                fixed.text, max_depth=self.scan.max_depth, allow_trailing=False
-            )
+            max_depth = self.scan.max_depth
+            if fixed.value and within_depth(fixed.text, fixed.value[0], max_depth):
+                # Decoded by the repair already (strict, big integers kept).
+                self._decoded[key] = Decoded(fixed.value[0], len(fixed.text))
+            else:
+                self._decoded[key] = decode(
+                    fixed.text, max_depth=max_depth, allow_trailing=False
+                )
         return self._decoded[key]
 
 
@@ -411,17 +435,6 @@ def _went_on_after_comma(text: str, end: int) -> bool:
     if back == 0 or text[back - 1] != ",":
         return False
     return continues_structure(text, back - 1, len(text))
-
-
-def _inside_structure(text: str, start: int) -> bool:
-    """Whether the opener at ``start`` follows a quote, a key's colon or a comma.
-
-    Such a candidate is a value inside a larger one whose start the reply
-    lost (``"a": {…}``) or text inside a string (``"{a": 1}``): the
-    single-edit search, which reads from the candidate's opener, would take
-    the part for the whole.
-    """
-    return INSIDE_STRUCTURE.search(text, max(0, start - _LOOK_BACK), start) is not None
 
 
 def reads_markup_as_data(
@@ -481,17 +494,3 @@ def _same_value(one: Repaired, other: Repaired) -> bool:
         return key is not None and key == value_key(orjson.loads(other.text))
     except orjson.JSONDecodeError:
         return False
-
-
-def _inside_string(text: str, start: int) -> bool:
-    r"""Whether the opener at ``start`` sits inside a string of its line.
-
-    An odd number of unescaped quotes between the line's start and the opener
-    (strings do not span lines): a bracket in a value's text, such as the code
-    or the escaped JSON of ``"title": "cfg = {\"a\": 1}"`` in a reply that
-    lost its own opener. Repairing from there would answer the part for the
-    whole. Only the last ``_LINE_LOOK_BACK`` characters are counted, so many
-    candidates on one long line cost no more than that each.
-    """
-    line = max(text.rfind("\n", 0, start) + 1, start - _LINE_LOOK_BACK)
-    return len(UNESCAPED_QUOTE.findall(text, line, start)) % 2 == 1

@@ -85,6 +85,29 @@ class Decoded:
 
 
 @dataclass(frozen=True, slots=True)
+class Stopped:
+    """Where orjson stopped in a text that does not decode, and its message.
+
+    The first strict read of a reply keeps it, so that the readers after it
+    (the strict gate, the repair of a lone trailing comma, the repair of the
+    one broken container) need not decode the same text again to learn it.
+
+    Example:
+        >>> Stopped(12, "trailing comma is not allowed").within(2)
+        Stopped(pos=10, msg='trailing comma is not allowed')
+    """
+
+    pos: int
+    """Offset in the text where orjson stopped."""
+    msg: str
+    """orjson's message, as it gave it."""
+
+    def within(self, start: int) -> Stopped | None:
+        """The same stop in the text from ``start`` on (``None`` if before it)."""
+        return Stopped(self.pos - start, self.msg) if self.pos >= start else None
+
+
+@dataclass(frozen=True, slots=True)
 class DecodeFailure:
     """Why a candidate text does not decode."""
 
@@ -145,6 +168,20 @@ def decode(
             )
         repairs = _ESCAPED if escaped is not None else ()
         return _relocate(Decoded(value, _value_end(candidate), repairs), escaped)
+
+
+def stop_in(text: str) -> Stopped | None:
+    """Where orjson stops in ``text``; ``None`` when the text decodes.
+
+    Example:
+        >>> stop_in('{"a": 1,}')
+        Stopped(pos=7, msg='trailing comma is not allowed')
+    """
+    try:
+        orjson.loads(text)
+    except orjson.JSONDecodeError as exc:
+        return Stopped(exc.pos, exc.msg)
+    return None
 
 
 def loads_within(text: str, max_depth: int) -> tuple[Any, bool]:

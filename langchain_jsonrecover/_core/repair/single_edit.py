@@ -23,9 +23,18 @@ value is the candidate's only one-slip reading; when two give different
 values, the reply has two plausible readings and stays an error (a retry asks
 again). So does a fix that shows a reading no edit can make: dropping one
 of two commas (``[1,, 2]``, an item may be lost) or the space between two
-digits (``[1 500]`` may be ``1500``). The search reads the candidate a
-bounded number of times (at most ``_BUDGET_TIMES`` its length plus
-``_BUDGET_EXTRA`` characters, then gives up), so it stays linear in the reply.
+digits (``[1 500]`` may be ``1500``).
+
+Most edits break the text right where they are made, so before the whole
+candidate is decoded, the member the edit is in is read alone, inside a value
+slot of each container around it (``single_edit_far.member_piece``): a short
+piece past the edit, then a longer one. Where a piece does not read on, the
+whole text would not either, and the edit is ruled out; the few edits left
+are decoded whole. The search reads the candidate a bounded number of times
+(at most ``_BUDGET_TIMES`` its length plus ``_BUDGET_EXTRA`` characters in
+whole decodes, then gives up; members up to ``_BUDGET_TIMES`` its length,
+past which an edit's piece runs from the innermost container open before
+the window to ``_AHEAD`` past the stop), so it stays linear in the reply.
 """
 
 from __future__ import annotations
@@ -61,6 +70,7 @@ from langchain_jsonrecover._core.repair.single_edit_far import (
     colon_name,
     find_far_sites,
     goes_on,
+    member_piece,
     reads_on,
     splits_pair,
     swallows,
@@ -74,6 +84,11 @@ _WINDOW: Final = 64
 """How far before the decoder's stop every kind of slip is looked for."""
 _AHEAD: Final = 1024
 """How far past the stop an edit is checked before the text is decoded whole."""
+_PAST: Final = (256, 4096)
+"""How far past a far edit its member is read (a short piece first, then a
+longer one) before the text is read to the stop."""
+_MEMBER: Final = 4096
+"""The longest stretch of a member before a far edit that is read on its own."""
 _BUDGET_TIMES: Final = 64
 INNER_LIMIT: Final = 1 << 12
 """The longest candidate whose inner quotes are read as text where no single
@@ -286,8 +301,19 @@ def kept_edits(
     sites = find_far_sites(text, stop, lo)
     sites.last = stop + (_ESCAPE_LENGTH if escape else 1)
     inner = max((at for at in sites.stack if at < lo), default=0)
+    checks = _BUDGET_TIMES * len(text)
     for at, drop, insert, name in chain(_edits(text, lo, sites), extra):
-        if inner < at:
+        context = sites.contexts.get(at) if at < lo else sites.near
+        if (
+            context is not None
+            and at - context[1] <= _MEMBER
+            and checks > 0 < len(_PAST)
+        ):
+            fits, read = _member_reads_on(text, context, at, (drop, insert))
+            checks -= read
+            if not fits:
+                continue
+        elif inner < at:
             piece = text[inner:at] + insert + text[at + drop : stop + _AHEAD]
             budget -= len(piece)
             if budget < 0:
@@ -317,6 +343,26 @@ def kept_edits(
         if short or end_in_text > stop:
             value, piece = result.value, edited[:end]
             yield Kept(at, name, insert, drop, value, piece, end_in_text)
+
+
+def _member_reads_on(
+    text: str, context: tuple[str, int], at: int, edit: tuple[int, str]
+) -> tuple[bool, int]:
+    """Whether the edited member reads on in each piece of ``_PAST``; what it read.
+
+    Example:
+        >>> _member_reads_on('[{"a": 1}, {"b" 2}]', ("[", 10), 15, (0, ":"))
+        (True, 22)
+        >>> _member_reads_on('[{"a": 1}, {"b" 2}]', ("[", 10), 15, (0, ","))
+        (False, 11)
+    """
+    read = 0
+    for past in _PAST:
+        piece = member_piece(text, context, at, edit, past)
+        read += len(piece)
+        if not reads_on(piece):
+            return False, read
+    return True, read
 
 
 def _edits(text: str, lo: int, far: Far) -> Iterator[Edit]:

@@ -5,14 +5,19 @@ a valid JSON prefix, so one token scan over it finds the few places where a
 bracket or quote slip far from the stop would still let the text decode: the
 value slots of the innermost open container, the openers still open and
 those of its children, the members of the child that closed last, and the
-quotes beside a bracket, comma or colon. Also the quote pairs an edit may
+quotes beside a bracket, comma or colon. The same scan notes, for each of
+those places and for the window near the stop, where the member holding it
+starts and which containers are open around it: an edit there is read in
+that member alone first (``member_piece``). Also the quote pairs an edit may
 break: a typographic pair halved, two strings on one line joined by a comma.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import TYPE_CHECKING, Final
 
 import orjson
@@ -30,6 +35,8 @@ _PAIR_LOOK_BACK: Final = 512
 _NOT_BRACKET: Final = re.compile(r"[^\[\]{}]++")
 _NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
 _TAIL_BRACKETS: Final = 4096
+_ANCESTORS: Final = 32
+"""How many containers around a far edit's own a piece of it is read in."""
 _NUMBER_GOES_ON: Final = re.compile(r"\.?[0-9]")
 TRAILING: Final = "unexpected content after document"
 END: Final = "unexpected end of data"
@@ -62,6 +69,12 @@ class Far:
     """Closers before the window with members after them that a stray closer
     there would have moved up a level (every container they and those moved
     ones close is of one kind): dropping one keeps them in."""
+    contexts: dict[int, tuple[str, int]] = field(default_factory=dict)
+    """For each far site, the containers open there and where the member
+    holding it starts (see :func:`member_piece`)."""
+    near: tuple[str, int] | None = None
+    """The same for every edit near the stop: the innermost container open
+    before the window and its member that the window starts in."""
 
 
 def find_far_sites(text: str, stop: int, lo: int) -> Far:
@@ -83,13 +96,16 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
     runs: list[int] = []
     shifts: list[tuple[int, int, int]] = []
     depths: list[int] = []
+    members = _Members(text, openers, commas)
     for token in _TOKEN.finditer(text, 0, stop):
         start, end = token.span()
         char = text[start]
         if char == '"':
             if end > lo:
                 strings.append((start, end))
-            quotes.extend(quote_swaps(text, start, end))
+            for at in quote_swaps(text, start, end):
+                quotes.append(at)
+                members.note(at)
         elif char in "[{":
             children[-1].append(start)
             same = bool(openers) and text[openers[-1]] == char
@@ -103,6 +119,7 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
             if openers:
                 if start < lo and _COMMA_NEXT.match(text, end):
                     shifts.append((start, len(depths), len(openers) - runs[-1]))
+                    members.note(start)
                 runs.pop()
                 depths.append(len(openers) - 1)
                 closed = (openers.pop(), commas.pop())
@@ -121,7 +138,96 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
         slots[-1], openers, openers + children[-1], quotes, child, child_ends, strings
     )
     far.closers = _strays(shifts, depths, len(openers))
+    for at in chain(far.slots, far.openers):
+        members.note(at)
+    if child is not None:
+        around = _slots(text, openers[-_ANCESTORS:]) + text[child]
+        for index, at in enumerate(child_ends):
+            begin = child_ends[index - 1] + 1 if index else child + 1
+            members.found[at] = (around, begin)
+    far.contexts = members.found
+    far.near = members.context(lo)
     return far
+
+
+@dataclass(slots=True)
+class _Members:
+    """Where the member holding a site starts, in the containers open there.
+
+    ``openers`` and ``commas`` are the scan's own lists: asked about ``at``,
+    they hold the scan's state at or after ``at``, with every container
+    opened before ``at`` and open at it still in ``openers``.
+    """
+
+    text: str
+    openers: list[int]
+    commas: list[list[int]]
+    found: dict[int, tuple[str, int]] = field(default_factory=dict)
+    """The contexts noted, by site."""
+    _around: dict[int, str] = field(default_factory=dict)
+    """The value slots around a container, by its opener (its ancestors are
+    the same wherever it is asked about)."""
+
+    def note(self, at: int) -> None:
+        """Note :meth:`context` of ``at``, where it has one."""
+        context = self.context(at)
+        if context is not None:
+            self.found[at] = context
+
+    def context(self, at: int) -> tuple[str, int] | None:
+        """The containers open before ``at`` and where the member holding it starts.
+
+        Of the containers opened before ``at``, the innermost still open is
+        the one taken. The containers around it are written as a value slot
+        of their kind (``[`` or ``{"":``), at most ``_ANCESTORS`` of them.
+        """
+        openers = self.openers
+        level = len(openers) - 1
+        while level >= 0 and openers[level] >= at:
+            level -= 1
+        if level < 0:
+            return None
+        level_commas = self.commas[level + 1]
+        index = bisect_left(level_commas, at)
+        begin = level_commas[index - 1] + 1 if index else openers[level] + 1
+        opener = openers[level]
+        around = self._around.get(opener)
+        if around is None:
+            outer = openers[max(0, level - _ANCESTORS) : level]
+            around = self._around[opener] = _slots(self.text, outer)
+        return around + self.text[opener], begin
+
+
+def _slots(text: str, openers: list[int]) -> str:
+    """A value slot in each of these containers, outermost first."""
+    return "".join('{"":' if text[at] == "{" else "[" for at in openers)
+
+
+def member_piece(
+    text: str, context: tuple[str, int], at: int, edit: tuple[int, str], ahead: int
+) -> str:
+    """The edited member holding ``at``, in its containers, cut ``ahead`` past the edit.
+
+    ``context`` is a value slot in each container around the member's
+    (``{"":[``), then its opener, and the member's start in ``text``;
+    ``edit`` drops that many characters at ``at`` and inserts the string
+    there. Read alone, the piece decodes, ends early or stops at its end
+    wherever the whole edited text reads past the edit: the text before
+    ``at`` is unchanged, JSON's grammar does not look back past a member's
+    start, and the state after an opener admits all that the state after a
+    comma does. So a piece that does not read on (:func:`reads_on`) rules
+    the edit out without reading the text before the member.
+
+    Example:
+        >>> text = '{"a": 1, "b:" 2}'
+        >>> member_piece(text, ("{", 8), 11, (2, '":'), 4)
+        '{ "b": 2}'
+        >>> member_piece('[{"a": 1}, 2]', ('[{', 2), 8, (1, ""), 4)
+        '[{"a": 1, 2]'
+    """
+    prefix, begin = context
+    drop, insert = edit
+    return prefix + text[begin:at] + insert + text[at + drop : at + drop + ahead]
 
 
 def _strays(

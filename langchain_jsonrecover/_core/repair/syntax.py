@@ -33,13 +33,19 @@ giving exactly what the pass would give, or declines and leaves it to the pass.
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
-from typing import Final
+from dataclasses import dataclass, field
+from typing import Any, Final
 
 import orjson
 
+from langchain_jsonrecover._core.decode.tolerant import (
+    Stopped,
+    loads_within,
+    stop_in,
+)
 from langchain_jsonrecover._core.repair import tokens as tok
 from langchain_jsonrecover._core.repair.python_style import rewrite_python_style
+from langchain_jsonrecover._core.repair.splice import repair_object
 from langchain_jsonrecover._core.repair.tokens import match_end
 from langchain_jsonrecover._core.repair.walk import DEEPEST, rewrite
 
@@ -88,9 +94,15 @@ class Repaired:
     """The input ended inside the value."""
     end: int
     """Offset in the input just after the value (its length when truncated)."""
+    value: tuple[Any, ...] = field(default=(), compare=False, repr=False)
+    """The value ``text`` decodes to, when the repair decoded it already (one
+    item, big integers kept exact), else empty: a saved decode, not part of
+    what the repair reads."""
 
 
-def repair(text: str, *, entities: bool = False) -> Repaired | None:
+def repair(
+    text: str, *, entities: bool = False, stopped: Stopped | None = None
+) -> Repaired | None:
     r"""Repair one candidate's text, which starts at its ``{`` or ``[``.
 
     The first top-level value is rewritten; whatever follows it is ignored.
@@ -194,6 +206,8 @@ def repair(text: str, *, entities: bool = False) -> Repaired | None:
         text: The candidate, from its opening bracket (prose may follow).
         entities: Whether HTML entities may stand for quotes (the candidate
             is in a fence, where a page may have escaped the reply).
+        stopped: Where orjson stopped in ``text``, when the caller knows
+            (it is then not decoded again to learn it).
 
     Returns:
         The rewritten text, or ``None`` when nothing needed repair or when
@@ -246,7 +260,8 @@ def repair(text: str, *, entities: bool = False) -> Repaired | None:
         if python_style is not None:
             out, names, end = python_style
             return Repaired(out, names, truncated=False, end=end)
-        quick = _only_a_trailing_comma(text)
+        stopped = stopped or stop_in(text)
+        quick = _only_a_trailing_comma(text, stopped) or _spliced(text, stopped)
         if quick is not None:
             return quick
     rewritten = rewrite(text, repairs)
@@ -263,39 +278,62 @@ def repair(text: str, *, entities: bool = False) -> Repaired | None:
     )
 
 
-def _only_a_trailing_comma(text: str) -> Repaired | None:
+def _only_a_trailing_comma(
+    text: str, stopped: Stopped | None = None
+) -> Repaired | None:
     """The pass's reading of a value whose one slip is a trailing comma, in C.
 
     The decoder stops at the comma and, once it is dropped, reads the whole
     text: every other character is strict JSON, which the pass copies as it
     stands, so its output is that text without the comma. Texts the pass
     may read otherwise are left to it: prose after the value (a quote there
-    changes where a string ends), typographic, fullwidth or triple quotes (its
-    quote rules), nesting near the pass's deepest.
+    changes where a string ends), typographic or fullwidth quotes (its quote
+    rule). Strict JSON holds no triple quote, and nests no deeper than the
+    pass opens (orjson reads 1024 levels, as the pass does). ``stopped``: where
+    orjson stops in ``text``, if known; else ``text`` is decoded to learn it.
     """
-    try:
-        orjson.loads(text)
-    except orjson.JSONDecodeError as exc:
-        comma = exc.pos
-        if exc.msg != _TRAILING_COMMA or text[comma : comma + 1] != ",":
-            return None
-    else:
+    stopped = stopped or stop_in(text)
+    if stopped is None:
         return None
-    if (
-        any(quote in text for quote in _QUOTE_LIKE)
-        or '"""' in text
-        or text.count("[") + text.count("{") >= DEEPEST
-    ):
+    comma = stopped.pos
+    if stopped.msg != _TRAILING_COMMA or text[comma : comma + 1] != ",":
+        return None
+    if _quote_like(text):
         return None
     edited = text[:comma] + text[comma + 1 :]
     try:
-        orjson.loads(edited)
+        value, _ = loads_within(edited, DEEPEST)  # big integers kept exact
     except orjson.JSONDecodeError:
         return None
     end = len(edited.rstrip(" \t\r\n"))
     return Repaired(
-        edited[:end], ("trailing_comma_removed",), truncated=False, end=end + 1
+        edited[:end],
+        ("trailing_comma_removed",),
+        truncated=False,
+        end=end + 1,
+        value=(value,),
     )
+
+
+def _spliced(text: str, stopped: Stopped | None) -> Repaired | None:
+    """The pass's reading, from a pass over the one object the slip is in.
+
+    See ``repair/splice.py``. Only where orjson stops in the text, and where
+    the pass reads strict JSON as orjson does (as in
+    :func:`_only_a_trailing_comma`).
+    """
+    if stopped is None or _quote_like(text):
+        return None
+    found = repair_object(text, stopped)
+    if found is None:
+        return None
+    out, names, end, value = found
+    return Repaired(out, names, truncated=False, end=end, value=(value,))
+
+
+def _quote_like(text: str) -> bool:
+    """Whether ``text`` holds a quote the pass may read as a string's end."""
+    return any(quote in text for quote in _QUOTE_LIKE)
 
 
 def _undouble(text: str) -> tuple[str, int] | None:

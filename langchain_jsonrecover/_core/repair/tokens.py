@@ -259,6 +259,9 @@ OUTER_BODY: Final = re.compile(r'(?:[^"\\]++|\\.)*+', re.DOTALL)
 """Text up to its first bare quote."""
 OUTER_ESCAPE: Final = re.compile(r'\\(["\\/bfnrt])')
 """An escape of one level of string escaping."""
+STRICT_LINE: Final = re.compile(r'(?:[^"\n]++|"(?:[^"\\\n]++|\\.)*+")*+')
+"""From a line's start in strict JSON (strings hold no raw line break): text
+outside strings and whole strings (``_repair_splice``: is an opener outside)."""
 
 
 def match_end(pattern: re.Pattern[str], text: str, pos: int) -> int:

@@ -1,0 +1,116 @@
+"""Repair only the object a slip is in, and splice it back into the text.
+
+Pure functions on ``str``; no LangChain imports.
+
+Where orjson stops at a slip, the text before the stop is strict JSON, which
+the repair pass copies as it stands: its reading of the whole text can differ
+from the text only from the container the slip is in. :func:`repair_object`
+finds the innermost object open at the stop (by orjson calls on short
+slices, in C), runs the pass over that object alone, splices what it wrote
+back between the text before the object and the text after it, and decodes
+the whole once. A reply of many records with one lost comma costs a pass
+over one record instead of over every record.
+
+The result is the whole pass's, or ``None`` (the caller then runs that
+pass). It is ``None`` wherever the object's reading could depend on the text
+outside it: when the pass refused the object, ran out of text inside it, or
+made a repair other than the local ones of :data:`LOCAL` (a ``*_guessed``
+repair reads what follows, and the containers around, to choose); and when
+the spliced text is not strict JSON to its end (a second slip after the
+object, prose after the value). The caller has checked what else makes the
+pass read strict JSON otherwise than orjson does (typographic or fullwidth
+quotes).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+import orjson
+
+from langchain_jsonrecover._core.decode.tolerant import loads_within
+from langchain_jsonrecover._core.repair import tokens as tok
+from langchain_jsonrecover._core.repair.walk import DEEPEST, rewrite
+
+if TYPE_CHECKING:
+    from langchain_jsonrecover._core.decode.tolerant import Stopped
+
+LOCAL: Final = frozenset(
+    {
+        "comma_inserted",
+        "trailing_comma_removed",
+        "python_literal_replaced",
+        "key_quoted",
+    }
+)
+"""The repairs the pass decides from the object's own tokens: a splice that
+needs any other is left to the whole pass."""
+_TRIES: Final = 16
+"""Openers tried back from the stop: past them the object is far (a slip in a
+long array), and the whole pass reads the text."""
+_AFTER_STOP: Final = 64
+"""Characters past the stop each slice keeps, for orjson to see the same slip."""
+_CLOSED: Final = "unexpected content after document"
+_WHITE: Final = " \t\r\n"
+
+
+def repair_object(
+    text: str, stop: Stopped
+) -> tuple[str, tuple[str, ...], int, Any] | None:
+    """The pass's reading of ``text`` when its slip is inside one object.
+
+    Args:
+        text: The candidate, from its opening bracket.
+        stop: Where orjson stopped in ``text``, and why.
+
+    Returns:
+        The strict text, its repairs, the offset just after the value in
+        ``text`` and the decoded value; or ``None`` (see the module).
+
+    Example:
+        >>> from langchain_jsonrecover._core.decode.tolerant import stop_in
+        >>> text = '[{"a": 1}, {"b": 2 "c": 3}]'
+        >>> repair_object(text, stop_in(text))[:3]
+        ('[{"a": 1}, {"b": 2, "c": 3}]', ('comma_inserted',), 27)
+    """
+    start = _innermost_object(text, stop)
+    if start <= 0:
+        return None  # none, or the whole value: the pass reads it as it would
+    repairs: dict[str, None] = {}
+    found = rewrite(text[start:], repairs)
+    if found is None or found[1] or not repairs or not LOCAL.issuperset(repairs):
+        return None
+    out, _, end = found
+    spliced = text[:start] + out + text[start + end :]
+    try:
+        # orjson reads 1024 levels, as the pass does: no refusal for depth.
+        value, _ = loads_within(spliced, DEEPEST)
+    except orjson.JSONDecodeError:
+        return None
+    return spliced.rstrip(_WHITE), tuple(repairs), len(text.rstrip(_WHITE)), value
+
+
+def _innermost_object(text: str, stop: Stopped) -> int:
+    """The offset of the innermost object open where orjson stopped, or -1.
+
+    An opener is it when it is outside strings and orjson, reading from it,
+    stops where it stopped in the whole text and for the same reason: it then
+    read the same tokens up to there, inside that object (had the object
+    closed before, orjson would have stopped at what follows it).
+    """
+    if stop.msg.startswith(_CLOSED):
+        return -1  # the value closed before the stop: no object is open there
+    pos, hi = stop.pos, stop.pos + _AFTER_STOP
+    for _ in range(_TRIES):
+        pos = text.rfind("{", 0, pos)
+        if pos < 0:
+            return -1
+        try:
+            orjson.loads(text[pos:hi])
+        except orjson.JSONDecodeError as exc:
+            if exc.pos == stop.pos - pos and exc.msg == stop.msg:
+                line = text.rfind("\n", 0, pos) + 1
+                outside = tok.STRICT_LINE.match(text, line, pos)
+                if outside is not None and outside.end() == pos:
+                    return pos
+    return -1

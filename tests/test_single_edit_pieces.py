@@ -1,0 +1,176 @@
+"""The single-edit search's piece check changes no answer, only the work.
+
+Before the whole edited text is decoded, the search reads the edited member
+alone, in its containers (``single_edit_far.member_piece``): a piece that does
+not read on rules the edit out. That is a filter, never a reading of its own,
+so with it the search must answer exactly as without it, on every reply.
+Here both run on the fault oracle's replies (one fault each, seeded) and on
+slips of the speed rows' kinds: the search with the check, and the search with it
+turned off (``_PAST`` empty), which is the search as it was. Where the old
+search ran out of its budget it answered ``None``; the new one, which spends
+the budget only on the edits the check lets through, may read the reply
+there, and must then read it as the old one does with no budget at all.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Final
+
+import orjson
+import pytest
+from _counting import GROWTH
+from _oracle import FIXED_SEED, generate
+
+from langchain_jsonrecover._core.repair import single_edit
+from langchain_jsonrecover._core.repair.single_edit import fix_single_edit
+from langchain_jsonrecover._core.repair.single_edit_readings import one_edit_readings
+from langchain_jsonrecover._core.repair.syntax import Repaired
+
+CASES = 320
+"""Oracle replies per seed (every fault kind about 28 times)."""
+_UNBOUNDED = 1 << 40
+
+
+SLIPS: Final = (
+    (r'"tags": \[\n[^\]]*\n\s*(\])', "", "lost_bracket"),
+    (r'"city(")', "", "lost_quote"),
+    (r'"id": \d+(,)', "", "lost_comma"),
+    (r'"lat": 1.5()', ",", "trailing_comma"),
+)
+"""Where :func:`slipped` puts a lost ``]``, closing quote or comma, and a
+trailing comma: the group's text is replaced by the second item."""
+
+
+def records(count: int) -> str:
+    """Pretty-printed records as a model writes them (indent 2)."""
+    rows = [
+        {
+            "id": index,
+            "name": f"Rosa Müller {index}",
+            "tags": ["beta", "trial", "優先"][: 1 + index % 3],
+            "address": {"city": "Kraków", "zip": f"{index:05}", "geo": {"lat": 1.5}},
+            "orders": [{"sku": f"SKU-{index}", "qty": index % 4}],
+            "note": 'Dear {name}, see {order} [1], "quoted", \\path',
+        }
+        for index in range(count)
+    ]
+    return orjson.dumps(
+        {"count": count, "records": rows}, option=orjson.OPT_INDENT_2
+    ).decode()
+
+
+def slipped(count: int) -> list[str]:
+    """The records with each slip of :data:`SLIPS` in the middle one."""
+    text = records(count)
+    texts = []
+    for pattern, new, _ in SLIPS:
+        found = list(re.finditer(pattern, text))
+        middle = found[len(found) // 2]
+        texts.append(text[: middle.start(1)] + new + text[middle.end(1) :])
+    return texts
+
+
+@cache
+def _texts() -> tuple[str, ...]:
+    """Each faulted payload from its first opener on, and the slips of the speed rows."""
+    texts = []
+    for seed in (FIXED_SEED, 1):
+        for case in generate(seed, CASES):
+            starts = [
+                at for at in (case.payload.find("{"), case.payload.find("[")) if at >= 0
+            ]
+            if starts:
+                texts.append(case.payload[min(starts) :])
+    for records in (1, 8, 40):
+        texts.extend(slipped(records))
+    return tuple(texts)
+
+
+@cache
+def _answers(*, check: bool, budget: int | None = None) -> tuple[Any, ...]:
+    """The search's answers and readings on every text, with the check or without."""
+    with pytest.MonkeyPatch.context() as patch:
+        if not check:
+            patch.setattr(single_edit, "_PAST", ())
+        if budget is not None:
+            patch.setattr(single_edit, "_BUDGET_EXTRA", budget)
+        return tuple(
+            (
+                fix_single_edit(text, max_depth=200),
+                one_edit_readings(text, max_depth=200),
+            )
+            for text in _texts()
+        )
+
+
+def _work(text: str, monkeypatch: pytest.MonkeyPatch, *, check: bool = True) -> Work:
+    """What the search hands the decoder on ``text``."""
+    work = Work()
+    real = orjson.loads
+
+    def counting(data: str) -> Any:
+        work.read += len(data)
+        work.whole += len(data) >= len(text) - 1
+        return real(data)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(orjson, "loads", counting)
+        if not check:
+            patch.setattr(single_edit, "_PAST", ())
+        assert isinstance(fix_single_edit(text, max_depth=200), Repaired)
+    return work
+
+
+@dataclass
+class Work:
+    """Characters the decoder was handed, and how many times the whole text."""
+
+    read: int = 0
+    whole: int = 0
+
+
+def test_the_replies_hold_every_kind_of_answer() -> None:
+    kinds = {type(fixed).__name__ for fixed, _ in _answers(check=True)}
+    assert kinds == {"Repaired", "Ambiguous", "NoneType"}
+    assert len(_texts()) >= 2 * CASES
+
+
+def test_the_check_changes_no_answer() -> None:
+    old = _answers(check=False)
+    new = _answers(check=True)
+    exact = _answers(check=False, budget=_UNBOUNDED)
+    changed = [
+        index
+        for index, (before, after, unbounded) in enumerate(
+            zip(old, new, exact, strict=True)
+        )
+        # Where the old search ran out of budget, the new one may read as the
+        # old one does with no budget at all.
+        if after != before and not (before != unbounded and after == unbounded)
+    ]
+    assert changed == []
+
+
+@pytest.mark.parametrize("slip", range(len(SLIPS)), ids=[n for _, _, n in SLIPS])
+def test_the_check_spares_reading_the_text_once_per_edit(
+    slip: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = slipped(40)[slip]
+    before = _work(text, monkeypatch, check=False)
+    after = _work(text, monkeypatch)
+    assert after.read * 4 < before.read
+
+
+@pytest.mark.parametrize("slip", range(len(SLIPS)), ids=[n for _, _, n in SLIPS])
+def test_the_work_per_slip_grows_with_the_reply_not_with_reply_times_edits(
+    slip: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Twice the records: twice the far sites and the same few edits that read
+    # on, each of those decoded whole once. Without the check every far site
+    # is decoded whole: four times the work.
+    small, large = (_work(slipped(n)[slip], monkeypatch) for n in (40, 80))
+    assert large.read <= GROWTH * small.read
+    assert large.whole <= small.whole + 2
