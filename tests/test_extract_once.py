@@ -28,7 +28,8 @@ from langchain_jsonrecover import (
     JsonFenceOutputParser,
     TruncationRecoveringOutputParser,
 )
-from langchain_jsonrecover._core.extract import Extraction, extract
+from langchain_jsonrecover._core.candidates.kinds import Scan
+from langchain_jsonrecover._core.extract import Extraction, ReplyFailure, extract
 from langchain_jsonrecover._core.extract_pattern import extract_with_pattern
 
 if TYPE_CHECKING:
@@ -295,3 +296,40 @@ def test_clean_json_after_reasoning_is_read_once_with_no_repair_built(
     assert isinstance(found, Extraction)
     assert found.repairs[0] == "reasoning_skipped"
     assert (len(strict_reads), gates) == (1, [])
+
+
+@pytest.mark.parametrize(
+    ("reply", "reads", "reads_unknown"),
+    [
+        pytest.param('{"a": 1, "b": [1, 2],}', 1, 3, id="trailing_comma"),
+        pytest.param('{"a": 1\n "b": 2}', 1, 3, id="lost_comma"),
+        pytest.param('{"a": [1, 2, "b": 2}', 1, 3, id="lost_bracket"),
+        pytest.param('{"a: 1, "b": 2}', 1, 3, id="lost_quote"),
+        pytest.param(' \n{"a": 1,}', 1, 3, id="space_before"),
+        pytest.param('[{"a": 1}, {"b": 2,}]', 1, 3, id="inside_an_array"),
+        pytest.param('{"a": 1,} ok', 2, 2, id="prose_after: no first strict read"),
+        pytest.param('{"a": 1,}\n', 2, 3, id="space_after: the span ends before"),
+        pytest.param('{"a": "x\ny",}', 3, 5, id="control_character: escaped"),
+    ],
+)
+def test_one_slip_without_repair_fails_to_decode_once(
+    monkeypatch: pytest.MonkeyPatch,
+    strict_reads: list[str],
+    reply: str,
+    reads: int,
+    reads_unknown: int,
+) -> None:
+    """The error of a reply that does not decode costs one failing orjson call.
+
+    Where orjson stopped in the whole reply (its first strict read) is handed
+    to the span scan and to the candidate that is the rest of the reply, so
+    neither decodes that text again to learn it; the error is the same as
+    when each decodes it (``Scan.reading`` ignoring the stop: ``reads_unknown``).
+    """
+    found = extract(reply, repair=False)
+    assert isinstance(found, ReplyFailure)
+    assert len(strict_reads) == reads
+    strict_reads.clear()
+    monkeypatch.setattr(Scan, "reading", lambda scan, _stop: scan)
+    assert extract(reply, repair=False) == found
+    assert len(strict_reads) == reads_unknown

@@ -161,11 +161,10 @@ def extract(
     prepared = prepare_reply(text)
     if fast is None:  # a <think> block, blanked, before clean JSON: no scan
         fast = _read_clean_prepared(text, prepared, scan)
-    candidates: Iterable[Candidate] = (
-        (fast,) if fast is not None else iter_candidates(prepared, scan)
-    )
-
     stop = stopped if prepared.text is text else None  # where orjson stopped in it
+    candidates: Iterable[Candidate] = (
+        (fast,) if fast is not None else iter_candidates(prepared, scan.reading(stop))
+    )
 
     def repairs() -> RepairPass:
         return RepairPass(prepared, scan, source=text, stop=stop)

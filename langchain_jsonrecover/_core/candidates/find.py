@@ -117,7 +117,8 @@ def iter_candidates(prepared: Prepared, scan: Scan) -> Iterator[Candidate]:
 def decode_place(text: str, place: Place, scan: Scan) -> Candidate:
     """Decode the text at ``place``: its value, closed, or why it failed."""
     body, whole = text[place.start : place.end], place.whole
-    result = decode(body, max_depth=scan.max_depth, allow_trailing=not whole)
+    stop = scan.stop and scan.stop.of_rest(text, place.start, place.end)
+    result = decode(body, max_depth=scan.max_depth, allow_trailing=not whole, stop=stop)
     if isinstance(result, Decoded):
         return _take_decoded(text, place.start, result, place.step, place.repairs)
     return close_or_fail(text, place, scan, result)
@@ -339,7 +340,7 @@ def _read_prose(
         scalar = _read_whole_scalar(text, lo, head, scan.max_depth)
         if scalar is not None:
             yield scalar
-    spans = find_prose_spans(text, lo, fences, max_depth=scan.max_depth)
+    spans = find_prose_spans(text, lo, fences, max_depth=scan.max_depth, stop=scan.stop)
     raw_start = NON_SPACE.search(text, lo)
     raw = raw_start.start() if raw_start is not None else -1
     spans, runs = fold_runs(text, spans)

@@ -12,8 +12,12 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from langchain_jsonrecover._core.decode.tolerant import Stopped
 
 Step = Literal["raw", "fence", "prose", "regex"]
 CandidateFailureKind = Literal["invalid_json", "truncated", "too_deep"]
@@ -39,6 +43,20 @@ class Scan:
     last: bool = False
     """``prefer="last"``: within each group of candidates (json fences,
     untagged fences, objects in prose, arrays in prose), the last comes first."""
+    stop: Stopped | None = None
+    """Where orjson stopped in all of the prepared text (its first strict
+    read): a candidate that is the rest of that text is not decoded again to
+    learn it. Only for the candidates of that one text (never a repair's)."""
+
+    def reading(self, stop: Stopped | None) -> Scan:
+        """These options, for the candidates of a text orjson stopped in at ``stop``.
+
+        Example:
+            >>> from langchain_jsonrecover._core.decode.tolerant import Stopped
+            >>> Scan(9).reading(Stopped(3, "trailing comma is not allowed")).stop.pos
+            3
+        """
+        return self if stop is None else dataclasses.replace(self, stop=stop)
 
 
 @dataclass(frozen=True, slots=True)

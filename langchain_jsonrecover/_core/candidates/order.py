@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
     from langchain_jsonrecover._core.candidates.kinds import Candidate, Place
+    from langchain_jsonrecover._core.decode.tolerant import Stopped
 
 
 SEVERAL: Final = "several_values"
@@ -164,9 +165,17 @@ def values_after(
 
 
 def find_prose_spans(
-    text: str, lo: int, fences: Sequence[Fence], *, max_depth: int
+    text: str,
+    lo: int,
+    fences: Sequence[Fence],
+    *,
+    max_depth: int,
+    stop: Stopped | None = None,
 ) -> list[Span]:
-    """The JSON-like spans from ``lo`` on, outside the fences."""
+    """The JSON-like spans from ``lo`` on, outside the fences.
+
+    ``stop``: where orjson stopped in all of ``text``, if a read learnt it.
+    """
     budget = [2 * len(text) + 1024]
     spans: list[Span] = []
     gap_start = lo
@@ -176,11 +185,14 @@ def find_prose_spans(
                 text, gap_start, fence.start, max_depth=max_depth, budget=budget
             )
         gap_start = max(gap_start, fence.end)
-    spans += find_spans(text, gap_start, len(text), max_depth=max_depth, budget=budget)
-    if any(not s.closed and s.end < len(text) for s in spans):
+    end = len(text)
+    spans += find_spans(
+        text, gap_start, end, max_depth=max_depth, budget=budget, stop=stop
+    )
+    if any(not s.closed and s.end < end for s in spans):
         # A JSON span runs into a "fence": the backticks were inside its
         # strings. Read the prose again as one piece.
-        spans = find_spans(text, lo, len(text), max_depth=max_depth, budget=budget)
+        spans = find_spans(text, lo, end, max_depth=max_depth, budget=budget, stop=stop)
     return spans
 
 

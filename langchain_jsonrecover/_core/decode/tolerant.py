@@ -106,6 +106,22 @@ class Stopped:
         """The same stop in the text from ``start`` on (``None`` if before it)."""
         return Stopped(self.pos - start, self.msg) if self.pos >= start else None
 
+    def of_rest(self, text: str, start: int, end: int) -> Stopped | None:
+        """This stop (in all of ``text``) as orjson's on ``text[start:end]``.
+
+        Known only when the slice is the rest of the text and only JSON
+        whitespace comes before it: orjson skips that whitespace and meets
+        the same characters, so it stops at the same one with the same
+        message; else ``None`` (the slice must be decoded).
+
+        Example:
+            >>> Stopped(9, "trailing comma is not allowed").of_rest(' {"a": 1,}', 1, 10)
+            Stopped(pos=8, msg='trailing comma is not allowed')
+        """
+        if end != len(text) or self.pos < start or text[:start].strip(" \t\r\n"):
+            return None
+        return Stopped(self.pos - start, self.msg)
+
 
 @dataclass(frozen=True, slots=True)
 class DecodeFailure:
@@ -120,7 +136,7 @@ class DecodeFailure:
 
 
 def decode(
-    text: str, *, max_depth: int, allow_trailing: bool
+    text: str, *, max_depth: int, allow_trailing: bool, stop: Stopped | None = None
 ) -> Decoded | DecodeFailure:
     """Decode the JSON value at the start of ``text``.
 
@@ -129,6 +145,8 @@ def decode(
         max_depth: Deepest nesting accepted; deeper is a ``too_deep`` failure.
         allow_trailing: Whether text after a complete value is ignored (it is
             for a span cut from prose) or a failure (for a regex capture).
+        stop: Where orjson stops in ``text``, when an earlier read learnt it:
+            the text is not decoded again to learn it (one failing call).
 
     Returns:
         The value, or why it failed.
@@ -140,34 +158,33 @@ def decode(
     escaped: Escaped | None = None
     candidate = text
     while True:
-        try:
-            value, shallow = loads_within(candidate, max_depth)
-        except orjson.JSONDecodeError as exc:
-            msg, pos = exc.msg, exc.pos
-            if msg.startswith(_CONTROL) and escaped is None:
-                escaped = escape_control_characters(candidate)
-                if escaped.dangling >= 0:
-                    at = escaped.dangling
-                    end = candidate[at : at + 2] in {'\n"', '\r"'}
-                    why = _DANGLING if end else _DANGLING_START
-                    return DecodeFailure("invalid_json", at, why)
-                candidate = escaped.text
-                continue
-            if msg.startswith(_TRAILING) and allow_trailing:
-                inner = decode(
-                    candidate[:pos], max_depth=max_depth, allow_trailing=False
-                )
-                if escaped is not None and isinstance(inner, Decoded):
-                    inner = Decoded(inner.value, inner.end, _ESCAPED)
-                return _relocate(inner, escaped)
-            return _relocate(_failure(candidate, msg, pos, max_depth), escaped)
-        if not shallow:
-            return _relocate(
-                too_deep(0, max_depth),
-                escaped,
-            )
-        repairs = _ESCAPED if escaped is not None else ()
-        return _relocate(Decoded(value, _value_end(candidate), repairs), escaped)
+        if stop is None:
+            try:
+                value, shallow = loads_within(candidate, max_depth)
+            except orjson.JSONDecodeError as exc:
+                stop = Stopped(exc.pos, exc.msg)
+            else:
+                if not shallow:
+                    return _relocate(too_deep(0, max_depth), escaped)
+                repairs = _ESCAPED if escaped is not None else ()
+                decoded = Decoded(value, _value_end(candidate), repairs)
+                return _relocate(decoded, escaped)
+        msg, pos, stop = stop.msg, stop.pos, None
+        if msg.startswith(_CONTROL) and escaped is None:
+            escaped = escape_control_characters(candidate)
+            if escaped.dangling >= 0:
+                at = escaped.dangling
+                end = candidate[at : at + 2] in {'\n"', '\r"'}
+                why = _DANGLING if end else _DANGLING_START
+                return DecodeFailure("invalid_json", at, why)
+            candidate = escaped.text
+            continue
+        if msg.startswith(_TRAILING) and allow_trailing:
+            inner = decode(candidate[:pos], max_depth=max_depth, allow_trailing=False)
+            if escaped is not None and isinstance(inner, Decoded):
+                inner = Decoded(inner.value, inner.end, _ESCAPED)
+            return _relocate(inner, escaped)
+        return _relocate(_failure(candidate, msg, pos, max_depth), escaped)
 
 
 def stop_in(text: str) -> Stopped | None:

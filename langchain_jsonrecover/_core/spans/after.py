@@ -1,5 +1,7 @@
 """What follows a closed root: whether the reply went on as if it had not closed.
 
+And what comes right before a root: a key and its colon (a member's value).
+
 Pure functions on ``str``; no LangChain imports. Each look past a root is
 bounded (``LOOK`` characters), so that many roots cost a bounded look each and
 the span scan stays linear in the reply.
@@ -82,3 +84,24 @@ def continues_structure(text: str, end: int, hi: int) -> bool:
         found.group(1) is not None
         or (found.group(2) or found.group(3) or found.group(4)) is not None
     )
+
+
+def after_key(text: str, start: int, lo: int) -> bool:
+    """Whether a quoted key and its colon stand right before ``start``.
+
+    A bounded look back (``LOOK`` characters, not before ``lo``).
+
+    Example:
+        >>> after_key('{"a": [1]}', 6, 0), after_key('see [1]', 4, 0)
+        (True, False)
+    """
+    i = start - 1
+    floor = max(lo, start - LOOK)
+    while i >= floor and text[i] in " \t\r\n":
+        i -= 1
+    if i < floor or text[i] != ":":
+        return False
+    i -= 1
+    while i >= floor and text[i] in " \t\r\n":
+        i -= 1
+    return i >= floor and text[i] in "\"'"

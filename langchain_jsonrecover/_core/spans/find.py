@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from langchain_jsonrecover._core.decode.skip import (
     COMMENT_END,
@@ -33,6 +33,7 @@ from langchain_jsonrecover._core.spans.after import (
     AFTER_ROOT,
     LOOK,
     QUOTE_AFTER_ROOT,
+    after_key,
     cut_key_after,
 )
 from langchain_jsonrecover._core.spans.frames import (
@@ -45,6 +46,9 @@ from langchain_jsonrecover._core.spans.frames import (
     tokens_of,
 )
 from langchain_jsonrecover._core.spans.kinds import JSON, MAYBE, PROSE, classify
+
+if TYPE_CHECKING:
+    from langchain_jsonrecover._core.decode.tolerant import Stopped
 
 _OPENERS: Final = re.compile(r"[\[{]")
 # Braces that hold no bracket, quote, colon, comment or backslash and are not
@@ -86,7 +90,13 @@ class Span:
 
 
 def find_spans(
-    text: str, lo: int, hi: int, *, max_depth: int, budget: list[int]
+    text: str,
+    lo: int,
+    hi: int,
+    *,
+    max_depth: int,
+    budget: list[int],
+    stop: Stopped | None = None,
 ) -> list[Span]:
     """List the candidate spans of ``text[lo:hi]`` in text order.
 
@@ -105,6 +115,7 @@ def find_spans(
         max_depth: Passed to the decoder for spans decoded during the scan.
         budget: A one-item list: how many characters the scan may still hand
             to the decoder untrimmed (shared across calls on one reply).
+        stop: Where orjson stopped in all of ``text``, if a read learnt it.
 
     Returns:
         JSON-like spans that no JSON-like span encloses.
@@ -120,7 +131,7 @@ def find_spans(
     first = _OPENERS.search(text, lo, hi)
     if first is None:
         return []  # prose only: nothing to set up
-    scan = _Scan(text, lo, hi, max_depth, budget, first.start())
+    scan = _Scan(text, lo, hi, max_depth, budget, first.start(), stop)
     scan.run()
     return scan.spans
 
@@ -135,6 +146,7 @@ class _Scan:
     max_depth: int
     budget: list[int]
     pos: int
+    stop: Stopped | None  # orjson's stop in all of the text, known
     spans: list[Span] = field(default_factory=list)
     stack: list[Frame] = field(default_factory=list)
     open_count: dict[str, int] = field(default_factory=lambda: {"{": 0, "[": 0})
@@ -351,7 +363,7 @@ class _Scan:
         space = _SPACE.match(text, i + 1, self.hi)
         after = space.end() if space else i + 1
         frame.squote = text.startswith("'", after) or (bool(stack) and stack[-1].squote)
-        frame.nested = not in_json and mode != PROSE and _after_key(text, i, self.lo)
+        frame.nested = not in_json and mode != PROSE and after_key(text, i, self.lo)
         stack.append(frame)
         self.open_count[char] += 1
         self.pos = i + 1
@@ -406,12 +418,13 @@ class _Scan:
             stops), ``False`` when it decoded (the scan resumes after it),
             ``None`` when it did not (the scan opens a frame).
         """
-        text, hi = self.text, self.hi
+        text, hi, depth = self.text, self.hi, self.max_depth
         self.stopped = -1
         if self.budget[0] < hi - i:
             return None
         self.budget[0] -= hi - i
-        result = decode(text[i:hi], max_depth=self.max_depth, allow_trailing=True)
+        stop = self.stop and self.stop.of_rest(text, i, hi)  # orjson's, if known
+        result = decode(text[i:hi], max_depth=depth, allow_trailing=True, stop=stop)
         if isinstance(result, DecodeFailure) and result.kind != "truncated":
             self.stopped = i + result.pos
             return None
@@ -427,7 +440,7 @@ class _Scan:
             empty=False,
             decoded=decoded,
             cut=None if isinstance(result, Decoded) else result,
-            nested=_after_key(text, i, self.lo),
+            nested=after_key(text, i, self.lo),
         )
         self.spans.append(span)
         if decoded is None:
@@ -459,20 +472,6 @@ def _close_to(
         root = _finish(frame, spans, end, closed=matched)
         if matched:
             return root
-
-
-def _after_key(text: str, start: int, lo: int) -> bool:
-    """Whether a quoted key and its colon stand right before ``start``."""
-    i = start - 1
-    floor = max(lo, start - LOOK)
-    while i >= floor and text[i] in " \t\r\n":
-        i -= 1
-    if i < floor or text[i] != ":":
-        return False
-    i -= 1
-    while i >= floor and text[i] in " \t\r\n":
-        i -= 1
-    return i >= floor and text[i] in "\"'"
 
 
 def _finish(frame: Frame, spans: list[Span], end: int, *, closed: bool) -> bool:
