@@ -22,18 +22,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Final, TextIO
 
+from langchain_jsonrecover._core.reply.record import MALFORMED_LINE, dump_json
 from langchain_jsonrecover._core.schema.load import load_schema
 from langchain_jsonrecover.parsers import (
     JsonFenceOutputParser,
     RegexJsonOutputParser,
     TruncationRecoveringOutputParser,
 )
-from langchain_jsonrecover.records import (
-    MALFORMED_LINE,
-    Parser,
-    dump_json,
-    recover_line,
-)
+from langchain_jsonrecover.records import Parser, recover_line
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
