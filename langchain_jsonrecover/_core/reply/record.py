@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 import orjson
-import pydantic_core
 
 from langchain_jsonrecover._core.reply.logged import (
     LoggedMessageError,
@@ -213,6 +212,8 @@ def dump_json(data: Any) -> bytes:
         return orjson.dumps(data)
     except TypeError:
         # orjson refuses integers beyond 64 bits; pydantic-core writes them.
+        import pydantic_core  # noqa: PLC0415 - start-up: the rare value only
+
         return pydantic_core.to_json(data, fallback=str)
 
 
