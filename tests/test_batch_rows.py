@@ -20,6 +20,7 @@ from typing import Any
 
 import orjson
 import pytest
+from _cli_schemas import CLI_SCHEMAS
 
 from langchain_jsonrecover.cli import main
 from langchain_jsonrecover.cli.batch import ParserSpec
@@ -31,23 +32,11 @@ FIXTURES = Path(__file__).parent / "fixtures" / "batch"
 EXPECTED: dict[str, dict[str, Any]] = json.loads(
     (FIXTURES / "expected.json").read_text(encoding="utf-8")
 )
-_MODELS = """
-from pydantic import BaseModel
-
-
-class Person(BaseModel):
-    name: str
-    age: int
-
-
-People = list[Person]
-NotASchema = 5
-"""
 
 
 @pytest.fixture
 def models(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    (tmp_path / "rows_fixture_models.py").write_text(_MODELS, encoding="utf-8")
+    (tmp_path / "rows_fixture_models.py").write_text(CLI_SCHEMAS, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
