@@ -9,6 +9,8 @@ What it measures
     * ``python -c pass`` (the floor);
     * ``jsonrecover --version``;
     * ``echo '{"a":1}' | jsonrecover`` (the extract path, the pure core);
+    * ``jsonrecover batch -`` on one reply (the batch path, the pure core
+      too; its summary and the pool's machinery loaded);
     * ``import langchain_jsonrecover.parsers`` (LangChain's share, for scale).
 
     The command runs as the console script does (``main()`` from
@@ -39,6 +41,7 @@ _CASES: dict[str, tuple[list[str], bytes]] = {
     "python -c pass": (["-c", "pass"], b""),
     "jsonrecover --version": (["-c", _MAIN, "--version"], b""),
     "echo '{\"a\":1}' | jsonrecover": (["-c", _MAIN], b'{"a":1}\n'),
+    "echo '\"{}\"' | jsonrecover batch -": (["-c", _MAIN, "batch", "-"], b'"{}"\n'),
     "import langchain_jsonrecover.parsers": (
         ["-c", "import langchain_jsonrecover.parsers"],
         b"",

@@ -16,32 +16,42 @@ writes it, an OpenAI message, ``messages_to_dict``'s and ``dumpd``'s forms,
 a message object, or any of them written out as text: ``_logged``) whose
 ``content`` is the text and whose metadata says whether the model stopped
 at its token limit (``cut_off``). A message is never read as the reply's
-text (issue 21): its envelope is not the value.
+text (issue 21): its envelope is not the value. Finding the reply and the
+rows' shape are the pure core's (``_core.reply.record``); here a message
+becomes LangChain's ``AIMessage``, which the parsers read.
 
 A row is ``{"line", "ok", "value", "error", "repairs", "cut_off"}``:
 ``value`` is the JSON data recovered (a schema's instance dumped to JSON
 data), ``error`` is ``None`` or ``{"kind", "message"}`` where ``kind`` is the
 error's class name (``NoJsonFoundError``, ``InvalidJsonError``,
-``SchemaValidationError``, ``JsonRecoveryError`` for an over-long reply,
+``SchemaValidationError``, ``ReplyTooLargeError`` for an over-long reply,
 ``ModelRefusalError``) or ``BadRecord`` (no reply at the path) or
 ``MalformedLine`` (a log line that is not JSON).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-import orjson
 import pydantic
 import pydantic_core
 from langchain_core.exceptions import ModelRefusalError
 from langchain_core.messages import AIMessage, BaseMessage
 
-from langchain_jsonrecover._core.reply.logged import (
-    LoggedMessageError,
-    read_logged_message,
-    unwrap_message,
+from langchain_jsonrecover._core.reply.record import (
+    BAD_RECORD,
+    MALFORMED_LINE,
+    ROW_KEYS,
+    LoggedMessage,
+    NoReplyError,
+    decode_line,
+    dump_json,
+    failed_row,
+    read_message,
+    read_reply,
+    stopped_at_token_limit,
+    value_row,
+    walk,
 )
 from langchain_jsonrecover.errors import JsonRecoveryError
 from langchain_jsonrecover.parsers import (
@@ -49,21 +59,17 @@ from langchain_jsonrecover.parsers import (
     RegexJsonOutputParser,
     TruncationRecoveringOutputParser,
 )
-from langchain_jsonrecover.parsers.base import stopped_at_token_limit
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["FRAME_COLUMNS", "ROW_KEYS", "recover_frame", "recover_record"]
+__all__ = ["FRAME_COLUMNS", "ROW_KEYS", "dump_json", "recover_frame", "recover_record"]
 
 Parser = (
     JsonFenceOutputParser[Any]
     | TruncationRecoveringOutputParser[Any]
     | RegexJsonOutputParser[Any]
 )
-
-ROW_KEYS: Final = ("line", "ok", "value", "error", "repairs", "cut_off")
-"""The keys of a row, in order."""
 
 FRAME_COLUMNS: Final = (
     "line",
@@ -76,15 +82,7 @@ FRAME_COLUMNS: Final = (
 )
 """The columns of :func:`recover_frame`'s result, in order."""
 
-BAD_RECORD: Final = "BadRecord"
-MALFORMED_LINE: Final = "MalformedLine"
-
 _DEFAULT_PARSER: Final = JsonFenceOutputParser()
-_UTF8_BOM: Final = b"\xef\xbb\xbf"
-
-
-class _NoReplyError(ValueError):
-    """The record holds no reply at the path."""
 
 
 def recover_record(
@@ -123,7 +121,7 @@ def recover_record(
     chosen = _DEFAULT_PARSER if parser is None else parser
     try:
         reply = _find_reply(record, field)
-    except _NoReplyError as exc:
+    except NoReplyError as exc:
         return failed_row(line, BAD_RECORD, str(exc))
     # The parser reports cut_off with a value; a failed row needs it too.
     cut_off = isinstance(reply, AIMessage) and stopped_at_token_limit(
@@ -136,14 +134,7 @@ def recover_record(
     value = found.value
     if chosen.pydantic_object is not None:
         value = pydantic_core.to_jsonable_python(value, fallback=str)
-    return {
-        "line": line,
-        "ok": True,
-        "value": value,
-        "error": None,
-        "repairs": list(found.repairs),
-        "cut_off": found.cut_off,
-    }
+    return value_row(line, value, found.repairs, cut_off=found.cut_off)
 
 
 def recover_line(
@@ -164,37 +155,10 @@ def recover_line(
         >>> recover_line(b'{"content": "x"', line=4)["error"]["kind"]
         'MalformedLine'
     """
-    try:
-        record = orjson.loads(data.removeprefix(_UTF8_BOM))
-    except orjson.JSONDecodeError as exc:
-        if not data.strip():
-            return failed_row(line, MALFORMED_LINE, "an empty line, not a JSON record")
-        message = f"the line is not JSON: {exc.msg} (character {exc.pos + 1})"
-        return failed_row(line, MALFORMED_LINE, message)
+    record, malformed = decode_line(data)
+    if malformed is not None:
+        return failed_row(line, MALFORMED_LINE, malformed)
     return recover_record(record, parser, field=field, line=line)
-
-
-def failed_row(
-    line: int | None, kind: str, message: str, *, cut_off: bool = False
-) -> dict[str, Any]:
-    """A row for a record that gave no value."""
-    return {
-        "line": line,
-        "ok": False,
-        "value": None,
-        "error": {"kind": kind, "message": message},
-        "repairs": [],
-        "cut_off": cut_off,
-    }
-
-
-def dump_json(data: Any) -> bytes:
-    """Compact JSON for a row or a value (integers of any size kept)."""
-    try:
-        return orjson.dumps(data)
-    except TypeError:
-        # orjson refuses integers beyond 64 bits; pydantic-core writes them.
-        return pydantic_core.to_json(data, fallback=str)
 
 
 def recover_frame(
@@ -287,100 +251,26 @@ def recover_frame(
 
 def _find_reply(record: Any, field: str | None) -> str | AIMessage:
     """The reply held in a record at a dotted path, as text or a message."""
-    target = record
-    if field is not None:
-        walked: list[str] = []
-        for part in field.split("."):
-            target = _step_into(target, part, walked)
-            walked.append(part)
-    where = f"at {field!r}" if field is not None else "in the record"
+    target, where = walk(record, field)
     if isinstance(target, AIMessage):
         return target
     if isinstance(target, BaseMessage):
-        return _read_message(target.model_dump(), where)
-    if isinstance(target, str):
-        try:
-            logged = read_logged_message(target)
-        except LoggedMessageError as exc:
-            raise _NoReplyError(f"{exc} {where}") from None
-        if logged is None:
-            return target
-        return _read_message(logged, f"{where} (a message written as text)")
-    if isinstance(target, Mapping):
-        return _read_message(unwrap_message(target), where)
-    msg = (
-        f"{_describe_kind(target)} {where}, not a reply (a string, or a message dict "
-        "with 'content')"
-    )
-    raise _NoReplyError(msg)
+        return _message(read_message(target.model_dump(), where))
+    reply = read_reply(target, where)
+    if isinstance(reply, str):
+        return reply
+    return _message(reply)
 
 
-def _step_into(target: Any, part: str, walked: list[str]) -> Any:
-    where = ".".join(walked) or "the record"
-    if isinstance(target, Mapping):
-        if part in target:
-            return target[part]
-        keys = ", ".join(repr(k) for k in list(target)[:8])
-        msg = f"no key {part!r} in {where} (keys: {keys or 'none'})"
-        raise _NoReplyError(msg)
-    if isinstance(target, list) and part.lstrip("-").isdigit():
-        try:
-            return target[int(part)]
-        except IndexError:
-            msg = f"no item {part} in {where} (a list of {len(target)})"
-            raise _NoReplyError(msg) from None
-    msg = f"cannot take {part!r} of {where}: it is {_describe_kind(target)}"
-    raise _NoReplyError(msg)
-
-
-def _read_message(fields: Mapping[str, Any], where: str) -> AIMessage:
-    if "content" not in fields and "refusal" not in fields:
-        keys = ", ".join(repr(k) for k in list(fields)[:8])
-        msg = (
-            f"an object {where} with no 'content' (keys: {keys or 'none'}); "
-            "give the path to the reply"
-        )
-        raise _NoReplyError(msg)
-    content = fields.get("content")
-    extra_fields = fields.get("additional_kwargs") or {}
-    if not isinstance(extra_fields, Mapping):
-        msg = (
-            f"the message {where} has {_describe_kind(extra_fields)} as "
-            "additional_kwargs, not an object"
-        )
-        raise _NoReplyError(msg)
-    extra = dict(extra_fields)
-    refusal = fields.get("refusal")  # OpenAI's message: beside the content
-    if isinstance(refusal, str) and refusal.strip():
-        extra.setdefault("refusal", refusal)
-        if content is None:
-            content = ""
-    if not isinstance(content, str | list):
-        msg = (
-            f"the message {where} has {_describe_kind(content)} as content, "
-            "not text or content blocks"
-        )
-        raise _NoReplyError(msg)
+def _message(fields: LoggedMessage) -> AIMessage:
     try:
         return AIMessage(
-            content=content,
-            additional_kwargs=extra,
-            response_metadata=fields.get("response_metadata") or {},
+            content=fields.content,
+            additional_kwargs=fields.additional_kwargs,
+            response_metadata=fields.response_metadata,
         )
     except pydantic.ValidationError as exc:
         problem = exc.errors()[0]
         place = ".".join(str(p) for p in problem["loc"])
-        msg = f"the message {where} is not a message: {place}: {problem['msg']}"
-        raise _NoReplyError(msg) from None
-
-
-def _describe_kind(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, list):
-        return "a list"
-    return f"a {type(value).__name__}"
+        msg = f"the message {fields.where} is not a message: {place}: {problem['msg']}"
+        raise NoReplyError(msg) from None

@@ -14,24 +14,13 @@ import sys
 from typing import TYPE_CHECKING
 
 import pytest
+from _cli_schemas import CLI_SCHEMAS
 
 from langchain_jsonrecover.cli import _to_json, main
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-_MODELS = """
-from pydantic import BaseModel
-
-
-class Person(BaseModel):
-    name: str
-    age: int
-
-
-People = list[Person]
-NotASchema = 5
-"""
 
 # (reply, options, exit code, standard output, standard error)
 _ROWS: list[tuple[str, list[str], int, str, str]] = [
@@ -327,7 +316,7 @@ _ROWS: list[tuple[str, list[str], int, str, str]] = [
 
 @pytest.fixture(autouse=True)
 def _models(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (tmp_path / "cli_pinned_people.py").write_text(_MODELS, encoding="utf-8")
+    (tmp_path / "cli_pinned_people.py").write_text(CLI_SCHEMAS, encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
 

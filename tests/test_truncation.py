@@ -22,7 +22,7 @@ from langchain_jsonrecover import (
     SchemaValidationError,
     TruncationRecoveringOutputParser,
 )
-from langchain_jsonrecover.parsers.base import stopped_at_token_limit
+from langchain_jsonrecover._core.reply.record import stopped_at_token_limit
 
 CLOSED: list[tuple[str, str, Any]] = [
     ("open_array", '{"a": [1, 2', {"a": [1]}),

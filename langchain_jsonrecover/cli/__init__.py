@@ -49,13 +49,14 @@ from langchain_jsonrecover import __version__
 from langchain_jsonrecover._core.limits import DEFAULT_MAX_CHARS
 
 # The batch runner, the demo and the parsers (with LangChain) are imported by
-# the command that uses them: --version and --help load none of them.
+# the command that uses them: --version and --help load none of them, extract
+# and batch read replies with the pure core.
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import TypeAlias
 
     from langchain_jsonrecover.cli.batch import ParserSpec
-    from langchain_jsonrecover.records import Parser
+    from langchain_jsonrecover.cli.rows import RowReader
 
     Commands: TypeAlias = argparse._SubParsersAction[argparse.ArgumentParser]  # noqa: SLF001
 
@@ -329,9 +330,9 @@ def _batch(args: argparse.Namespace) -> int:
 
     spec = ParserSpec(schema=args.schema, repair=args.repair, truncated=args.truncated)
     try:
-        parser = spec.build()
+        rows = spec.rows()  # the pure core: LangChain only for a record needing it
     except ValueError as exc:
-        _say(f"jsonrecover: {exc}")
+        _say(f"jsonrecover: {_take_first_line(str(exc))}")
         return 2
     to_stdout = args.output in {None, "-"}
     from_stdin = args.input == "-"
@@ -357,14 +358,14 @@ def _batch(args: argparse.Namespace) -> int:
         except OSError as exc:
             _say(f"jsonrecover: cannot write {args.output}: {exc.strerror or exc}")
             return 2
-        return _run(args, spec, parser, source, sink)
+        return _run(args, spec, rows, source, sink)
     return 0  # pragma: no cover - the with block returns
 
 
 def _run(
     args: argparse.Namespace,
     spec: ParserSpec,
-    parser: Parser,
+    rows: RowReader,
     source: BinaryIO,
     sink: BinaryIO,
 ) -> int:
@@ -381,7 +382,7 @@ def _run(
             source,
             sink,
             spec,
-            parser=parser,
+            rows=rows,
             field_path=args.field,
             jobs=args.jobs,
             source_name="standard input" if args.input == "-" else args.input,

@@ -1,10 +1,11 @@
 """``jsonrecover batch``: a JSONL file of logged replies to a JSONL file of rows.
 
-Each input line goes through :func:`~langchain_jsonrecover.records.recover_line`
-(the code :func:`~langchain_jsonrecover.records.recover_record` runs), in
-chunks; with ``jobs > 1`` the chunks go to a pool of processes and come back
-in input order, with a bounded number in flight so memory stays flat on any
-input size. A progress line is drawn on standard error when it is a terminal;
+Each input line goes through :class:`~langchain_jsonrecover.cli.rows.RowReader`
+(the pure core; the rows :func:`~langchain_jsonrecover.records.recover_line`
+gives, with no LangChain unless a record needs it), in chunks; with
+``jobs > 1`` the chunks go to a pool of processes and come back in input
+order, with a bounded number in flight so memory stays flat on any input
+size. A progress line is drawn on standard error when it is a terminal;
 a summary ends the run there.
 """
 
@@ -22,23 +23,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Final, TextIO
 
+from langchain_jsonrecover._core.reply.record import MALFORMED_LINE, dump_json
 from langchain_jsonrecover._core.schema.load import load_schema
-from langchain_jsonrecover.parsers import (
-    JsonFenceOutputParser,
-    RegexJsonOutputParser,
-    TruncationRecoveringOutputParser,
-)
-from langchain_jsonrecover.records import (
-    MALFORMED_LINE,
-    Parser,
-    dump_json,
-    recover_line,
-)
+from langchain_jsonrecover.cli.extract import Reader
+from langchain_jsonrecover.cli.rows import RowReader
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from langchain_jsonrecover._core.extract import Prefer
     from langchain_jsonrecover._core.levels import Repair
+    from langchain_jsonrecover.records import Parser
 
 __all__ = [
     "ParserSpec",
@@ -56,7 +51,7 @@ IN_FLIGHT_PER_JOB: Final = 4
 MALFORMED_SHOWN: Final = 20
 PROGRESS_EVERY: Final = 0.2  # seconds
 
-_worker_parser: Parser | None = None
+_worker_rows: RowReader | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,18 +64,49 @@ class ParserSpec:
     """``--repair``: ``True``; ``--no-repair``: ``False``; else the default."""
     truncated: bool = False
     regex: str | None = None
-    prefer: str = "first"
+    prefer: Prefer = "first"
     max_chars: int | None = None
     search_path: str = field(default_factory=lambda: str(Path.cwd()))
     """Where ``schema`` is imported from first (the caller's directory)."""
 
+    def reader(self) -> Reader:
+        """The pure core's reader of these options (no LangChain).
+
+        Raises:
+            ValueError: The schema cannot be imported or is unusable, the
+                regex is unusable, or ``truncated`` is combined with ``regex``.
+        """
+        return Reader.build(
+            schema=self.schema,
+            repair=self.repair,
+            truncated=self.truncated,
+            regex=self.regex,
+            prefer=self.prefer,
+            max_chars=self.max_chars,
+            search_path=self.search_path,
+        )
+
+    def rows(self) -> RowReader:
+        """The batch's reader of lines: :meth:`reader`, and :meth:`build` when needed.
+
+        Raises:
+            ValueError: As :meth:`reader`.
+        """
+        return RowReader(self.reader(), self.build)
+
     def build(self) -> Parser:
-        """Build the parser.
+        """Build the parser (LangChain's classes), for the records that need it.
 
         Raises:
             ValueError: The schema cannot be imported, the regex is unusable,
                 or ``truncated`` is combined with ``regex``.
         """
+        from langchain_jsonrecover.parsers import (  # noqa: PLC0415 - LangChain only for the records that need it
+            JsonFenceOutputParser,
+            RegexJsonOutputParser,
+            TruncationRecoveringOutputParser,
+        )
+
         options: dict[str, Any] = {"prefer": self.prefer, "repair": self.repair}
         if self.max_chars is not None:
             options["max_chars"] = self.max_chars
@@ -139,17 +165,19 @@ def _format_counts(counter: Counter[str]) -> str:
     return ", ".join(f"{name} {count:,}" for name, count in ranked)
 
 
-Chunk = list[tuple[int, bytes]]
+Chunk = tuple[int, list[bytes]]
+"""The number of a chunk's first line, and its lines as read (newlines kept)."""
 
 
 def recover_chunk(
-    chunk: Chunk, parser: Parser, field_path: str | None
+    chunk: Chunk, rows: RowReader, field_path: str | None
 ) -> tuple[bytes, Tally]:
     """Recover every line of a chunk: the output lines and their tally."""
+    first, lines = chunk
     out: list[bytes] = []
-    tally = Tally(lines=len(chunk))
-    for number, data in chunk:
-        row = recover_line(data, parser, field=field_path, line=number)
+    tally = Tally(lines=len(lines))
+    for number, raw in enumerate(lines, first):
+        row = rows.read(raw.rstrip(b"\r\n"), field_path, line=number)
         out.append(dump_json(row))
         error = row["error"]
         if error is None:
@@ -167,40 +195,39 @@ def recover_chunk(
 
 
 def _start_worker(spec: ParserSpec) -> None:
-    global _worker_parser  # noqa: PLW0603 - one parser per worker process
-    _worker_parser = spec.build()
+    global _worker_rows  # noqa: PLW0603 - one reader per worker process
+    _worker_rows = spec.rows()
 
 
 def _recover_in_worker(chunk: Chunk, field_path: str | None) -> tuple[bytes, Tally]:
-    if _worker_parser is None:  # pragma: no cover - the initializer sets it
-        msg = "worker started without a parser"
+    if _worker_rows is None:  # pragma: no cover - the initializer sets it
+        msg = "worker started without a reader"
         raise RuntimeError(msg)
-    return recover_chunk(chunk, _worker_parser, field_path)
+    return recover_chunk(chunk, _worker_rows, field_path)
 
 
 def read_chunks(stream: BinaryIO, name: str) -> Iterator[tuple[Chunk, int]]:
     """Number the lines of a stream (from 1) and group them: (chunk, bytes read).
 
+    The lines are read by the stream's ``readlines`` (in C), up to about
+    ``CHUNK_BYTES`` at a time, and go out ``CHUNK_LINES`` at most to a chunk:
+    the workers strip and number them, the parent only hands them over.
+
     Raises:
         ReadFailedError: The stream failed.
     """
-    chunk: Chunk = []
-    size = 0
-    lines = enumerate(stream, 1)
+    number = 1
     while True:
         try:
-            number, raw = next(lines)
-        except StopIteration:
-            break
+            lines = stream.readlines(CHUNK_BYTES)
         except OSError as exc:
             raise ReadFailedError(name, exc) from exc
-        size += len(raw)
-        chunk.append((number, raw.rstrip(b"\r\n")))
-        if len(chunk) >= CHUNK_LINES or size >= CHUNK_BYTES:
-            yield chunk, size
-            chunk, size = [], 0
-    if chunk:
-        yield chunk, size
+        if not lines:
+            return
+        for start in range(0, len(lines), CHUNK_LINES):
+            part = lines[start : start + CHUNK_LINES]
+            yield (number, part), sum(map(len, part))
+            number += len(part)
 
 
 class WriteFailedError(Exception):
@@ -315,7 +342,7 @@ def run_batch(
     sink: BinaryIO,
     spec: ParserSpec,
     *,
-    parser: Parser | None = None,
+    rows: RowReader | None = None,
     field_path: str | None = None,
     jobs: int = 1,
     source_name: str = "standard input",
@@ -329,7 +356,7 @@ def run_batch(
         source: The JSONL input, read line by line.
         sink: Where the rows go (one JSON object per line).
         spec: The parser to build (here, and in each worker process).
-        parser: ``spec`` built already (default: built here).
+        rows: ``spec.rows()`` built already (default: built here).
         field_path: Dotted path to the reply in each record.
         jobs: Worker processes; 1 runs in this process.
         source_name: The source's name, for a read error.
@@ -347,15 +374,15 @@ def run_batch(
         BrokenPipeError: The reader of ``sink`` went away.
     """
     err = sys.stderr if err is None else err
-    if parser is None:
-        parser = spec.build()  # a usage error surfaces before any work
+    if rows is None:
+        rows = spec.rows()  # a usage error surfaces before any work
     run = _Run(sink, target, Progress(err, total_bytes), err)
     run.rows_on_terminal = run.progress.enabled and _is_terminal(sink)
     start = time.perf_counter()
     chunks = read_chunks(source, source_name)
     if jobs == 1:
         for chunk, size in chunks:
-            out, tally = recover_chunk(chunk, parser, field_path)
+            out, tally = recover_chunk(chunk, rows, field_path)
             run.deliver(out, tally, size)
     else:
         _run_pool(run, chunks, spec, field_path, jobs)

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
     from langchain_jsonrecover._core.levels import Repair
 
-__all__ = ["Reader", "failure_lines"]
+__all__ = ["Reader", "error_words", "failure_lines"]
 
 # The error class a parser raises for each failure kind (``errors.error_for``):
 # any other kind is a failure to decode.
@@ -109,8 +109,11 @@ class Reader:
             max_chars=DEFAULT_MAX_CHARS if max_chars is None else max_chars,
         )
 
-    def read(self, text: str) -> Extraction | ReplyFailure:
+    def read(self, text: str, *, cut_off: bool = False) -> Extraction | ReplyFailure:
         """The JSON in ``text``, or why there is none (a schema failure named).
+
+        ``cut_off``: the model said it stopped at its token limit (a pattern's
+        capture is never closed, so ``regex`` leaves it out).
 
         Returns:
             What ``extract`` (or ``extract_with_pattern``) gives; a schema
@@ -133,6 +136,7 @@ class Reader:
                 prefer=self.prefer,
                 close_truncated=self.truncated,
                 repair=self.repair,
+                cut_off=cut_off,
             )
         if (
             isinstance(found, ReplyFailure)
@@ -141,6 +145,25 @@ class Reader:
         ):
             return dataclasses.replace(found, detail=self.schema.name)
         return found
+
+
+def error_words(failure: ReplyFailure, text: str, shape: Shape) -> tuple[str, str]:
+    """The error a parser raises for a failure: its class's name and message.
+
+    Example:
+        >>> error_words(extract("no json"), "no json", Shape())
+        ('NoJsonFoundError', 'No JSON found in the reply.')
+    """
+    message = describe(_bounded(failure), text, shape).message
+    return _ERROR_NAMES.get(failure.kind, _DECODE_ERROR), message
+
+
+def _bounded(failure: ReplyFailure) -> ReplyFailure:
+    """A schema failure's errors cut short, as the error's ``errors`` hold them."""
+    if failure.kind != "schema":
+        return failure
+    bounded = tuple(cut_quoting_short(e) for e in failure.errors)
+    return dataclasses.replace(failure, errors=bounded)
 
 
 def failure_lines(failure: ReplyFailure, text: str, shape: Shape) -> list[str]:
@@ -154,14 +177,10 @@ def failure_lines(failure: ReplyFailure, text: str, shape: Shape) -> list[str]:
         >>> failure_lines(extract("no json"), "no json", Shape())
         ['NoJsonFoundError: No JSON found in the reply.']
     """
-    if failure.kind == "schema":
-        bounded = tuple(cut_quoting_short(e) for e in failure.errors)
-        failure = dataclasses.replace(failure, errors=bounded)
-    message = describe(failure, text, shape).message
-    name = _ERROR_NAMES.get(failure.kind, _DECODE_ERROR)
+    name, message = error_words(failure, text, shape)
     first = next((line for line in message.splitlines() if line.strip()), message)
     lines = [f"{name}: {first}"]
-    for error in failure.errors if failure.kind == "schema" else ():
+    for error in _bounded(failure).errors if failure.kind == "schema" else ():
         got = f" (got {error.value})" if error.value else ""
         lines.append(f"  {error.path or 'the value'}: {error.message}{got}")
     return lines

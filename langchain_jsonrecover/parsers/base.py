@@ -2,13 +2,13 @@
 
 Internal: ``_JsonRecoveringParser`` holds what every parser does (refusals,
 sync and async parsing, partial values while streaming, the ``process`` step,
-format instructions); ``raise_if_refused`` and ``stopped_at_token_limit`` read
-a model reply for the parsers and the retry loop. The public classes are in
-``parsers``.
+format instructions); ``raise_if_refused`` reads a model reply for the
+parsers and the retry loop (``_core.reply.record.stopped_at_token_limit``
+reads its metadata). The public classes are in ``parsers``.
 """
 
 import dataclasses
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from langchain_core.exceptions import ModelRefusalError
@@ -30,6 +30,7 @@ from langchain_jsonrecover._core.levels import Repair
 from langchain_jsonrecover._core.limits import DEFAULT_MAX_CHARS
 from langchain_jsonrecover._core.prompts.feedback import Shape
 from langchain_jsonrecover._core.prompts.instructions import shape_of
+from langchain_jsonrecover._core.reply.record import stopped_at_token_limit
 from langchain_jsonrecover._core.schema.validate import Schema
 from langchain_jsonrecover.errors import JsonRecoveryError, error_for
 from langchain_jsonrecover.outcomes import Continue, Halt
@@ -44,12 +45,6 @@ from langchain_jsonrecover.parsers.streaming import (
 
 T = TypeVar("T")
 
-_LENGTH_STOPS: dict[str, frozenset[str]] = {
-    "finish_reason": frozenset({"length", "MAX_TOKENS"}),
-    "stop_reason": frozenset({"max_tokens"}),
-    "stopReason": frozenset({"max_tokens"}),
-    "done_reason": frozenset({"length"}),
-}
 Feedback = Callable[[JsonRecoveryError], str]
 
 OFF_LOOP_CHARS = 1_000_000
@@ -101,33 +96,6 @@ def raise_if_refused(message: BaseMessage) -> None:
     if isinstance(refusal, str) and refusal.strip():
         block = RefusalContentBlock(type="refusal", refusal=refusal)
         raise ModelRefusalError.from_refusal(block, raw_message=message)
-
-
-def stopped_at_token_limit(metadata: Mapping[str, Any]) -> bool:
-    """Whether a reply's metadata says the model stopped at its token limit.
-
-    Covers OpenAI (``finish_reason == "length"``), OpenAI Responses
-    (``incomplete_details.reason == "max_output_tokens"``), Anthropic
-    (``stop_reason == "max_tokens"``), Gemini (``finish_reason ==
-    "MAX_TOKENS"``), Bedrock (``stopReason == "max_tokens"``) and Ollama
-    (``done_reason == "length"``).
-
-    Args:
-        metadata: A message's ``response_metadata`` or a generation's
-            ``generation_info``.
-
-    Returns:
-        ``True`` when the reply was cut off.
-
-    Example:
-        >>> stopped_at_token_limit({"finish_reason": "length"})
-        True
-    """
-    for key, values in _LENGTH_STOPS.items():
-        if metadata.get(key) in values:
-            return True
-    details = metadata.get("incomplete_details")
-    return isinstance(details, Mapping) and details.get("reason") == "max_output_tokens"
 
 
 class _JsonRecoveringParser(BaseTransformOutputParser[T]):

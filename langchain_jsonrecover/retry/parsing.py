@@ -33,6 +33,7 @@ from langchain_jsonrecover._core.prompts.retry import (
     clean_parser_message,
     cut_foreign_feedback,
 )
+from langchain_jsonrecover._core.reply.record import stopped_at_token_limit
 from langchain_jsonrecover._core.sync_or_async import Call
 from langchain_jsonrecover.errors import InvalidJsonError, JsonRecoveryError
 from langchain_jsonrecover.outcomes import Continue
@@ -41,7 +42,6 @@ from langchain_jsonrecover.parsers.base import (
     OFF_LOOP_CHARS,
     _JsonRecoveringParser,
     raise_if_refused,
-    stopped_at_token_limit,
 )
 from langchain_jsonrecover.parsers.streaming import message_text
 from langchain_jsonrecover.retry.steps import Outcome, Rejected, State

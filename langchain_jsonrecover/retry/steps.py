@@ -30,6 +30,7 @@ from langchain_jsonrecover._core.prompts.retry import (
     write_stuck_message,
     write_system_feedback,
 )
+from langchain_jsonrecover._core.reply.record import stopped_at_token_limit
 from langchain_jsonrecover.errors import (
     Attempt,
     InvalidJsonError,
@@ -37,7 +38,6 @@ from langchain_jsonrecover.errors import (
     RetryExhaustedError,
 )
 from langchain_jsonrecover.outcomes import Continue
-from langchain_jsonrecover.parsers.base import stopped_at_token_limit
 from langchain_jsonrecover.retry.turns import (
     append_to_system,
     build_failed_turn,

@@ -28,8 +28,9 @@ from langchain_core.messages import AIMessage
 from langchain_core.tools import BaseTool, StructuredTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from langchain_jsonrecover._core.reply.record import stopped_at_token_limit
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
-from langchain_jsonrecover.parsers.base import is_refusal, stopped_at_token_limit
+from langchain_jsonrecover.parsers.base import is_refusal
 from langchain_jsonrecover.parsers.events import RECOVERY_EVENT, aemit_event, emit_event
 from langchain_jsonrecover.tools.arguments import answer_from_a_call
 from langchain_jsonrecover.tools.calls import (
