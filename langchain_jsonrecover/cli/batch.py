@@ -165,19 +165,17 @@ def _format_counts(counter: Counter[str]) -> str:
     return ", ".join(f"{name} {count:,}" for name, count in ranked)
 
 
-Chunk = tuple[int, list[bytes]]
-"""The number of a chunk's first line, and its lines as read (newlines kept)."""
+Chunk = list[tuple[int, bytes]]
 
 
 def recover_chunk(
     chunk: Chunk, rows: RowReader, field_path: str | None
 ) -> tuple[bytes, Tally]:
     """Recover every line of a chunk: the output lines and their tally."""
-    first, lines = chunk
     out: list[bytes] = []
-    tally = Tally(lines=len(lines))
-    for number, raw in enumerate(lines, first):
-        row = rows.read(raw.rstrip(b"\r\n"), field_path, line=number)
+    tally = Tally(lines=len(chunk))
+    for number, data in chunk:
+        row = rows.read(data, field_path, line=number)
         out.append(dump_json(row))
         error = row["error"]
         if error is None:
@@ -209,25 +207,26 @@ def _recover_in_worker(chunk: Chunk, field_path: str | None) -> tuple[bytes, Tal
 def read_chunks(stream: BinaryIO, name: str) -> Iterator[tuple[Chunk, int]]:
     """Number the lines of a stream (from 1) and group them: (chunk, bytes read).
 
-    The lines are read by the stream's ``readlines`` (in C), up to about
-    ``CHUNK_BYTES`` at a time, and go out ``CHUNK_LINES`` at most to a chunk:
-    the workers strip and number them, the parent only hands them over.
-
     Raises:
         ReadFailedError: The stream failed.
     """
-    number = 1
+    chunk: Chunk = []
+    size = 0
+    lines = enumerate(stream, 1)
     while True:
         try:
-            lines = stream.readlines(CHUNK_BYTES)
+            number, raw = next(lines)
+        except StopIteration:
+            break
         except OSError as exc:
             raise ReadFailedError(name, exc) from exc
-        if not lines:
-            return
-        for start in range(0, len(lines), CHUNK_LINES):
-            part = lines[start : start + CHUNK_LINES]
-            yield (number, part), sum(map(len, part))
-            number += len(part)
+        size += len(raw)
+        chunk.append((number, raw.rstrip(b"\r\n")))
+        if len(chunk) >= CHUNK_LINES or size >= CHUNK_BYTES:
+            yield chunk, size
+            chunk, size = [], 0
+    if chunk:
+        yield chunk, size
 
 
 class WriteFailedError(Exception):
