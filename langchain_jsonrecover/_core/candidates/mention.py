@@ -303,7 +303,11 @@ _NEXT_LINE_READ: Final = 400
 """How much of the next line is read (a closing sentence, not a document)."""
 _RULE: Final = re.compile(r"(?:([-*_])[ \t]*+)(?:\1[ \t]*+){2,}")
 """A Markdown rule line (``---``, ``***``, ``___``, ``- - -``)."""
-_FENCE_LINE: Final = re.compile(r"[ \t]*+`{3,}+[\w+.#-]*+[ \t]*+")
+_FENCE_LINE: Final = re.compile(r"(?:(?<![ \t])[ \t]*+)?`{3,}+[\w+.#-]*+[ \t]*+")
+"""A fence marker and the blanks around it. The blanks before it are taken
+only from the start of their run: tried from inside a run of blanks that no
+backtick ends, the pattern fails at once instead of reading the run again
+(``sub`` on a long line of blanks, a blanked ``<think>`` block, was quadratic)."""
 
 
 def mentioned(text: str, start: int, end: int, *, markup: bool = False) -> bool:
