@@ -15,7 +15,11 @@ import re
 import pytest
 
 from langchain_jsonrecover import extract_json
-from langchain_jsonrecover._core.candidates.mention import _FENCE_LINE, lead_of
+from langchain_jsonrecover._core.candidates.mention import (
+    _FENCE_LINE,
+    _unfenced,
+    lead_of,
+)
 
 UNGUARDED = re.compile(r"[ \t]*+`{3,}+[\w+.#-]*+[ \t]*+")
 """The pattern before the guard: the same matches, quadratic on a blank run."""
@@ -42,6 +46,7 @@ def test_guarded_pattern_gives_what_the_unguarded_one_gave() -> None:
     ]
     for line in lines:
         assert _FENCE_LINE.sub("", line) == UNGUARDED.sub("", line), line
+        assert _unfenced(line) == UNGUARDED.sub("", line), line
         assert [m.span() for m in _FENCE_LINE.finditer(line)] == [
             m.span() for m in UNGUARDED.finditer(line)
         ], line

@@ -310,6 +310,11 @@ backtick ends, the pattern fails at once instead of reading the run again
 (``sub`` on a long line of blanks, a blanked ``<think>`` block, was quadratic)."""
 
 
+def _unfenced(line: str) -> str:
+    """``line`` without its fence markers (a marker has three backticks)."""
+    return _FENCE_LINE.sub("", line) if "```" in line else line
+
+
 def mentioned(text: str, start: int, end: int, *, markup: bool = False) -> bool:
     r"""Whether the envelope at ``text[start:end]`` sits in a held-back sentence.
 
@@ -362,11 +367,11 @@ def lead_of(text: str, start: int) -> str:
     """
     line_start = text.rfind("\n", 0, start) + 1
     before = text[line_start:start]
-    while not _FENCE_LINE.sub("", before).strip() and line_start > 0:
+    while not _unfenced(before).strip() and line_start > 0:
         end = line_start - 1
         line_start = text.rfind("\n", 0, end) + 1
         before = text[line_start:end]
-    before = _FENCE_LINE.sub("", before)
+    before = _unfenced(before)
     # A line that starts in lower case goes on the sentence of the line above.
     while before.lstrip()[:1].islower() and line_start > 0:
         end = line_start - 1
@@ -387,7 +392,7 @@ def _tail(text: str, end: int) -> str:
     """The text after the envelope to the end of its line (past a closing fence)."""
     line_end = text.find("\n", end)
     after = text[end : len(text) if line_end < 0 else line_end]
-    if not _FENCE_LINE.sub("", after).strip() and line_end >= 0:
+    if not _unfenced(after).strip() and line_end >= 0:
         # The envelope ends its line: a closing fence may follow, then the
         # sentence may go on right after it.
         rest = text[line_end + 1 :]
@@ -396,7 +401,7 @@ def _tail(text: str, end: int) -> str:
             tail_end = rest.find("\n", fence.end())
             return rest[fence.end() : len(rest) if tail_end < 0 else tail_end]
         return ""
-    return _FENCE_LINE.sub("", after)
+    return _unfenced(after)
 
 
 def _next_line(text: str, end: int) -> str | None:
@@ -406,7 +411,7 @@ def _next_line(text: str, end: int) -> str | None:
     tail), or after its closing fence.
     """
     line_end = text.find("\n", end)
-    if line_end < 0 or _FENCE_LINE.sub("", text[end:line_end]).strip():
+    if line_end < 0 or _unfenced(text[end:line_end]).strip():
         return None
     rest = text[line_end + 1 :]
     fence = _FENCE_LINE.match(rest)
