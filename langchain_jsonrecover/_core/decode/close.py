@@ -49,12 +49,16 @@ _OPENERS_OR_QUOTE: Final = re.compile(r'[\[{"]')
 # In a string the text ends in: a raw line break beside a closing bracket,
 # the JSON's own end written inside a string whose closing quote is missing.
 END_IN_STRING: Final = re.compile(r"[\]}][ \t]*\r?\n|\n[ \t]*[\]}]")
-# In a string a cut text ends in: closers, then words on the same line.
+# In a string a cut text ends in: closers, then words on the same line. A
+# run of closers (group 1) is tried from the spaces before its first closer
+# only, not from each closer of the run: each try would read the rest of it.
 _CLOSERS_THEN_WORDS: Final = re.compile(
-    r"([\]}](?:[ \t]*+[\]}])*+)[.,;:!?]?+[ \t]++[^\s\]}]"
+    r"(?<![\]} \t])[ \t]*+([\]}](?:[ \t]*+[\]}])*+)[.,;:!?]?+[ \t]++[^\s\]}]"
 )
 # The same, closers that end the text.
-_CLOSERS_AT_END: Final = re.compile(r"([\]}](?:[ \t]*+[\]}])*+)[ \t\r\n]*+\Z")
+_CLOSERS_AT_END: Final = re.compile(
+    r"(?<![\]} \t])[ \t]*+([\]}](?:[ \t]*+[\]}])*+)[ \t\r\n]*+\Z"
+)
 _OPENERS: Final = re.compile(r"[\[{]")
 _SPACE: Final = re.compile(r"[ \t]+")
 _POSITION: Final = re.compile(r"at line (\d+) column (\d+)")

@@ -44,7 +44,9 @@ _LEAD_IN: Final = re.compile(
 
 
 _FENCE_OPEN: Final = re.compile(r"[ \t\r\n]*+```[\w+.-]*+[ \t]*+\r?\n")
-_FENCE_CLOSE: Final = re.compile(r"\r?\n?[ \t]*+```[ \t\r\n]*+\Z")
+# The guard starts the run of spaces only at its first one: a search tried
+# at each space of a long run would read the rest of it each time.
+_FENCE_CLOSE: Final = re.compile(r"\r?\n?(?<![ \t])[ \t]*+```[ \t\r\n]*+\Z")
 
 
 @dataclass(frozen=True, slots=True)

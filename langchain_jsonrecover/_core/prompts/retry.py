@@ -41,11 +41,14 @@ SHORTER_REQUEST: Final = (
 )
 """Put before a foreign parser's feedback when the reply was cut off."""
 
-_TROUBLESHOOTING: Final = re.compile(r"\s*For troubleshooting, visit: \S+\s*$")
+# The guard starts a run of whitespace only at its first character: a search
+# tried at each one of a long run would read the rest of it each time.
+_TROUBLESHOOTING: Final = re.compile(r"(?<!\s)\s*For troubleshooting, visit: \S+\s*$")
 _PYDANTIC_LINK: Final = re.compile(
     r"^\s*For further information visit https://errors\.pydantic\.dev/\S*\s*$\n?",
     re.MULTILINE,
 )
+_PYDANTIC_WORDS: Final = "For further information visit https://errors.pydantic.dev/"
 
 
 def ask_shorter(feedback: str) -> str:
@@ -122,12 +125,46 @@ def clean_parser_message(message: str, reply: str) -> str:
         'Invalid json output: your reply'
     """
     text = _TROUBLESHOOTING.sub("", message)
-    text = _PYDANTIC_LINK.sub("", text)
+    text = _without_pydantic_links(text)
     if reply.strip():
         at = text.rfind(reply)
         if at >= 0:
             text = text[:at] + "your reply" + text[at + len(reply) :]
     return cut_foreign_feedback(text.strip())
+
+
+def _without_pydantic_links(text: str) -> str:
+    r"""``_PYDANTIC_LINK.sub("", text)``, read in one pass.
+
+    Its ``^\s*`` may start at each line of a long run of blank lines and
+    read the rest of the run each time; here each match is tried once, from
+    the first line start of the whitespace before the link's words (a later
+    one matches only what that one does), up to the last match's end.
+
+    Example:
+        >>> _without_pydantic_links(
+        ...     "bad\n\n  For further information visit https://errors.pydantic.dev/2\nok"
+        ... )
+        'bad\nok'
+    """
+    kept: list[str] = []
+    done = 0
+    words = text.find(_PYDANTIC_WORDS)
+    while words >= 0:
+        start = words
+        while start > done and text[start - 1].isspace():
+            start -= 1
+        if start > 0 and text[start - 1] != "\n":
+            # No line start at the run's first character: the first one inside.
+            line = text.find("\n", start, words)
+            start = line + 1 if line >= 0 else words
+        at_line = start == 0 or text[start - 1] == "\n"
+        if at_line and (found := _PYDANTIC_LINK.match(text, start)) is not None:
+            kept.append(text[done:start])
+            done = found.end()
+        words = text.find(_PYDANTIC_WORDS, max(words + 1, done))
+    kept.append(text[done:])
+    return "".join(kept)
 
 
 def cut_foreign_feedback(text: str) -> str:
