@@ -88,9 +88,9 @@ def hostile_cases() -> dict[str, str]:
         "NUL bytes": _repeat("\x00"),
         "lone surrogates": '{"a": "' + _repeat("\ud800") + '"}',
         "prose then cut": _repeat("word ") + '{"a": [1, 2, {"b": "cut',
-        "label, blanks, value": "Answer:" + " " * SIZE + '{"a": 1} ok {b}',
+        "label, blanks, value": "Answer:" + " " * (SIZE - 30) + '{"a": 1} ok {b}',
         "one-line <think>, value": (
-            "<think>" + _repeat("word ") + '</think>\n{"a": 1} and {"b": 2}'
+            "<think>" + _repeat("word ", SIZE - 40) + '</think>\n{"a": 1} and {"b": 2}'
         ),
     }
 
