@@ -123,7 +123,7 @@ class RepairPass:
         if lead.group() not in "{[":
             return None
         start = lead.start()
-        stop = None if self.stop is None else self.stop.within(start)
+        stop = self.stop and self.stop.of_rest(masked, start, len(masked))
         fixed = self._repair(start, entities=False, stop=stop)
         if fixed is None:
             return self._stray_bracket(start)

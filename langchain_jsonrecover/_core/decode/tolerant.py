@@ -93,18 +93,14 @@ class Stopped:
     one broken container) need not decode the same text again to learn it.
 
     Example:
-        >>> Stopped(12, "trailing comma is not allowed").within(2)
-        Stopped(pos=10, msg='trailing comma is not allowed')
+        >>> Stopped(12, "trailing comma is not allowed").pos
+        12
     """
 
     pos: int
     """Offset in the text where orjson stopped."""
     msg: str
     """orjson's message, as it gave it."""
-
-    def within(self, start: int) -> Stopped | None:
-        """The same stop in the text from ``start`` on (``None`` if before it)."""
-        return Stopped(self.pos - start, self.msg) if self.pos >= start else None
 
     def of_rest(self, text: str, start: int, end: int) -> Stopped | None:
         """This stop (in all of ``text``) as orjson's on ``text[start:end]``.
