@@ -284,8 +284,8 @@ def _plain(text: str) -> bool:
 
     Every tag, token and harmony header but three starts with ``<`` (a C
     search); ``[TOOL_CALLS]``, ``[THINK]`` and ``[/THINK]`` are found by one
-    regex search, which skips to each ``[`` in C: on a long reply, a third
-    faster than a substring search for each of them.
+    regex search, which skips to each ``[`` in C: on a long reply, a seventh
+    faster than a substring search for each of them (38 against 44 us at 58 KB).
     """
     return "<" not in text and _SQUARE_TOKEN.search(text) is None
 
