@@ -331,3 +331,78 @@ def test_integers_past_64_bits_stay_integers(number: int) -> None:
     assert isinstance(result, Decoded)
     assert type(result.value["n"]) is int
     assert result.value["n"] == number
+
+
+# --- the strict read's proofs against adversarial texts ----------------------------
+# ``loads_within`` proves two things about a text orjson decoded: no integer lost
+# precision (else pydantic-core reads it again), and the nesting is within
+# ``max_depth``. The standard library's ``json`` keeps every integer exact and
+# reads every float correctly rounded: the reference for the values.
+
+LONG = 10**18  # 19 digits
+BIG_NUMBERS = [
+    pytest.param('{"n": 1234567890123456789}', id="19_digits_fit_int64"),
+    pytest.param('{"n": -9223372036854775809}', id="negative_19_digits_past_int64"),
+    pytest.param('{"n": 18446744073709551616}', id="20_digits_past_uint64"),
+    pytest.param('{"s": "1234567890123456789012"}', id="digits_in_a_string"),
+    pytest.param(
+        '{"s": "tel 555 123 4567 890 1234 5678"}', id="digits_split_in_a_string"
+    ),
+    pytest.param('{"f": 12345678901.234567890123}', id="a_float_of_22_digits"),
+    pytest.param('{"f": -1.2345678901234567890e5}', id="a_float_with_exponent"),
+    pytest.param(
+        "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]",
+        id="short_numbers_side_by_side",
+    ),
+    pytest.param(
+        '{"a": "x", "big": [99999999999999999999, -99999999999999999999]}',
+        id="big_integers_in_a_list",
+    ),
+]
+
+
+@pytest.mark.parametrize("text", BIG_NUMBERS)
+@pytest.mark.parametrize("padding", [0, 30_000])
+def test_the_strict_read_keeps_every_number_as_json_reads_it(
+    text: str, padding: int
+) -> None:
+    import json  # noqa: PLC0415 - the reference, here only
+
+    padded = text + " " * padding
+    value, shallow = loads_within(padded, 200)
+    expected = json.loads(text)
+    assert repr(value) == repr(expected)  # an int stays an int, digit for digit
+    assert shallow
+
+
+def brackets_in_strings(levels: int) -> str:
+    """A list ``levels`` deep; each level also holds strings of brackets."""
+    text = "1"
+    for level in range(levels):
+        noise = ['"]"', '"["', '"}{"', '"[]"'][level % 4]
+        text = f"[{noise}, {text}, {noise}]"
+    return text
+
+
+@pytest.mark.parametrize("levels", [1, 2, 3, 4, 5, 23, 24, 25, 200, 201])
+@pytest.mark.parametrize("slack", [-1, 0, 1])
+def test_depth_with_brackets_in_strings_at_the_limit(levels: int, slack: int) -> None:
+    text = brackets_in_strings(levels) + " " * 300
+    max_depth = levels + slack
+    value, shallow = loads_within(text, max_depth)
+    assert value == orjson.loads(text)
+    assert shallow is (levels <= max_depth)
+    assert within_depth(text, value, max_depth) is (levels <= max_depth)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the bracket skeleton pairs a closer in one string with an opener "
+    "outside it, and one in another string with a closer outside: it peels "
+    "in 2 rounds, the value nests 3 deep",
+)
+def test_depth_when_strings_close_and_reopen_a_level() -> None:
+    text = '["]", [[]], "["]' + " " * 300
+    value, shallow = loads_within(text, 2)
+    assert value == ["]", [[]], "["]
+    assert not shallow

