@@ -70,7 +70,7 @@ from langchain_jsonrecover._core.repair.single_edit_far import (
     colon_name,
     find_far_sites,
     goes_on,
-    member_piece,
+    member_reads_on,
     reads_on,
     splits_pair,
     swallows,
@@ -97,6 +97,7 @@ _BUDGET_EXTRA: Final = 1 << 25
 _DROPPED: Final = frozenset('{}[]",:;=')
 _INSERTED: Final = '{}[]",:'
 _INSERTED_NOT_QUOTE: Final = "{}[],:"
+_LAYOUT: Final = frozenset(" \t\r\n")
 _REPLACEMENTS: Final = {
     "{": "[",
     "[": "{",
@@ -241,7 +242,7 @@ def _search(
     found: Repaired | None = None
     seen = b""
     first = 0
-    for kept in kept_edits(text, stop, max_depth, escape=escape):
+    for kept in kept_edits(text, stop, max_depth, escape=escape, distinct=True):
         if kept is None:
             return None
         if kept.name in REFUSING:
@@ -286,6 +287,7 @@ def kept_edits(
     escape: bool,
     extra: Iterable[Edit] = (),
     short: bool = False,
+    distinct: bool = False,
 ) -> Iterator[Kept | None]:
     r"""Every edit after which ``text`` decodes through ``stop``, nearest first.
 
@@ -294,7 +296,8 @@ def kept_edits(
     far past the stop; elsewhere to the character after it. ``None`` ends
     the run when the search ran out of budget. ``extra`` edits are tried
     after the search's own; ``short``: an edit whose value ends before the
-    stop (the rest of the text left after it) is kept too.
+    stop (the rest of the text left after it) is kept too; ``distinct``: of
+    the edits that give the same tokens (see :func:`_edits`), only the first.
     """
     budget = _BUDGET_TIMES * len(text) + _BUDGET_EXTRA
     lo = max(1, stop - _WINDOW)
@@ -302,14 +305,15 @@ def kept_edits(
     sites.last = stop + (_ESCAPE_LENGTH if escape else 1)
     inner = max((at for at in sites.stack if at < lo), default=0)
     checks = _BUDGET_TIMES * len(text)
-    for at, drop, insert, name in chain(_edits(text, lo, sites), extra):
+    layout = _layout_until(text, sites, lo, stop) if distinct else 0
+    for at, drop, insert, name in chain(_edits(text, lo, sites, layout), extra):
         context = sites.contexts.get(at) if at < lo else sites.near
         if (
             context is not None
             and at - context[1] <= _MEMBER
             and checks > 0 < len(_PAST)
         ):
-            fits, read = _member_reads_on(text, context, at, (drop, insert))
+            fits, read = member_reads_on(text, context, at, (drop, insert), _PAST)
             checks -= read
             if not fits:
                 continue
@@ -345,40 +349,43 @@ def kept_edits(
             yield Kept(at, name, insert, drop, value, piece, end_in_text)
 
 
-def _member_reads_on(
-    text: str, context: tuple[str, int], at: int, edit: tuple[int, str]
-) -> tuple[bool, int]:
-    """Whether the edited member reads on in each piece of ``_PAST``; what it read.
+def _layout_until(text: str, far: Far, lo: int, stop: int) -> int:
+    """Where the text from ``lo`` stops being outside strings for certain.
 
-    Example:
-        >>> _member_reads_on('[{"a": 1}, {"b" 2}]', ("[", 10), 15, (0, ":"))
-        (True, 22)
-        >>> _member_reads_on('[{"a": 1}, {"b" 2}]', ("[", 10), 15, (0, ","))
-        (False, 11)
+    The text before the stop is a valid prefix: a quote after the last
+    string that ends past ``lo`` opens the string the decoder stopped in.
     """
-    read = 0
-    for past in _PAST:
-        piece = member_piece(text, context, at, edit, past)
-        read += len(piece)
-        if not reads_on(piece):
-            return False, read
-    return True, read
+    opened = text.find('"', far.strings[-1][1] if far.strings else lo, stop)
+    return stop if opened < 0 else opened
 
 
-def _edits(text: str, lo: int, far: Far) -> Iterator[Edit]:
+def _edits(text: str, lo: int, far: Far, layout: int = 0) -> Iterator[Edit]:
     """Every single-character edit that could have made the decoder stop.
 
-    Near the stop from ``far.last`` back to ``lo``, then the far ones.
+    Near the stop from ``far.last`` back to ``lo``, then the far ones. Before
+    ``layout``, outside strings, a bracket, comma or colon inserted before a
+    space gives the tokens it gives after it (``1 ]`` and ``1] ``): the same
+    value wherever the text reads. Under the same name, it is left out there.
     """
     in_array = bool(far.stack) and text[far.stack[-1]] == "["
     strings = far.strings
+    after: dict[str, str] = {}
     for at in range(min(far.last, len(text) - 1), lo - 1, -1):
         while strings and strings[-1][0] >= at:
             strings.pop()
         if strings and at < strings[-1][1] - 1:
+            after = {}
             yield from _edits_in_string(text, at, strings[-1][0])
-        else:
-            yield from _edits_at(text, at, in_array=in_array, stop=far.last - 1)
+            continue
+        same = at + 1 < layout and text[at] in _LAYOUT
+        here: dict[str, str] = {}
+        for edit in _edits_at(text, at, in_array=in_array, stop=far.last - 1):
+            if not edit[1] and edit[2] in _INSERTED_NOT_QUOTE:
+                here[edit[2]] = edit[3]
+                if same and after.get(edit[2]) == edit[3]:
+                    continue
+            yield edit
+        after = here
     for at in reversed(far.slots):
         if at < lo:
             for opener in "[{":

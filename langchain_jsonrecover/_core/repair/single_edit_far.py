@@ -5,7 +5,8 @@ a valid JSON prefix, so one token scan over it finds the few places where a
 bracket or quote slip far from the stop would still let the text decode: the
 value slots of the innermost open container, the openers still open and
 those of its children, the members of the child that closed last, and the
-quotes beside a bracket, comma or colon. The same scan notes, for each of
+quotes beside a bracket (or a comma or colon just before the stop,
+:func:`quote_swaps`). The same scan notes, for each of
 those places and for the window near the stop, where the member holding it
 starts and which containers are open around it: an edit there is read in
 that member alone first (``member_piece``). Also the quote pairs an edit may
@@ -29,6 +30,10 @@ if TYPE_CHECKING:
 
 _TOKEN: Final = re.compile(r'"(?:[^"\\]++|\\.)*+"|[{}\[\],:]', re.DOTALL)
 _NEIGHBOURS: Final = frozenset("{}[],:")
+CROSSED: Final = frozenset("{}[]")
+"""What a far quote swap may move into or out of a string: a bracket. One that
+moves a comma or colon fails where the decoder reads the next token (see
+:func:`quote_swaps`), unless that token is past the stop."""
 _STRUCTURE: Final = re.compile(r"[\[\]{},:]")
 _COMMA_NEXT: Final = re.compile(r"[ \t\r\n]*+,")
 _PAIR_LOOK_BACK: Final = 512
@@ -56,7 +61,8 @@ class Far:
     """Those, and the openers of the innermost one's children."""
     quotes: list[int]
     """Offsets ``i`` where swapping ``i`` and ``i + 1`` moves a quote past a
-    bracket, comma or colon (``"[a",`` for ``["a",``)."""
+    bracket (``"[a",`` for ``["a",``), or a comma or colon where that may
+    read on (:func:`quote_swaps`)."""
     child: int | None
     """The opener of the innermost open container's last child container."""
     child_ends: list[int]
@@ -97,13 +103,14 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
     shifts: list[tuple[int, int, int]] = []
     depths: list[int] = []
     members = _Members(text, openers, commas)
+    solid = len(text[:stop].rstrip(" \t\r\n"))
     for token in _TOKEN.finditer(text, 0, stop):
         start, end = token.span()
         char = text[start]
         if char == '"':
             if end > lo:
                 strings.append((start, end))
-            for at in quote_swaps(text, start, end):
+            for at in quote_swaps(text, start, end, solid):
                 quotes.append(at)
                 members.note(at)
         elif char in "[{":
@@ -230,6 +237,32 @@ def member_piece(
     return prefix + text[begin:at] + insert + text[at + drop : at + drop + ahead]
 
 
+def member_reads_on(
+    text: str,
+    context: tuple[str, int],
+    at: int,
+    edit: tuple[int, str],
+    pasts: tuple[int, ...],
+) -> tuple[bool, int]:
+    """Whether the edited member reads on, cut at each of ``pasts``; what it read.
+
+    Each piece is :func:`member_piece`, a short one first.
+
+    Example:
+        >>> member_reads_on('[{"a": 1}, {"b" 2}]', ("[", 10), 15, (0, ":"), (4, 9))
+        (True, 22)
+        >>> member_reads_on('[{"a": 1}, {"b" 2}]', ("[", 10), 15, (0, ","), (4, 9))
+        (False, 11)
+    """
+    read = 0
+    for past in pasts:
+        piece = member_piece(text, context, at, edit, past)
+        read += len(piece)
+        if not reads_on(piece):
+            return False, read
+    return True, read
+
+
 def _strays(
     shifts: list[tuple[int, int, int]], depths: list[int], depth: int
 ) -> list[int]:
@@ -247,19 +280,34 @@ def _strays(
     return [at for at, index, floor in shifts if lowest[index] >= floor]
 
 
-def quote_swaps(text: str, start: int, end: int) -> Iterator[int]:
-    """Where swapping a quote of a string with a neighbour crosses structure.
+def quote_swaps(text: str, start: int, end: int, solid: int) -> Iterator[int]:
+    """Where swapping a quote of a string with a neighbour may read on.
 
-    The string spans ``start:end``; a swap there moves one of its quotes past a
-    bracket, comma or colon.
+    The string spans ``start:end``, in the valid prefix that ends where the
+    last character before the stop that is no space ends (``solid``). A
+    swap there that moves one of its quotes past a bracket can open or close
+    a container. One that moves a comma or colon cannot read on: out of the
+    string's start (``",a"``) or into it from before (``,"a"``), it follows
+    an opener, a separator or a value; out of its end (``"a,"``) or into it
+    (``"a":``), the string is followed by the token that followed the
+    separator (a value) or the string (a separator or closer) before the
+    swap. Such a swap is kept only where that token may lie past the stop.
+
+    Example:
+        >>> text = '{"a": ["x]", "y"], "b": 1} ?'
+        >>> list(quote_swaps(text, 7, 11, 26))  # "[x]" or ["x"]
+        [9, 6]
+        >>> list(quote_swaps(text, 19, 22, 26)), list(quote_swaps(text, 19, 22, 22))
+        ([], [21])
     """
-    if text[start + 1] in _NEIGHBOURS:
+    crossed = _NEIGHBOURS if end >= solid else CROSSED
+    if text[start + 1] in crossed:
         yield start
-    if end - 2 > start and text[end - 2] in _NEIGHBOURS:
+    if end - 2 > start and text[end - 2] in crossed:
         yield end - 2
-    if start and text[start - 1] in _NEIGHBOURS:
+    if start and text[start - 1] in crossed:
         yield start - 1
-    if text[end : end + 1] in _NEIGHBOURS:
+    if text[end : end + 1] in crossed:
         yield end - 1
 
 

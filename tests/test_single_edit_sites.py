@@ -1,0 +1,154 @@
+"""The single-edit search leaves out edits that can give it nothing new.
+
+Two kinds, each left out before it is read, never a reading of its own:
+
+- a quote far before the stop swapped with a comma or colon beside it
+  (``"a":`` made ``"a:"``): the string is then followed by a value, or the
+  separator by another (``single_edit_far.quote_swaps``), and the text fails
+  there, before the stop. ``CROSSED`` set to every neighbour tries them again;
+- a bracket, comma or colon inserted on the other side of a space outside
+  strings (``1 ]`` for ``1] ``): the same tokens, so the same value
+  (``kept_edits(distinct=True)``; ``distinct=False`` tries them again).
+
+So the search must answer exactly as it did with them, on every reply: the
+oracle's faulted replies, the slips of the speed rows, and slips at random
+places of compact records, where every quote stands beside a separator. Where
+the search with them ran out of its budget (``None``), the one without may
+read the reply, as the search with no budget at all does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import orjson
+import pytest
+from _slips import SLIPS, records, scattered, seeded_texts, slipped
+
+from langchain_jsonrecover._core.repair import single_edit, single_edit_far
+from langchain_jsonrecover._core.repair.single_edit import fix_single_edit
+from langchain_jsonrecover._core.repair.single_edit_readings import one_edit_readings
+from langchain_jsonrecover._core.repair.syntax import Repaired
+
+_EVERY_NEIGHBOUR = frozenset("{}[],:")
+_UNBOUNDED = 1 << 40
+
+
+@cache
+def _texts() -> tuple[str, ...]:
+    texts = list(seeded_texts())
+    for count, seed in ((40, 0), (12, 1), (4, 2)):
+        texts.extend(scattered(count, 40, seed))
+    return tuple(texts)
+
+
+def _trying_all(patch: pytest.MonkeyPatch) -> None:
+    """Make the search try again the edits it leaves out."""
+    patch.setattr(single_edit_far, "CROSSED", _EVERY_NEIGHBOUR)
+    kept_edits = single_edit.kept_edits
+
+    def every_insert(*args: Any, **options: Any) -> Any:
+        return kept_edits(*args, **{**options, "distinct": False})
+
+    patch.setattr(single_edit, "kept_edits", every_insert)
+
+
+def _answer(text: str) -> tuple[Any, ...]:
+    return fix_single_edit(text, max_depth=200), one_edit_readings(text, max_depth=200)
+
+
+@cache
+def _answers(*, every: bool = False) -> tuple[Any, ...]:
+    """The search's answer and readings on every text."""
+    with pytest.MonkeyPatch.context() as patch:
+        if every:
+            _trying_all(patch)
+        return tuple(_answer(text) for text in _texts())
+
+
+def test_the_replies_hold_every_kind_of_answer() -> None:
+    kinds = {type(fixed).__name__ for fixed, _ in _answers()}
+    assert kinds == {"Repaired", "Ambiguous", "NoneType"}
+    swapped = [text for text in _texts() if re.search(r'[^\\]":"|\\"",', text)]
+    assert len(swapped) >= 100
+
+
+def test_leaving_them_out_changes_no_answer() -> None:
+    old = _answers(every=True)
+    new = _answers()
+    changed = [
+        index
+        for index, (before, after) in enumerate(zip(old, new, strict=True))
+        if after != before
+    ]
+    with pytest.MonkeyPatch.context() as patch:
+        _trying_all(patch)
+        patch.setattr(single_edit, "_BUDGET_EXTRA", _UNBOUNDED)
+        unbounded = {index: _answer(_texts()[index]) for index in changed}
+    # Where the old search ran out of budget, the new one may read as the old
+    # one does with no budget at all.
+    assert [
+        index
+        for index in changed
+        if old[index] == unbounded[index] or new[index] != unbounded[index]
+    ] == []
+
+
+@dataclass
+class Work:
+    """The decoder's calls, and how many of them read the whole text."""
+
+    calls: int = 0
+    whole: int = 0
+
+
+def _work(text: str, monkeypatch: pytest.MonkeyPatch, *, every: bool = False) -> Work:
+    work = Work()
+    real = orjson.loads
+
+    def counting(data: str) -> Any:
+        work.calls += 1
+        work.whole += len(data) >= len(text) - 1
+        return real(data)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(orjson, "loads", counting)
+        if every:
+            _trying_all(patch)
+        assert isinstance(fix_single_edit(text, max_depth=200), Repaired)
+    return work
+
+
+@pytest.mark.parametrize("slip", range(len(SLIPS)), ids=[n for _, _, n in SLIPS])
+def test_the_far_sites_grow_with_the_records_not_with_their_keys(
+    slip: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 40 more records: one far site each (the record's closer before a comma),
+    # where every key was one too (its quote beside the colon).
+    small, large = (_work(slipped(count)[slip], monkeypatch) for count in (40, 80))
+    assert large.calls - small.calls <= 2 * 40
+    old_small, old_large = (
+        _work(slipped(count)[slip], monkeypatch, every=True) for count in (40, 80)
+    )
+    assert old_large.calls - old_small.calls > 4 * 40
+
+
+def _lost_bracket(indent: int) -> str:
+    text = json.dumps(orjson.loads(records(40)), indent=indent, ensure_ascii=False)
+    found = list(re.finditer(SLIPS[0][0], text))
+    middle = found[len(found) // 2]
+    return text[: middle.start(1)] + text[middle.end(1) :]
+
+
+def test_a_lost_bracket_is_read_whole_as_often_however_wide_the_indent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The ``]`` fits before and after each space of the line break that
+    # follows the last item: one value, read whole once.
+    narrow, wide = (_work(_lost_bracket(indent), monkeypatch) for indent in (2, 8))
+    assert wide.whole == narrow.whole <= 4
+    assert _work(_lost_bracket(8), monkeypatch, every=True).whole > 3 * wide.whole
