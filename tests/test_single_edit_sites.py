@@ -1,5 +1,9 @@
 """The single-edit search leaves out edits that can give it nothing new.
 
+It also passes over, in C, the strings far before the stop that hold no site
+(``single_edit_far._tokens``): the far sites are those of a scan of every
+token, on every reply and wherever the window starts.
+
 Two kinds, each left out before it is read, never a reading of its own:
 
 - a quote far before the stop swapped with a comma or colon beside it
@@ -20,19 +24,28 @@ read the reply, as the search with no budget at all does.
 from __future__ import annotations
 
 import json
+import random
 import re
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 import pytest
 from _slips import SLIPS, records, scattered, seeded_texts, slipped
 
 from langchain_jsonrecover._core.repair import single_edit, single_edit_far
-from langchain_jsonrecover._core.repair.single_edit import fix_single_edit
+from langchain_jsonrecover._core.repair.single_edit import (
+    CONTROL,
+    fix_single_edit,
+    stop_of,
+)
+from langchain_jsonrecover._core.repair.single_edit_far import _TOKEN
 from langchain_jsonrecover._core.repair.single_edit_readings import one_edit_readings
 from langchain_jsonrecover._core.repair.syntax import Repaired
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 _EVERY_NEIGHBOUR = frozenset("{}[],:")
 _UNBOUNDED = 1 << 40
@@ -96,6 +109,31 @@ def test_leaving_them_out_changes_no_answer() -> None:
         for index in changed
         if old[index] == unbounded[index] or new[index] != unbounded[index]
     ] == []
+
+
+def _far(text: str, back: int) -> dict[str, Any] | None:
+    """The far sites of ``text``, for a window ``back`` before the stop."""
+    stop, message = stop_of(text)
+    if stop < 0 or message.startswith(CONTROL) or text[:1] not in "[{":
+        return None
+    far = single_edit_far.find_far_sites(text, stop, max(0, stop - back))
+    return {name: getattr(far, name) for name in far.__slots__}
+
+
+def test_the_far_sites_are_those_of_a_scan_of_every_token(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(5)  # noqa: S311
+    starts = [(text, back) for text in _texts() for back in (64, rng.randrange(999))]
+    fast = [_far(text, back) for text, back in starts]
+    assert sum(far is not None and bool(far["quotes"]) for far in fast) > 100
+
+    def every_token(text: str, lo: int, stop: int) -> Iterator[tuple[int, int]]:
+        del lo
+        return (token.span() for token in _TOKEN.finditer(text, 0, stop))
+
+    monkeypatch.setattr(single_edit_far, "_tokens", every_token)
+    assert [_far(text, back) for text, back in starts] == fast
 
 
 @dataclass

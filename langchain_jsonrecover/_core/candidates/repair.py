@@ -488,9 +488,12 @@ def _member_before_brace(text: str, start: int, end: int, max_depth: int) -> boo
 
 
 def _same_value(one: Repaired, other: Repaired) -> bool:
-    """Whether two repairs of a candidate read the same JSON value."""
+    """Whether two repairs read one value (``Repaired.value`` not decoded again)."""
     try:
-        key = value_key(orjson.loads(one.text))
-        return key is not None and key == value_key(orjson.loads(other.text))
+        one_key, other_key = (
+            value_key(fixed.value[0] if fixed.value else orjson.loads(fixed.text))
+            for fixed in (one, other)
+        )
     except orjson.JSONDecodeError:
         return False
+    return one_key is not None and one_key == other_key

@@ -47,8 +47,10 @@ import orjson
 
 from langchain_jsonrecover._core.decode.tolerant import (
     Decoded,
+    Stopped,
     decode,
     escape_control_characters,
+    loads_within,
 )
 from langchain_jsonrecover._core.repair.single_edit_checks import (
     SEPARATORS,
@@ -71,6 +73,7 @@ from langchain_jsonrecover._core.repair.single_edit_far import (
     find_far_sites,
     goes_on,
     member_reads_on,
+    outside_strings,
     reads_on,
     splits_pair,
     swallows,
@@ -207,6 +210,7 @@ def fix_single_edit(text: str, *, max_depth: int) -> Repaired | Ambiguous | None
         ("control_characters_escaped", *found.repairs),
         truncated=False,
         end=escaped.original(found.end),
+        value=found.value,
     )
 
 
@@ -252,7 +256,13 @@ def _search(
             return None
         if found is None:
             seen = key
-            found = Repaired(kept.text, (kept.name,), truncated=False, end=kept.end)
+            found = Repaired(
+                kept.text,
+                (kept.name,),
+                truncated=False,
+                end=kept.end,
+                value=(kept.value,),
+            )
             first = kept.at
         elif key != seen:
             return Ambiguous(first, kept.at)
@@ -305,7 +315,7 @@ def kept_edits(
     sites.last = stop + (_ESCAPE_LENGTH if escape else 1)
     inner = max((at for at in sites.stack if at < lo), default=0)
     checks = _BUDGET_TIMES * len(text)
-    layout = _layout_until(text, sites, lo, stop) if distinct else 0
+    layout = outside_strings(text, sites, lo, stop) if distinct else 0
     for at, drop, insert, name in chain(_edits(text, lo, sites, layout), extra):
         context = sites.contexts.get(at) if at < lo else sites.near
         if (
@@ -332,12 +342,19 @@ def kept_edits(
             yield None
             return
         try:
-            orjson.loads(edited)
+            value, shallow = loads_within(edited, max_depth)
         except orjson.JSONDecodeError as exc:
             budget -= exc.pos
             if not exc.msg.startswith(TRAILING) or exc.pos <= stop + shift:
                 continue
-        result = decode(edited, max_depth=max_depth, allow_trailing=True)
+            stopped = Stopped(exc.pos, exc.msg)
+            result = decode(
+                edited, max_depth=max_depth, allow_trailing=True, stop=stopped
+            )
+        else:
+            if not shallow:
+                continue
+            result = Decoded(value, len(edited.rstrip(" \t\r\n")))  # as ``decode``
         if not isinstance(result, Decoded):
             continue
         end = result.end
@@ -347,16 +364,6 @@ def kept_edits(
         if short or end_in_text > stop:
             value, piece = result.value, edited[:end]
             yield Kept(at, name, insert, drop, value, piece, end_in_text)
-
-
-def _layout_until(text: str, far: Far, lo: int, stop: int) -> int:
-    """Where the text from ``lo`` stops being outside strings for certain.
-
-    The text before the stop is a valid prefix: a quote after the last
-    string that ends past ``lo`` opens the string the decoder stopped in.
-    """
-    opened = text.find('"', far.strings[-1][1] if far.strings else lo, stop)
-    return stop if opened < 0 else opened
 
 
 def _edits(text: str, lo: int, far: Far, layout: int = 0) -> Iterator[Edit]:

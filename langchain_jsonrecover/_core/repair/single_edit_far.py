@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import chain
 from typing import TYPE_CHECKING, Final
 
@@ -104,8 +105,7 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
     depths: list[int] = []
     members = _Members(text, openers, commas)
     solid = len(text[:stop].rstrip(" \t\r\n"))
-    for token in _TOKEN.finditer(text, 0, stop):
-        start, end = token.span()
+    for start, end in _tokens(text, lo, stop):
         char = text[start]
         if char == '"':
             if end > lo:
@@ -155,6 +155,61 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
     far.contexts = members.found
     far.near = members.context(lo)
     return far
+
+
+def outside_strings(text: str, far: Far, lo: int, stop: int) -> int:
+    r"""Where the text from ``lo`` stops being outside strings for certain.
+
+    The text before the stop is a valid prefix: a quote after the last string
+    that ends past ``lo`` opens the string the decoder stopped in.
+
+    Example:
+        >>> text = '["a", "b\\x"]'
+        >>> outside_strings(text, find_far_sites(text, 8, 1), 1, 8)
+        6
+    """
+    strings = far.strings
+    opened = text.find('"', strings[-1][1] if strings else lo, stop)
+    return stop if opened < 0 else opened
+
+
+def _tokens(text: str, lo: int, stop: int) -> Iterator[tuple[int, int]]:
+    """The spans of the tokens before ``stop`` that the scan reads.
+
+    Before ``lo``, a string with no quote swap to try (:func:`quote_swaps`)
+    is passed over in C with the layout around it; from the first token at
+    or past ``lo`` on (or where the text stops being a valid prefix: a quote
+    that opens a string the stop cut), every token.
+    """
+    resume = 0
+    for found in _far_tokens(CROSSED).finditer(text, 0, stop):
+        start = found.start(1)
+        if not 0 <= start < lo:
+            resume = found.start()
+            break
+        yield start, found.end(1)
+    for token in _TOKEN.finditer(text, resume, stop):
+        yield token.span()
+
+
+@cache
+def _far_tokens(crossed: frozenset[str]) -> re.Pattern[str]:
+    """The next token (group 1) past the strings with no quote swap.
+
+    Such a string has no character of ``crossed`` beside either of its
+    quotes, and a character that is no space after it (before the stop):
+    what :func:`quote_swaps` asks. The match ends at a lone quote, or at the
+    end, where group 1 is empty.
+    """
+    near = "".join(sorted(re.escape(char) for char in crossed))
+    string = r'"(?:[^"\\]++|\\.)*+"'
+    quiet = (
+        rf"(?<![{near}])\"(?![{near}])(?:[^\"\\]++|\\.)*+(?<![{near}])\""
+        rf"(?![{near}])(?=[ \t\r\n]*+[^ \t\r\n])"
+    )
+    return re.compile(
+        rf'(?:[^"{{}}\[\],:]++|{quiet})*+(?:([{{}}\[\],:]|{string})|"|\Z)', re.DOTALL
+    )
 
 
 @dataclass(slots=True)
