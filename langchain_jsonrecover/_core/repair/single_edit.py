@@ -28,7 +28,7 @@ digits (``[1 500]`` may be ``1500``).
 Most edits break the text right where they are made, so before the whole
 candidate is decoded, the member the edit is in is read alone, inside a value
 slot of each container around it (``single_edit_far.member_piece``): a short
-piece past the edit, then a longer one. Where a piece does not read on, the
+piece past the edit, then longer ones. Where a piece does not read on, the
 whole text would not either, and the edit is ruled out; the few edits left
 are decoded whole. The search reads the candidate a bounded number of times
 (at most ``_BUDGET_TIMES`` its length plus ``_BUDGET_EXTRA`` characters in
@@ -55,28 +55,28 @@ from langchain_jsonrecover._core.decode.tolerant import (
 from langchain_jsonrecover._core.repair.single_edit_checks import (
     SEPARATORS,
     TYPOGRAPHIC,
+    after_string,
     before_structure,
     between_separators,
+    between_strings,
+    closes_pair,
+    colon_name,
     joins_layout,
     may_quote,
     quote_in_key,
     splits_number,
+    splits_pair,
+    swallows,
 )
 from langchain_jsonrecover._core.repair.single_edit_far import (
     END,
     TRAILING,
     Far,
-    after_string,
-    between_strings,
-    closes_pair,
-    colon_name,
     find_far_sites,
     goes_on,
     member_reads_on,
     outside_strings,
     reads_on,
-    splits_pair,
-    swallows,
 )
 from langchain_jsonrecover._core.repair.syntax import Repaired, repair_inner_quotes
 
@@ -87,9 +87,10 @@ _WINDOW: Final = 64
 """How far before the decoder's stop every kind of slip is looked for."""
 _AHEAD: Final = 1024
 """How far past the stop an edit is checked before the text is decoded whole."""
-_PAST: Final = (256, 4096)
-"""How far past a far edit its member is read (a short piece first, then a
-longer one) before the text is read to the stop."""
+_PAST: Final = (256, 1024, 4096)
+"""How far past an edit its member is read (a short piece first, then longer
+ones: a dropped closer that takes in the rest of its parent's members mostly
+fails within a kilobyte) before the text is read to the stop."""
 _MEMBER: Final = 4096
 """The longest stretch of a member before a far edit that is read on its own."""
 _BUDGET_TIMES: Final = 64

@@ -9,8 +9,7 @@ quotes beside a bracket (or a comma or colon just before the stop,
 :func:`quote_swaps`). The same scan notes, for each of
 those places and for the window near the stop, where the member holding it
 starts and which containers are open around it: an edit there is read in
-that member alone first (``member_piece``). Also the quote pairs an edit may
-break: a typographic pair halved, two strings on one line joined by a comma.
+that member alone first (``member_piece``).
 """
 
 from __future__ import annotations
@@ -24,20 +23,19 @@ from typing import TYPE_CHECKING, Final
 
 import orjson
 
-from langchain_jsonrecover._core.reply.quotes import typographic_open
-
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
 _TOKEN: Final = re.compile(r'"(?:[^"\\]++|\\.)*+"|[{}\[\],:]', re.DOTALL)
+_KEY_COLON: Final = re.compile(
+    r'[ \t\r\n]*+"(?:[^"\\]++|\\.)*+"[ \t\r\n]*+:', re.DOTALL
+)
 _NEIGHBOURS: Final = frozenset("{}[],:")
 CROSSED: Final = frozenset("{}[]")
 """What a far quote swap may move into or out of a string: a bracket. One that
 moves a comma or colon fails where the decoder reads the next token (see
 :func:`quote_swaps`), unless that token is past the stop."""
-_STRUCTURE: Final = re.compile(r"[\[\]{},:]")
 _COMMA_NEXT: Final = re.compile(r"[ \t\r\n]*+,")
-_PAIR_LOOK_BACK: Final = 512
 _NOT_BRACKET: Final = re.compile(r"[^\[\]{}]++")
 _NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
 _TAIL_BRACKETS: Final = 4096
@@ -46,8 +44,6 @@ _ANCESTORS: Final = 32
 _NUMBER_GOES_ON: Final = re.compile(r"\.?[0-9]")
 TRAILING: Final = "unexpected content after document"
 END: Final = "unexpected end of data"
-_STRING_CLOSES: Final = re.compile(r'[ \t\r\n]*+"(?:[^"\\\n]++|\\.)*+"[ \t\r\n]*+\}')
-"""How far a quote's string is read for the other half of its pair."""
 
 
 @dataclass(slots=True)
@@ -140,6 +136,8 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
             commas[-1].append(start)
             if openers and text[openers[-1]] == "[":
                 slots[-1].append(end)
+    if openers and text[openers[-1]] == "{" and not slots[-1]:
+        slots[-1] = _last_colon(text, openers[-1], commas[-1], stop)
     child, child_ends = last[-1] if last[-1] is not None else (None, [])
     far = Far(
         slots[-1], openers, openers + children[-1], quotes, child, child_ends, strings
@@ -173,11 +171,29 @@ def outside_strings(text: str, far: Far, lo: int, stop: int) -> int:
     return stop if opened < 0 else opened
 
 
+def _last_colon(text: str, opener: int, commas: list[int], stop: int) -> list[int]:
+    """Where the value after the last colon of an object starts (``[]``: none).
+
+    The colons before ``lo`` are passed over with the strings (:func:`_tokens`):
+    the last one is that of the last member, or the one before it (a member
+    before a comma has its colon), each a key and a colon from its start.
+
+    Example:
+        >>> _last_colon('{"a": 1, "b": 2, "c"', 0, [7, 15], 20)
+        [13]
+    """
+    for begin in [opener, *commas][-1:-3:-1]:
+        found = _KEY_COLON.match(text, begin + 1, stop)
+        if found is not None:
+            return [found.end()]
+    return []
+
+
 def _tokens(text: str, lo: int, stop: int) -> Iterator[tuple[int, int]]:
     """The spans of the tokens before ``stop`` that the scan reads.
 
     Before ``lo``, a string with no quote swap to try (:func:`quote_swaps`)
-    is passed over in C with the layout around it; from the first token at
+    is passed over in C with the layout and colons around it; from the first token at
     or past ``lo`` on (or where the text stops being a valid prefix: a quote
     that opens a string the stop cut), every token.
     """
@@ -208,7 +224,7 @@ def _far_tokens(crossed: frozenset[str]) -> re.Pattern[str]:
         rf"(?![{near}])(?=[ \t\r\n]*+[^ \t\r\n])"
     )
     return re.compile(
-        rf'(?:[^"{{}}\[\],:]++|{quiet})*+(?:([{{}}\[\],:]|{string})|"|\Z)', re.DOTALL
+        rf'(?:[^"{{}}\[\],]++|{quiet})*+(?:([{{}}\[\],]|{string})|"|\Z)', re.DOTALL
     )
 
 
@@ -364,81 +380,6 @@ def quote_swaps(text: str, start: int, end: int, solid: int) -> Iterator[int]:
         yield start - 1
     if text[end : end + 1] in crossed:
         yield end - 1
-
-
-def closes_pair(text: str, at: int) -> bool:
-    """Whether the quote at ``at`` closes a typographic opener in its string.
-
-    ``"Hauptbutton „Start" im Header"``: the ``"`` after ``Start`` is the
-    pair's closer, written straight; dropping it is no reading of the reply
-    (only escaping it is). The string is looked at back to the quote before
-    it, at most ``_PAIR_LOOK_BACK`` characters.
-    """
-    begin = text.rfind('"', max(0, at - _PAIR_LOOK_BACK), at)
-    return begin >= 0 and typographic_open(text, begin + 1, at)
-
-
-def between_strings(text: str, at: int) -> bool:
-    """Whether ``at`` lies in the spaces between two strings on one line.
-
-    A comma there splits ``"Grace" "Hopper"`` into two items: one string
-    with its inner quotes reads as well.
-    """
-    before = text[max(0, at - _PAIR_LOOK_BACK) : at].rstrip(" \t")
-    after = text[at : at + _PAIR_LOOK_BACK].lstrip(" \t")
-    return before[-1:] == '"' and after[:1] == '"'
-
-
-def splits_pair(text: str, at: int) -> bool:
-    """Whether the typographic quote at ``at``, made ``"``, leaves half a pair.
-
-    A ``“`` or ``„`` followed in its string (up to the next ``"``) by a closer
-    of its pair, or a ``”`` closing an opener of its string: the pair is a
-    quotation, and its lost straight quote may stand beside it as well
-    (``{"a": “q” and more"}``: ``q” and more`` or ``“q” and more``?).
-    """
-    char = text[at]
-    if char == "\u201d":
-        begin = text.rfind('"', max(0, at - _PAIR_LOOK_BACK), at)
-        return typographic_open(text, begin + 1, at)
-    if char not in "\u201c\u201e":
-        return False
-    end = text.find('"', at + 1, at + _PAIR_LOOK_BACK)
-    segment = text[at + 1 : end if end >= 0 else at + _PAIR_LOOK_BACK]
-    return "\u201d" in segment or (char == "\u201e" and "\u201c" in segment)
-
-
-def swallows(text: str, at: int, stop: int) -> bool:
-    """Whether a quote opened at ``at`` takes in structure the decoder read.
-
-    The string it opens runs to the next quote; a bracket, comma or colon in
-    it before the decoder's stop was read as JSON's own (``[1, ,", "x"]``).
-    """
-    end = text.find('"', at, stop)
-    return _STRUCTURE.search(text, at, stop if end < 0 else end) is not None
-
-
-def after_string(text: str, at: int) -> bool:
-    """Whether a string ends right before ``at`` (past spaces)."""
-    return text[:at].rstrip()[-1:] == '"'
-
-
-def colon_name(text: str, at: int, drop: int, new: str, name: str) -> str:
-    """``two_strings`` for a ``:`` that makes ``{"a", "b"}`` a member, else ``name``.
-
-    An object of two strings alone (the first key, then a string that closes
-    it: ``{"a", "b"}``, ``{"a" "b"}``) reads as a member whose colon was lost
-    and as a set of two items with the wrong brackets: two readings, so the
-    ``:`` inserted or put for the comma there is refused.
-    """
-    if new != ":" or not _STRING_CLOSES.match(text, at + drop):
-        return name
-    before = text[max(0, at - _PAIR_LOOK_BACK) : at].rstrip(" \t\r\n")
-    if before[-1:] != '"':
-        return name
-    opened = before.rfind('"', 0, len(before) - 1)
-    set_like = opened >= 0 and before[:opened].rstrip(" \t\r\n").endswith("{")
-    return "two_strings" if set_like else name
 
 
 def goes_on(text: str, end: int) -> bool:
