@@ -4,7 +4,7 @@ It also passes over, in C, the strings far before the stop that hold no site
 (``single_edit_far._tokens``): the far sites are those of a scan of every
 token, on every reply and wherever the window starts.
 
-Two kinds, each left out before it is read, never a reading of its own:
+Three kinds, each left out before it is read, never a reading of its own:
 
 - a quote far before the stop swapped with a comma or colon beside it
   (``"a":`` made ``"a:"``): the string is then followed by a value, or the
@@ -12,7 +12,10 @@ Two kinds, each left out before it is read, never a reading of its own:
   there, before the stop. ``CROSSED`` set to every neighbour tries them again;
 - a bracket, comma or colon inserted on the other side of a space outside
   strings (``1 ]`` for ``1] ``): the same tokens, so the same value
-  (``kept_edits(distinct=True)``; ``distinct=False`` tries them again).
+  (``kept_edits(distinct=True)``; ``distinct=False`` tries them again);
+- a bracket, comma or colon put near the stop where JSON lets none come
+  after the token before it (``[,``, ``1 {``): the text fails right there
+  (``single_edit_checks.cannot_follow``).
 
 So the search must answer exactly as it did with them, on every reply: the
 oracle's faulted replies, the slips of the speed rows, and slips at random
@@ -68,6 +71,7 @@ def _trying_all(patch: pytest.MonkeyPatch) -> None:
         return kept_edits(*args, **{**options, "distinct": False})
 
     patch.setattr(single_edit, "kept_edits", every_insert)
+    patch.setattr(single_edit, "cannot_follow", lambda *_: False)
 
 
 def _answer(text: str) -> tuple[Any, ...]:

@@ -59,6 +59,7 @@ from langchain_jsonrecover._core.repair.single_edit_checks import (
     before_structure,
     between_separators,
     between_strings,
+    cannot_follow,
     closes_pair,
     colon_name,
     joins_layout,
@@ -307,8 +308,7 @@ def kept_edits(
     far past the stop; elsewhere to the character after it. ``None`` ends
     the run when the search ran out of budget. ``extra`` edits are tried
     after the search's own; ``short``: an edit whose value ends before the
-    stop (the rest of the text left after it) is kept too; ``distinct``: of
-    the edits that give the same tokens (see :func:`_edits`), only the first.
+    stop is kept too; ``distinct``: see :func:`_edits`.
     """
     budget = _BUDGET_TIMES * len(text) + _BUDGET_EXTRA
     lo = max(1, stop - _WINDOW)
@@ -316,8 +316,9 @@ def kept_edits(
     sites.last = stop + (_ESCAPE_LENGTH if escape else 1)
     inner = max((at for at in sites.stack if at < lo), default=0)
     checks = _BUDGET_TIMES * len(text)
-    layout = outside_strings(text, sites, lo, stop) if distinct else 0
-    for at, drop, insert, name in chain(_edits(text, lo, sites, layout), extra):
+    layout = outside_strings(text, sites, lo, stop)
+    edits = _edits(text, lo, sites, layout, distinct=distinct)
+    for at, drop, insert, name in chain(edits, extra):
         context = sites.contexts.get(at) if at < lo else sites.near
         if (
             context is not None
@@ -367,13 +368,15 @@ def kept_edits(
             yield Kept(at, name, insert, drop, value, piece, end_in_text)
 
 
-def _edits(text: str, lo: int, far: Far, layout: int = 0) -> Iterator[Edit]:
+def _edits(
+    text: str, lo: int, far: Far, layout: int, *, distinct: bool
+) -> Iterator[Edit]:
     """Every single-character edit that could have made the decoder stop.
 
-    Near the stop from ``far.last`` back to ``lo``, then the far ones. Before
-    ``layout``, outside strings, a bracket, comma or colon inserted before a
-    space gives the tokens it gives after it (``1 ]`` and ``1] ``): the same
-    value wherever the text reads. Under the same name, it is left out there.
+    Near the stop from ``far.last`` back to ``lo``, then the far ones. Left out
+    before ``layout`` outside strings: an edit that fails where it is made
+    (:func:`cannot_follow`), and where ``distinct`` a bracket, comma or colon
+    inserted before a space under the name it has after it (``1 ]``, ``1] ``).
     """
     in_array = bool(far.stack) and text[far.stack[-1]] == "["
     strings = far.strings
@@ -385,14 +388,16 @@ def _edits(text: str, lo: int, far: Far, layout: int = 0) -> Iterator[Edit]:
             after = {}
             yield from _edits_in_string(text, at, strings[-1][0])
             continue
-        same = at + 1 < layout and text[at] in _LAYOUT
+        outside = at < layout and not (strings and at == strings[-1][1] - 1)
+        same = distinct and at + 1 < layout and text[at] in _LAYOUT
         here: dict[str, str] = {}
         for edit in _edits_at(text, at, in_array=in_array, stop=far.last - 1):
             if not edit[1] and edit[2] in _INSERTED_NOT_QUOTE:
                 here[edit[2]] = edit[3]
                 if same and after.get(edit[2]) == edit[3]:
                     continue
-            yield edit
+            if not (outside and cannot_follow(text, at, edit[2][:1])):
+                yield edit
         after = here
     for at in reversed(far.slots):
         if at < lo:

@@ -28,6 +28,12 @@ _STRUCTURE: Final = re.compile(r"[\[\]{},:]")
 _PAIR_LOOK_BACK: Final = 512
 _STRING_CLOSES: Final = re.compile(r'[ \t\r\n]*+"(?:[^"\\\n]++|\\.)*+"[ \t\r\n]*+\}')
 """How far a quote's string is read for the other half of its pair."""
+_FOLLOWS: Final = {"{": "}", "[": "{[]", ",": "{[", ":": "{["}
+"""The brackets, commas and colons JSON lets come after a token: after an
+opener or a separator, an opener (or the closer); after a value (or a key), a
+separator or a closer."""
+_STRUCTURAL: Final = frozenset("{}[],:")
+_LOOK_BACK: Final = 256
 _KEY_WORDS: Final = re.compile(r"[^\r\n,:{}\[\]\\]*+")
 """A key's text and the quote in it: no line break, separator, bracket or escape."""
 
@@ -213,3 +219,22 @@ def colon_name(text: str, at: int, drop: int, new: str, name: str) -> str:
     opened = before.rfind('"', 0, len(before) - 1)
     set_like = opened >= 0 and before[:opened].rstrip(" \t\r\n").endswith("{")
     return "two_strings" if set_like else name
+
+
+def cannot_follow(text: str, at: int, char: str) -> bool:
+    """Whether JSON lets no ``char`` (a bracket, comma or colon) come at ``at``.
+
+    ``text[:at]`` is JSON read so far with no error, and ``at`` is outside its
+    strings: the token before it says what may come next (:data:`_FOLLOWS`).
+    Any other character, or a token more than ``_LOOK_BACK`` spaces back, may.
+
+    Example:
+        >>> cannot_follow('{"a": [1, 2', 9, ":"), cannot_follow('{"a": [1, ', 10, "[")
+        (True, False)
+        >>> cannot_follow('{"a"', 4, ":"), cannot_follow("[", 1, "}")
+        (False, True)
+    """
+    if char not in _STRUCTURAL:
+        return False
+    before = text[max(0, at - _LOOK_BACK) : at].rstrip(" \t\r\n")
+    return bool(before) and char not in _FOLLOWS.get(before[-1], ",:]}")
