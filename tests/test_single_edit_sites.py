@@ -37,6 +37,7 @@ import orjson
 import pytest
 from _slips import SLIPS, records, scattered, seeded_texts, slipped
 
+from langchain_jsonrecover._core.candidates.repair import _same_value
 from langchain_jsonrecover._core.repair import single_edit, single_edit_far
 from langchain_jsonrecover._core.repair.single_edit import (
     CONTROL,
@@ -194,3 +195,22 @@ def test_a_lost_bracket_is_read_whole_as_often_however_wide_the_indent(
     narrow, wide = (_work(_lost_bracket(indent), monkeypatch) for indent in (2, 8))
     assert wide.whole == narrow.whole <= 4
     assert _work(_lost_bracket(8), monkeypatch, every=True).whole > 3 * wide.whole
+
+
+@pytest.mark.parametrize(
+    ("value", "text", "same"),
+    [
+        ([1, 2], "[1, 2]", True),
+        ([1 << 64], "[18446744073709551616]", True),
+        ([1, 2], "[1, 3]", False),
+    ],
+    ids=["same", "big_integer", "other"],
+)
+def test_a_fix_that_carries_its_value_compares_as_orjson_reads_its_text(
+    value: Any, text: str, *, same: bool
+) -> None:
+    # The search hands its value on (big integers exact); checked against the
+    # repair pass's reading, it counts as orjson reads the text (a float).
+    carried = Repaired(text, (), truncated=False, end=len(text), value=(value,))
+    passed = Repaired(text, (), truncated=False, end=len(text))
+    assert _same_value(carried, passed) is same
