@@ -103,7 +103,11 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
     solid = len(text[:stop].rstrip(" \t\r\n"))
     for start, end in _tokens(text, lo, stop):
         char = text[start]
-        if char == '"':
+        if char == ",":  # the most frequent
+            commas[-1].append(start)
+            if openers and text[openers[-1]] == "[":
+                slots[-1].append(end)
+        elif char == '"':
             if end > lo:
                 strings.append((start, end))
             for at in quote_swaps(text, start, end, solid):
@@ -130,12 +134,8 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
                 children.pop()
                 last.pop()
                 last[-1] = closed
-        elif char == ":":
-            slots[-1] = [end]
         else:
-            commas[-1].append(start)
-            if openers and text[openers[-1]] == "[":
-                slots[-1].append(end)
+            slots[-1] = [end]
     if openers and text[openers[-1]] == "{" and not slots[-1]:
         slots[-1] = _last_colon(text, openers[-1], commas[-1], stop)
     child, child_ends = last[-1] if last[-1] is not None else (None, [])
@@ -243,8 +243,8 @@ class _Members:
     found: dict[int, tuple[str, int]] = field(default_factory=dict)
     """The contexts noted, by site."""
     _around: dict[int, str] = field(default_factory=dict)
-    """The value slots around a container, by its opener (its ancestors are
-    the same wherever it is asked about)."""
+    """The value slots around a container, by its parent's opener (``-1`` at
+    the top): siblings have the same ancestors."""
 
     def note(self, at: int) -> None:
         """Note :meth:`context` of ``at``, where it has one."""
@@ -268,12 +268,12 @@ class _Members:
         level_commas = self.commas[level + 1]
         index = bisect_left(level_commas, at)
         begin = level_commas[index - 1] + 1 if index else openers[level] + 1
-        opener = openers[level]
-        around = self._around.get(opener)
+        parent = openers[level - 1] if level else -1
+        around = self._around.get(parent)
         if around is None:
             outer = openers[max(0, level - _ANCESTORS) : level]
-            around = self._around[opener] = _slots(self.text, outer)
-        return around + self.text[opener], begin
+            around = self._around[parent] = _slots(self.text, outer)
+        return around + self.text[openers[level]], begin
 
 
 def _slots(text: str, openers: list[int]) -> str:
