@@ -14,79 +14,21 @@ there, and must then read it as the old one does with no budget at all.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Final
+from typing import Any
 
 import orjson
 import pytest
 from _counting import GROWTH
-from _oracle import FIXED_SEED, generate
+from _slips import CASES, SLIPS, seeded_texts, slipped
 
 from langchain_jsonrecover._core.repair import single_edit
 from langchain_jsonrecover._core.repair.single_edit import fix_single_edit
 from langchain_jsonrecover._core.repair.single_edit_readings import one_edit_readings
 from langchain_jsonrecover._core.repair.syntax import Repaired
 
-CASES = 320
-"""Oracle replies per seed (every fault kind about 28 times)."""
 _UNBOUNDED = 1 << 40
-
-
-SLIPS: Final = (
-    (r'"tags": \[\n[^\]]*\n\s*(\])', "", "lost_bracket"),
-    (r'"city(")', "", "lost_quote"),
-    (r'"id": \d+(,)', "", "lost_comma"),
-    (r'"lat": 1.5()', ",", "trailing_comma"),
-)
-"""Where :func:`slipped` puts a lost ``]``, closing quote or comma, and a
-trailing comma: the group's text is replaced by the second item."""
-
-
-def records(count: int) -> str:
-    """Pretty-printed records as a model writes them (indent 2)."""
-    rows = [
-        {
-            "id": index,
-            "name": f"Rosa Müller {index}",
-            "tags": ["beta", "trial", "優先"][: 1 + index % 3],
-            "address": {"city": "Kraków", "zip": f"{index:05}", "geo": {"lat": 1.5}},
-            "orders": [{"sku": f"SKU-{index}", "qty": index % 4}],
-            "note": 'Dear {name}, see {order} [1], "quoted", \\path',
-        }
-        for index in range(count)
-    ]
-    return orjson.dumps(
-        {"count": count, "records": rows}, option=orjson.OPT_INDENT_2
-    ).decode()
-
-
-def slipped(count: int) -> list[str]:
-    """The records with each slip of :data:`SLIPS` in the middle one."""
-    text = records(count)
-    texts = []
-    for pattern, new, _ in SLIPS:
-        found = list(re.finditer(pattern, text))
-        middle = found[len(found) // 2]
-        texts.append(text[: middle.start(1)] + new + text[middle.end(1) :])
-    return texts
-
-
-@cache
-def _texts() -> tuple[str, ...]:
-    """Each faulted payload from its first opener on, and the slips of the speed rows."""
-    texts = []
-    for seed in (FIXED_SEED, 1):
-        for case in generate(seed, CASES):
-            starts = [
-                at for at in (case.payload.find("{"), case.payload.find("[")) if at >= 0
-            ]
-            if starts:
-                texts.append(case.payload[min(starts) :])
-    for records in (1, 8, 40):
-        texts.extend(slipped(records))
-    return tuple(texts)
 
 
 @cache
@@ -102,7 +44,7 @@ def _answers(*, check: bool, budget: int | None = None) -> tuple[Any, ...]:
                 fix_single_edit(text, max_depth=200),
                 one_edit_readings(text, max_depth=200),
             )
-            for text in _texts()
+            for text in seeded_texts()
         )
 
 
@@ -135,7 +77,7 @@ class Work:
 def test_the_replies_hold_every_kind_of_answer() -> None:
     kinds = {type(fixed).__name__ for fixed, _ in _answers(check=True)}
     assert kinds == {"Repaired", "Ambiguous", "NoneType"}
-    assert len(_texts()) >= 2 * CASES
+    assert len(seeded_texts()) >= 2 * CASES
 
 
 def test_the_check_changes_no_answer() -> None:

@@ -488,9 +488,12 @@ def _member_before_brace(text: str, start: int, end: int, max_depth: int) -> boo
 
 
 def _same_value(one: Repaired, other: Repaired) -> bool:
-    """Whether two repairs of a candidate read the same JSON value."""
-    try:
-        key = value_key(orjson.loads(one.text))
-        return key is not None and key == value_key(orjson.loads(other.text))
-    except orjson.JSONDecodeError:
-        return False
+    """Whether two repairs read one value, as orjson reads their texts."""
+    keys = []
+    for fixed in (one, other):
+        key = value_key(fixed.value[0]) if fixed.value else None  # None: big integer
+        try:
+            keys.append(key or value_key(orjson.loads(fixed.text)))
+        except orjson.JSONDecodeError:
+            return False
+    return keys[0] is not None and keys[0] == keys[1]

@@ -28,7 +28,7 @@ digits (``[1 500]`` may be ``1500``).
 Most edits break the text right where they are made, so before the whole
 candidate is decoded, the member the edit is in is read alone, inside a value
 slot of each container around it (``single_edit_far.member_piece``): a short
-piece past the edit, then a longer one. Where a piece does not read on, the
+piece past the edit, then longer ones. Where a piece does not read on, the
 whole text would not either, and the edit is ruled out; the few edits left
 are decoded whole. The search reads the candidate a bounded number of times
 (at most ``_BUDGET_TIMES`` its length plus ``_BUDGET_EXTRA`` characters in
@@ -47,33 +47,37 @@ import orjson
 
 from langchain_jsonrecover._core.decode.tolerant import (
     Decoded,
+    Stopped,
     decode,
     escape_control_characters,
+    loads_within,
 )
 from langchain_jsonrecover._core.repair.single_edit_checks import (
     SEPARATORS,
     TYPOGRAPHIC,
+    after_string,
     before_structure,
     between_separators,
+    between_strings,
+    cannot_follow,
+    closes_pair,
+    colon_name,
     joins_layout,
     may_quote,
     quote_in_key,
     splits_number,
+    splits_pair,
+    swallows,
 )
 from langchain_jsonrecover._core.repair.single_edit_far import (
     END,
     TRAILING,
     Far,
-    after_string,
-    between_strings,
-    closes_pair,
-    colon_name,
     find_far_sites,
     goes_on,
-    member_piece,
+    member_reads_on,
+    outside_strings,
     reads_on,
-    splits_pair,
-    swallows,
 )
 from langchain_jsonrecover._core.repair.syntax import Repaired, repair_inner_quotes
 
@@ -84,9 +88,10 @@ _WINDOW: Final = 64
 """How far before the decoder's stop every kind of slip is looked for."""
 _AHEAD: Final = 1024
 """How far past the stop an edit is checked before the text is decoded whole."""
-_PAST: Final = (256, 4096)
-"""How far past a far edit its member is read (a short piece first, then a
-longer one) before the text is read to the stop."""
+_PAST: Final = (256, 1024, 4096)
+"""How far past an edit its member is read (a short piece first, then longer
+ones: a dropped closer that takes in the rest of its parent's members mostly
+fails within a kilobyte) before the text is read to the stop."""
 _MEMBER: Final = 4096
 """The longest stretch of a member before a far edit that is read on its own."""
 _BUDGET_TIMES: Final = 64
@@ -97,6 +102,7 @@ _BUDGET_EXTRA: Final = 1 << 25
 _DROPPED: Final = frozenset('{}[]",:;=')
 _INSERTED: Final = '{}[]",:'
 _INSERTED_NOT_QUOTE: Final = "{}[],:"
+_LAYOUT: Final = frozenset(" \t\r\n")
 _REPLACEMENTS: Final = {
     "{": "[",
     "[": "{",
@@ -206,6 +212,7 @@ def fix_single_edit(text: str, *, max_depth: int) -> Repaired | Ambiguous | None
         ("control_characters_escaped", *found.repairs),
         truncated=False,
         end=escaped.original(found.end),
+        value=found.value,
     )
 
 
@@ -241,7 +248,7 @@ def _search(
     found: Repaired | None = None
     seen = b""
     first = 0
-    for kept in kept_edits(text, stop, max_depth, escape=escape):
+    for kept in kept_edits(text, stop, max_depth, escape=escape, distinct=True):
         if kept is None:
             return None
         if kept.name in REFUSING:
@@ -251,7 +258,13 @@ def _search(
             return None
         if found is None:
             seen = key
-            found = Repaired(kept.text, (kept.name,), truncated=False, end=kept.end)
+            found = Repaired(
+                kept.text,
+                (kept.name,),
+                truncated=False,
+                end=kept.end,
+                value=(kept.value,),
+            )
             first = kept.at
         elif key != seen:
             return Ambiguous(first, kept.at)
@@ -286,6 +299,7 @@ def kept_edits(
     escape: bool,
     extra: Iterable[Edit] = (),
     short: bool = False,
+    distinct: bool = False,
 ) -> Iterator[Kept | None]:
     r"""Every edit after which ``text`` decodes through ``stop``, nearest first.
 
@@ -294,7 +308,7 @@ def kept_edits(
     far past the stop; elsewhere to the character after it. ``None`` ends
     the run when the search ran out of budget. ``extra`` edits are tried
     after the search's own; ``short``: an edit whose value ends before the
-    stop (the rest of the text left after it) is kept too.
+    stop is kept too; ``distinct``: see :func:`_edits`.
     """
     budget = _BUDGET_TIMES * len(text) + _BUDGET_EXTRA
     lo = max(1, stop - _WINDOW)
@@ -302,14 +316,16 @@ def kept_edits(
     sites.last = stop + (_ESCAPE_LENGTH if escape else 1)
     inner = max((at for at in sites.stack if at < lo), default=0)
     checks = _BUDGET_TIMES * len(text)
-    for at, drop, insert, name in chain(_edits(text, lo, sites), extra):
+    layout = outside_strings(text, sites, lo, stop)
+    edits = _edits(text, lo, sites, layout, distinct=distinct)
+    for at, drop, insert, name in chain(edits, extra):
         context = sites.contexts.get(at) if at < lo else sites.near
         if (
             context is not None
             and at - context[1] <= _MEMBER
             and checks > 0 < len(_PAST)
         ):
-            fits, read = _member_reads_on(text, context, at, (drop, insert))
+            fits, read = member_reads_on(text, context, at, (drop, insert), _PAST)
             checks -= read
             if not fits:
                 continue
@@ -328,12 +344,19 @@ def kept_edits(
             yield None
             return
         try:
-            orjson.loads(edited)
+            value, shallow = loads_within(edited, max_depth)
         except orjson.JSONDecodeError as exc:
             budget -= exc.pos
             if not exc.msg.startswith(TRAILING) or exc.pos <= stop + shift:
                 continue
-        result = decode(edited, max_depth=max_depth, allow_trailing=True)
+            stopped = Stopped(exc.pos, exc.msg)
+            result = decode(
+                edited, max_depth=max_depth, allow_trailing=True, stop=stopped
+            )
+        else:
+            if not shallow:
+                continue
+            result = Decoded(value, len(edited.rstrip(" \t\r\n")))  # as ``decode``
         if not isinstance(result, Decoded):
             continue
         end = result.end
@@ -345,40 +368,37 @@ def kept_edits(
             yield Kept(at, name, insert, drop, value, piece, end_in_text)
 
 
-def _member_reads_on(
-    text: str, context: tuple[str, int], at: int, edit: tuple[int, str]
-) -> tuple[bool, int]:
-    """Whether the edited member reads on in each piece of ``_PAST``; what it read.
-
-    Example:
-        >>> _member_reads_on('[{"a": 1}, {"b" 2}]', ("[", 10), 15, (0, ":"))
-        (True, 22)
-        >>> _member_reads_on('[{"a": 1}, {"b" 2}]', ("[", 10), 15, (0, ","))
-        (False, 11)
-    """
-    read = 0
-    for past in _PAST:
-        piece = member_piece(text, context, at, edit, past)
-        read += len(piece)
-        if not reads_on(piece):
-            return False, read
-    return True, read
-
-
-def _edits(text: str, lo: int, far: Far) -> Iterator[Edit]:
+def _edits(
+    text: str, lo: int, far: Far, layout: int, *, distinct: bool
+) -> Iterator[Edit]:
     """Every single-character edit that could have made the decoder stop.
 
-    Near the stop from ``far.last`` back to ``lo``, then the far ones.
+    Near the stop from ``far.last`` back to ``lo``, then the far ones. Left out
+    before ``layout`` outside strings: an edit that fails where it is made
+    (:func:`cannot_follow`), and where ``distinct`` a bracket, comma or colon
+    inserted before a space under the name it has after it (``1 ]``, ``1] ``).
     """
     in_array = bool(far.stack) and text[far.stack[-1]] == "["
     strings = far.strings
+    after: dict[str, str] = {}
     for at in range(min(far.last, len(text) - 1), lo - 1, -1):
         while strings and strings[-1][0] >= at:
             strings.pop()
         if strings and at < strings[-1][1] - 1:
+            after = {}
             yield from _edits_in_string(text, at, strings[-1][0])
-        else:
-            yield from _edits_at(text, at, in_array=in_array, stop=far.last - 1)
+            continue
+        outside = at < layout and not (strings and at == strings[-1][1] - 1)
+        same = distinct and at + 1 < layout and text[at] in _LAYOUT
+        here: dict[str, str] = {}
+        for edit in _edits_at(text, at, in_array=in_array, stop=far.last - 1):
+            if not edit[1] and edit[2] in _INSERTED_NOT_QUOTE:
+                here[edit[2]] = edit[3]
+                if same and after.get(edit[2]) == edit[3]:
+                    continue
+            if not (outside and cannot_follow(text, at, edit[2][:1])):
+                yield edit
+        after = here
     for at in reversed(far.slots):
         if at < lo:
             for opener in "[{":

@@ -3,7 +3,8 @@
 Pure functions on ``str``; no LangChain imports. An edit that fixes the text
 may still be no reading of what the model wrote: a quote that moves the
 spaces between tokens into a string, a quote escaped into a plain key, a
-separator dropped where an item may be lost, a comma that splits a number.
+separator dropped where an item may be lost, a comma that splits a number,
+a typographic pair halved, two strings on one line joined by a comma.
 ``single_edit`` asks these before it keeps or names an edit.
 """
 
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 import re
 from typing import Final
+
+from langchain_jsonrecover._core.reply.quotes import typographic_open
 
 TYPOGRAPHIC: Final = frozenset("\u201c\u201d\u201e\uff02")
 """Quotes that stand for ``"``: one is the lost quote's place, no '"' goes beside it."""
@@ -21,6 +24,16 @@ SEPARATORS: Final = frozenset(",:;=")
 _NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
 _NUMBER_END: Final = re.compile(r"-?[0-9.eE+]*+\Z")
 _NEXT_QUOTE: Final = re.compile(r'(?<!\\)"')
+_STRUCTURE: Final = re.compile(r"[\[\]{},:]")
+_PAIR_LOOK_BACK: Final = 512
+_STRING_CLOSES: Final = re.compile(r'[ \t\r\n]*+"(?:[^"\\\n]++|\\.)*+"[ \t\r\n]*+\}')
+"""How far a quote's string is read for the other half of its pair."""
+_FOLLOWS: Final = {"{": "}", "[": "{[]", ",": "{[", ":": "{["}
+"""The brackets, commas and colons JSON lets come after a token: after an
+opener or a separator, an opener (or the closer); after a value (or a key), a
+separator or a closer."""
+_STRUCTURAL: Final = frozenset("{}[],:")
+_LOOK_BACK: Final = 256
 _KEY_WORDS: Final = re.compile(r"[^\r\n,:{}\[\]\\]*+")
 """A key's text and the quote in it: no line break, separator, bracket or escape."""
 
@@ -131,3 +144,97 @@ def splits_number(text: str, at: int) -> bool:
         )
         or (right[:1] == "-" and right[1:2].isdigit() and not spaced)
     )
+
+
+def closes_pair(text: str, at: int) -> bool:
+    """Whether the quote at ``at`` closes a typographic opener in its string.
+
+    ``"Hauptbutton „Start" im Header"``: the ``"`` after ``Start`` is the
+    pair's closer, written straight; dropping it is no reading of the reply
+    (only escaping it is). The string is looked at back to the quote before
+    it, at most ``_PAIR_LOOK_BACK`` characters.
+    """
+    begin = text.rfind('"', max(0, at - _PAIR_LOOK_BACK), at)
+    return begin >= 0 and typographic_open(text, begin + 1, at)
+
+
+def between_strings(text: str, at: int) -> bool:
+    """Whether ``at`` lies in the spaces between two strings on one line.
+
+    A comma there splits ``"Grace" "Hopper"`` into two items: one string
+    with its inner quotes reads as well.
+    """
+    before = text[max(0, at - _PAIR_LOOK_BACK) : at].rstrip(" \t")
+    after = text[at : at + _PAIR_LOOK_BACK].lstrip(" \t")
+    return before[-1:] == '"' and after[:1] == '"'
+
+
+def splits_pair(text: str, at: int) -> bool:
+    """Whether the typographic quote at ``at``, made ``"``, leaves half a pair.
+
+    A ``“`` or ``„`` followed in its string (up to the next ``"``) by a closer
+    of its pair, or a ``”`` closing an opener of its string: the pair is a
+    quotation, and its lost straight quote may stand beside it as well
+    (``{"a": “q” and more"}``: ``q” and more`` or ``“q” and more``?).
+    """
+    char = text[at]
+    if char == "\u201d":
+        begin = text.rfind('"', max(0, at - _PAIR_LOOK_BACK), at)
+        return typographic_open(text, begin + 1, at)
+    if char not in "\u201c\u201e":
+        return False
+    end = text.find('"', at + 1, at + _PAIR_LOOK_BACK)
+    segment = text[at + 1 : end if end >= 0 else at + _PAIR_LOOK_BACK]
+    return "\u201d" in segment or (char == "\u201e" and "\u201c" in segment)
+
+
+def swallows(text: str, at: int, stop: int) -> bool:
+    """Whether a quote opened at ``at`` takes in structure the decoder read.
+
+    The string it opens runs to the next quote; a bracket, comma or colon in
+    it before the decoder's stop was read as JSON's own (``[1, ,", "x"]``).
+    """
+    end = text.find('"', at, stop)
+    return _STRUCTURE.search(text, at, stop if end < 0 else end) is not None
+
+
+def after_string(text: str, at: int) -> bool:
+    """Whether a string ends right before ``at`` (past spaces)."""
+    return text[:at].rstrip()[-1:] == '"'
+
+
+def colon_name(text: str, at: int, drop: int, new: str, name: str) -> str:
+    """``two_strings`` for a ``:`` that makes ``{"a", "b"}`` a member, else ``name``.
+
+    An object of two strings alone (the first key, then a string that closes
+    it: ``{"a", "b"}``, ``{"a" "b"}``) reads as a member whose colon was lost
+    and as a set of two items with the wrong brackets: two readings, so the
+    ``:`` inserted or put for the comma there is refused.
+    """
+    if new != ":" or not _STRING_CLOSES.match(text, at + drop):
+        return name
+    before = text[max(0, at - _PAIR_LOOK_BACK) : at].rstrip(" \t\r\n")
+    if before[-1:] != '"':
+        return name
+    opened = before.rfind('"', 0, len(before) - 1)
+    set_like = opened >= 0 and before[:opened].rstrip(" \t\r\n").endswith("{")
+    return "two_strings" if set_like else name
+
+
+def cannot_follow(text: str, at: int, char: str) -> bool:
+    """Whether JSON lets no ``char`` (a bracket, comma or colon) come at ``at``.
+
+    ``text[:at]`` is JSON read so far with no error, and ``at`` is outside its
+    strings: the token before it says what may come next (:data:`_FOLLOWS`).
+    Any other character, or a token more than ``_LOOK_BACK`` spaces back, may.
+
+    Example:
+        >>> cannot_follow('{"a": [1, 2', 9, ":"), cannot_follow('{"a": [1, ', 10, "[")
+        (True, False)
+        >>> cannot_follow('{"a"', 4, ":"), cannot_follow("[", 1, "}")
+        (False, True)
+    """
+    if char not in _STRUCTURAL:
+        return False
+    before = text[max(0, at - _LOOK_BACK) : at].rstrip(" \t\r\n")
+    return bool(before) and char not in _FOLLOWS.get(before[-1], ",:]}")

@@ -5,11 +5,11 @@ a valid JSON prefix, so one token scan over it finds the few places where a
 bracket or quote slip far from the stop would still let the text decode: the
 value slots of the innermost open container, the openers still open and
 those of its children, the members of the child that closed last, and the
-quotes beside a bracket, comma or colon. The same scan notes, for each of
+quotes beside a bracket (or a comma or colon just before the stop,
+:func:`quote_swaps`). The same scan notes, for each of
 those places and for the window near the stop, where the member holding it
 starts and which containers are open around it: an edit there is read in
-that member alone first (``member_piece``). Also the quote pairs an edit may
-break: a typographic pair halved, two strings on one line joined by a comma.
+that member alone first (``member_piece``).
 """
 
 from __future__ import annotations
@@ -17,21 +17,25 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import chain
 from typing import TYPE_CHECKING, Final
 
 import orjson
 
-from langchain_jsonrecover._core.reply.quotes import typographic_open
-
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
 _TOKEN: Final = re.compile(r'"(?:[^"\\]++|\\.)*+"|[{}\[\],:]', re.DOTALL)
+_KEY_COLON: Final = re.compile(
+    r'[ \t\r\n]*+"(?:[^"\\]++|\\.)*+"[ \t\r\n]*+:', re.DOTALL
+)
 _NEIGHBOURS: Final = frozenset("{}[],:")
-_STRUCTURE: Final = re.compile(r"[\[\]{},:]")
+CROSSED: Final = frozenset("{}[]")
+"""What a far quote swap may move into or out of a string: a bracket. One that
+moves a comma or colon fails where the decoder reads the next token (see
+:func:`quote_swaps`), unless that token is past the stop."""
 _COMMA_NEXT: Final = re.compile(r"[ \t\r\n]*+,")
-_PAIR_LOOK_BACK: Final = 512
 _NOT_BRACKET: Final = re.compile(r"[^\[\]{}]++")
 _NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
 _TAIL_BRACKETS: Final = 4096
@@ -40,8 +44,6 @@ _ANCESTORS: Final = 32
 _NUMBER_GOES_ON: Final = re.compile(r"\.?[0-9]")
 TRAILING: Final = "unexpected content after document"
 END: Final = "unexpected end of data"
-_STRING_CLOSES: Final = re.compile(r'[ \t\r\n]*+"(?:[^"\\\n]++|\\.)*+"[ \t\r\n]*+\}')
-"""How far a quote's string is read for the other half of its pair."""
 
 
 @dataclass(slots=True)
@@ -56,7 +58,8 @@ class Far:
     """Those, and the openers of the innermost one's children."""
     quotes: list[int]
     """Offsets ``i`` where swapping ``i`` and ``i + 1`` moves a quote past a
-    bracket, comma or colon (``"[a",`` for ``["a",``)."""
+    bracket (``"[a",`` for ``["a",``), or a comma or colon where that may
+    read on (:func:`quote_swaps`)."""
     child: int | None
     """The opener of the innermost open container's last child container."""
     child_ends: list[int]
@@ -97,13 +100,17 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
     shifts: list[tuple[int, int, int]] = []
     depths: list[int] = []
     members = _Members(text, openers, commas)
-    for token in _TOKEN.finditer(text, 0, stop):
-        start, end = token.span()
+    solid = len(text[:stop].rstrip(" \t\r\n"))
+    for start, end in _tokens(text, lo, stop):
         char = text[start]
-        if char == '"':
+        if char == ",":  # the most frequent
+            commas[-1].append(start)
+            if openers and text[openers[-1]] == "[":
+                slots[-1].append(end)
+        elif char == '"':
             if end > lo:
                 strings.append((start, end))
-            for at in quote_swaps(text, start, end):
+            for at in quote_swaps(text, start, end, solid):
                 quotes.append(at)
                 members.note(at)
         elif char in "[{":
@@ -127,12 +134,10 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
                 children.pop()
                 last.pop()
                 last[-1] = closed
-        elif char == ":":
-            slots[-1] = [end]
         else:
-            commas[-1].append(start)
-            if openers and text[openers[-1]] == "[":
-                slots[-1].append(end)
+            slots[-1] = [end]
+    if openers and text[openers[-1]] == "{" and not slots[-1]:
+        slots[-1] = _last_colon(text, openers[-1], commas[-1], stop)
     child, child_ends = last[-1] if last[-1] is not None else (None, [])
     far = Far(
         slots[-1], openers, openers + children[-1], quotes, child, child_ends, strings
@@ -150,6 +155,79 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
     return far
 
 
+def outside_strings(text: str, far: Far, lo: int, stop: int) -> int:
+    r"""Where the text from ``lo`` stops being outside strings for certain.
+
+    The text before the stop is a valid prefix: a quote after the last string
+    that ends past ``lo`` opens the string the decoder stopped in.
+
+    Example:
+        >>> text = '["a", "b\\x"]'
+        >>> outside_strings(text, find_far_sites(text, 8, 1), 1, 8)
+        6
+    """
+    strings = far.strings
+    opened = text.find('"', strings[-1][1] if strings else lo, stop)
+    return stop if opened < 0 else opened
+
+
+def _last_colon(text: str, opener: int, commas: list[int], stop: int) -> list[int]:
+    """Where the value after the last colon of an object starts (``[]``: none).
+
+    The colons before ``lo`` are passed over with the strings (:func:`_tokens`):
+    the last one is that of the last member, or the one before it (a member
+    before a comma has its colon), each a key and a colon from its start.
+
+    Example:
+        >>> _last_colon('{"a": 1, "b": 2, "c"', 0, [7, 15], 20)
+        [13]
+    """
+    for begin in [opener, *commas][-1:-3:-1]:
+        found = _KEY_COLON.match(text, begin + 1, stop)
+        if found is not None:
+            return [found.end()]
+    return []
+
+
+def _tokens(text: str, lo: int, stop: int) -> Iterator[tuple[int, int]]:
+    """The spans of the tokens before ``stop`` that the scan reads.
+
+    Before ``lo``, a string with no quote swap to try (:func:`quote_swaps`)
+    is passed over in C with the layout and colons around it; from the first token at
+    or past ``lo`` on (or where the text stops being a valid prefix: a quote
+    that opens a string the stop cut), every token.
+    """
+    resume = 0
+    for found in _far_tokens(CROSSED).finditer(text, 0, stop):
+        start = found.start(1)
+        if not 0 <= start < lo:
+            resume = found.start()
+            break
+        yield start, found.end(1)
+    for token in _TOKEN.finditer(text, resume, stop):
+        yield token.span()
+
+
+@cache
+def _far_tokens(crossed: frozenset[str]) -> re.Pattern[str]:
+    """The next token (group 1) past the strings with no quote swap.
+
+    Such a string has no character of ``crossed`` beside either of its
+    quotes, and a character that is no space after it (before the stop):
+    what :func:`quote_swaps` asks. The match ends at a lone quote, or at the
+    end, where group 1 is empty.
+    """
+    near = "".join(sorted(re.escape(char) for char in crossed))
+    string = r'"(?:[^"\\]++|\\.)*+"'
+    quiet = (
+        rf"(?<![{near}])\"(?![{near}])(?:[^\"\\]++|\\.)*+(?<![{near}])\""
+        rf"(?![{near}])(?=[ \t\r\n]*+[^ \t\r\n])"
+    )
+    return re.compile(
+        rf'(?:[^"{{}}\[\],]++|{quiet})*+(?:([{{}}\[\],]|{string})|"|\Z)', re.DOTALL
+    )
+
+
 @dataclass(slots=True)
 class _Members:
     """Where the member holding a site starts, in the containers open there.
@@ -165,8 +243,8 @@ class _Members:
     found: dict[int, tuple[str, int]] = field(default_factory=dict)
     """The contexts noted, by site."""
     _around: dict[int, str] = field(default_factory=dict)
-    """The value slots around a container, by its opener (its ancestors are
-    the same wherever it is asked about)."""
+    """The value slots around a container, by its parent's opener (``-1`` at
+    the top): siblings have the same ancestors."""
 
     def note(self, at: int) -> None:
         """Note :meth:`context` of ``at``, where it has one."""
@@ -190,12 +268,12 @@ class _Members:
         level_commas = self.commas[level + 1]
         index = bisect_left(level_commas, at)
         begin = level_commas[index - 1] + 1 if index else openers[level] + 1
-        opener = openers[level]
-        around = self._around.get(opener)
+        parent = openers[level - 1] if level else -1
+        around = self._around.get(parent)
         if around is None:
             outer = openers[max(0, level - _ANCESTORS) : level]
-            around = self._around[opener] = _slots(self.text, outer)
-        return around + self.text[opener], begin
+            around = self._around[parent] = _slots(self.text, outer)
+        return around + self.text[openers[level]], begin
 
 
 def _slots(text: str, openers: list[int]) -> str:
@@ -230,6 +308,32 @@ def member_piece(
     return prefix + text[begin:at] + insert + text[at + drop : at + drop + ahead]
 
 
+def member_reads_on(
+    text: str,
+    context: tuple[str, int],
+    at: int,
+    edit: tuple[int, str],
+    pasts: tuple[int, ...],
+) -> tuple[bool, int]:
+    """Whether the edited member reads on, cut at each of ``pasts``; what it read.
+
+    Each piece is :func:`member_piece`, a short one first.
+
+    Example:
+        >>> member_reads_on('[{"a": 1}, {"b" 2}]', ("[", 10), 15, (0, ":"), (4, 9))
+        (True, 22)
+        >>> member_reads_on('[{"a": 1}, {"b" 2}]', ("[", 10), 15, (0, ","), (4, 9))
+        (False, 11)
+    """
+    read = 0
+    for past in pasts:
+        piece = member_piece(text, context, at, edit, past)
+        read += len(piece)
+        if not reads_on(piece):
+            return False, read
+    return True, read
+
+
 def _strays(
     shifts: list[tuple[int, int, int]], depths: list[int], depth: int
 ) -> list[int]:
@@ -247,95 +351,35 @@ def _strays(
     return [at for at, index, floor in shifts if lowest[index] >= floor]
 
 
-def quote_swaps(text: str, start: int, end: int) -> Iterator[int]:
-    """Where swapping a quote of a string with a neighbour crosses structure.
+def quote_swaps(text: str, start: int, end: int, solid: int) -> Iterator[int]:
+    """Where swapping a quote of a string with a neighbour may read on.
 
-    The string spans ``start:end``; a swap there moves one of its quotes past a
-    bracket, comma or colon.
+    The string spans ``start:end``, in the valid prefix that ends where the
+    last character before the stop that is no space ends (``solid``). A
+    swap there that moves one of its quotes past a bracket can open or close
+    a container. One that moves a comma or colon cannot read on: out of the
+    string's start (``",a"``) or into it from before (``,"a"``), it follows
+    an opener, a separator or a value; out of its end (``"a,"``) or into it
+    (``"a":``), the string is followed by the token that followed the
+    separator (a value) or the string (a separator or closer) before the
+    swap. Such a swap is kept only where that token may lie past the stop.
+
+    Example:
+        >>> text = '{"a": ["x]", "y"], "b": 1} ?'
+        >>> list(quote_swaps(text, 7, 11, 26))  # "[x]" or ["x"]
+        [9, 6]
+        >>> list(quote_swaps(text, 19, 22, 26)), list(quote_swaps(text, 19, 22, 22))
+        ([], [21])
     """
-    if text[start + 1] in _NEIGHBOURS:
+    crossed = _NEIGHBOURS if end >= solid else CROSSED
+    if text[start + 1] in crossed:
         yield start
-    if end - 2 > start and text[end - 2] in _NEIGHBOURS:
+    if end - 2 > start and text[end - 2] in crossed:
         yield end - 2
-    if start and text[start - 1] in _NEIGHBOURS:
+    if start and text[start - 1] in crossed:
         yield start - 1
-    if text[end : end + 1] in _NEIGHBOURS:
+    if text[end : end + 1] in crossed:
         yield end - 1
-
-
-def closes_pair(text: str, at: int) -> bool:
-    """Whether the quote at ``at`` closes a typographic opener in its string.
-
-    ``"Hauptbutton „Start" im Header"``: the ``"`` after ``Start`` is the
-    pair's closer, written straight; dropping it is no reading of the reply
-    (only escaping it is). The string is looked at back to the quote before
-    it, at most ``_PAIR_LOOK_BACK`` characters.
-    """
-    begin = text.rfind('"', max(0, at - _PAIR_LOOK_BACK), at)
-    return begin >= 0 and typographic_open(text, begin + 1, at)
-
-
-def between_strings(text: str, at: int) -> bool:
-    """Whether ``at`` lies in the spaces between two strings on one line.
-
-    A comma there splits ``"Grace" "Hopper"`` into two items: one string
-    with its inner quotes reads as well.
-    """
-    before = text[max(0, at - _PAIR_LOOK_BACK) : at].rstrip(" \t")
-    after = text[at : at + _PAIR_LOOK_BACK].lstrip(" \t")
-    return before[-1:] == '"' and after[:1] == '"'
-
-
-def splits_pair(text: str, at: int) -> bool:
-    """Whether the typographic quote at ``at``, made ``"``, leaves half a pair.
-
-    A ``“`` or ``„`` followed in its string (up to the next ``"``) by a closer
-    of its pair, or a ``”`` closing an opener of its string: the pair is a
-    quotation, and its lost straight quote may stand beside it as well
-    (``{"a": “q” and more"}``: ``q” and more`` or ``“q” and more``?).
-    """
-    char = text[at]
-    if char == "\u201d":
-        begin = text.rfind('"', max(0, at - _PAIR_LOOK_BACK), at)
-        return typographic_open(text, begin + 1, at)
-    if char not in "\u201c\u201e":
-        return False
-    end = text.find('"', at + 1, at + _PAIR_LOOK_BACK)
-    segment = text[at + 1 : end if end >= 0 else at + _PAIR_LOOK_BACK]
-    return "\u201d" in segment or (char == "\u201e" and "\u201c" in segment)
-
-
-def swallows(text: str, at: int, stop: int) -> bool:
-    """Whether a quote opened at ``at`` takes in structure the decoder read.
-
-    The string it opens runs to the next quote; a bracket, comma or colon in
-    it before the decoder's stop was read as JSON's own (``[1, ,", "x"]``).
-    """
-    end = text.find('"', at, stop)
-    return _STRUCTURE.search(text, at, stop if end < 0 else end) is not None
-
-
-def after_string(text: str, at: int) -> bool:
-    """Whether a string ends right before ``at`` (past spaces)."""
-    return text[:at].rstrip()[-1:] == '"'
-
-
-def colon_name(text: str, at: int, drop: int, new: str, name: str) -> str:
-    """``two_strings`` for a ``:`` that makes ``{"a", "b"}`` a member, else ``name``.
-
-    An object of two strings alone (the first key, then a string that closes
-    it: ``{"a", "b"}``, ``{"a" "b"}``) reads as a member whose colon was lost
-    and as a set of two items with the wrong brackets: two readings, so the
-    ``:`` inserted or put for the comma there is refused.
-    """
-    if new != ":" or not _STRING_CLOSES.match(text, at + drop):
-        return name
-    before = text[max(0, at - _PAIR_LOOK_BACK) : at].rstrip(" \t\r\n")
-    if before[-1:] != '"':
-        return name
-    opened = before.rfind('"', 0, len(before) - 1)
-    set_like = opened >= 0 and before[:opened].rstrip(" \t\r\n").endswith("{")
-    return "two_strings" if set_like else name
 
 
 def goes_on(text: str, end: int) -> bool:

@@ -1,0 +1,98 @@
+"""Replies with one slip, for tests that compare two ways of searching for it.
+
+The syntax oracle's faulted replies (every fault kind, seeded), slips of the
+speed rows' kinds in pretty-printed records (``benchmarks/_live.py``), and
+one-character slips at seeded random places of compact records, where every
+quote stands beside a bracket, comma or colon.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from functools import cache
+from typing import Final
+
+import orjson
+from _oracle import FIXED_SEED, generate
+
+CASES = 320
+"""Oracle replies per seed (every fault kind about 28 times)."""
+
+SLIPS: Final = (
+    (r'"tags": \[\n[^\]]*\n\s*(\])', "", "lost_bracket"),
+    (r'"city(")', "", "lost_quote"),
+    (r'"id": \d+(,)', "", "lost_comma"),
+    (r'"lat": 1.5()', ",", "trailing_comma"),
+)
+"""Where :func:`slipped` puts a lost ``]``, closing quote or comma, and a
+trailing comma: the group's text is replaced by the second item."""
+
+
+def records(count: int, *, indent: bool = True) -> str:
+    """Records as a model writes them: pretty-printed (indent 2), or compact."""
+    rows = [
+        {
+            "id": index,
+            "name": f"Rosa Müller {index}",
+            "tags": ["beta", "trial", "優先"][: 1 + index % 3],
+            "address": {"city": "Kraków", "zip": f"{index:05}", "geo": {"lat": 1.5}},
+            "orders": [{"sku": f"SKU-{index}", "qty": index % 4}],
+            "note": 'Dear {name}, see {order} [1], "quoted", \\path',
+        }
+        for index in range(count)
+    ]
+    option = orjson.OPT_INDENT_2 if indent else 0
+    return orjson.dumps({"count": count, "records": rows}, option=option).decode()
+
+
+def slipped(count: int) -> list[str]:
+    """The records with each slip of :data:`SLIPS` in the middle one."""
+    text = records(count)
+    texts = []
+    for pattern, new, _ in SLIPS:
+        found = list(re.finditer(pattern, text))
+        middle = found[len(found) // 2]
+        texts.append(text[: middle.start(1)] + new + text[middle.end(1) :])
+    return texts
+
+
+def scattered(count: int, slips: int, seed: int) -> list[str]:
+    """Compact records, each with one slip at a random place.
+
+    A quote swapped with the character before or after it, a bracket dropped,
+    or a bracket moved to before a comma or closer further on or back.
+    """
+    rng = random.Random(seed)  # noqa: S311
+    text = records(count, indent=False)
+    quotes = [found.start() for found in re.finditer('"', text)]
+    brackets = [found.start() for found in re.finditer(r"[\[\]{}]", text)]
+    stops = [found.start() for found in re.finditer(r"[,\]}]", text)]
+    texts = []
+    for _ in range(slips):
+        at = rng.choice(quotes) - rng.randrange(2)
+        texts.append(text[:at] + text[at + 1] + text[at] + text[at + 2 :])
+        at = rng.choice(brackets)
+        texts.append(text[:at] + text[at + 1 :])
+        at, to = rng.choice(brackets), rng.choice(stops)
+        if at < to:
+            texts.append(text[:at] + text[at + 1 : to] + text[at] + text[to:])
+        else:
+            texts.append(text[:to] + text[at] + text[to:at] + text[at + 1 :])
+    return texts
+
+
+@cache
+def seeded_texts() -> tuple[str, ...]:
+    """Each faulted payload from its first opener on, and the slips of the speed rows."""
+    texts = []
+    for seed in (FIXED_SEED, 1):
+        for case in generate(seed, CASES):
+            starts = [
+                at for at in (case.payload.find("{"), case.payload.find("[")) if at >= 0
+            ]
+            if starts:
+                texts.append(case.payload[min(starts) :])
+    for count in (1, 8, 40):
+        texts.extend(slipped(count))
+    return tuple(texts)

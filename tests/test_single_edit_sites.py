@@ -1,0 +1,216 @@
+"""The single-edit search leaves out edits that can give it nothing new.
+
+It also passes over, in C, the strings far before the stop that hold no site
+(``single_edit_far._tokens``): the far sites are those of a scan of every
+token, on every reply and wherever the window starts.
+
+Three kinds, each left out before it is read, never a reading of its own:
+
+- a quote far before the stop swapped with a comma or colon beside it
+  (``"a":`` made ``"a:"``): the string is then followed by a value, or the
+  separator by another (``single_edit_far.quote_swaps``), and the text fails
+  there, before the stop. ``CROSSED`` set to every neighbour tries them again;
+- a bracket, comma or colon inserted on the other side of a space outside
+  strings (``1 ]`` for ``1] ``): the same tokens, so the same value
+  (``kept_edits(distinct=True)``; ``distinct=False`` tries them again);
+- a bracket, comma or colon put near the stop where JSON lets none come
+  after the token before it (``[,``, ``1 {``): the text fails right there
+  (``single_edit_checks.cannot_follow``).
+
+So the search must answer exactly as it did with them, on every reply: the
+oracle's faulted replies, the slips of the speed rows, and slips at random
+places of compact records, where every quote stands beside a separator. Where
+the search with them ran out of its budget (``None``), the one without may
+read the reply, as the search with no budget at all does.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+import orjson
+import pytest
+from _slips import SLIPS, records, scattered, seeded_texts, slipped
+
+from langchain_jsonrecover._core.candidates.repair import _same_value
+from langchain_jsonrecover._core.repair import single_edit, single_edit_far
+from langchain_jsonrecover._core.repair.single_edit import (
+    CONTROL,
+    fix_single_edit,
+    stop_of,
+)
+from langchain_jsonrecover._core.repair.single_edit_far import _TOKEN
+from langchain_jsonrecover._core.repair.single_edit_readings import one_edit_readings
+from langchain_jsonrecover._core.repair.syntax import Repaired
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+_EVERY_NEIGHBOUR = frozenset("{}[],:")
+_UNBOUNDED = 1 << 40
+
+
+@cache
+def _texts() -> tuple[str, ...]:
+    texts = list(seeded_texts())
+    for count, seed in ((40, 0), (12, 1), (4, 2)):
+        texts.extend(scattered(count, 40, seed))
+    return tuple(texts)
+
+
+def _trying_all(patch: pytest.MonkeyPatch) -> None:
+    """Make the search try again the edits it leaves out."""
+    patch.setattr(single_edit_far, "CROSSED", _EVERY_NEIGHBOUR)
+    kept_edits = single_edit.kept_edits
+
+    def every_insert(*args: Any, **options: Any) -> Any:
+        return kept_edits(*args, **{**options, "distinct": False})
+
+    patch.setattr(single_edit, "kept_edits", every_insert)
+    patch.setattr(single_edit, "cannot_follow", lambda *_: False)
+
+
+def _answer(text: str) -> tuple[Any, ...]:
+    return fix_single_edit(text, max_depth=200), one_edit_readings(text, max_depth=200)
+
+
+@cache
+def _answers(*, every: bool = False) -> tuple[Any, ...]:
+    """The search's answer and readings on every text."""
+    with pytest.MonkeyPatch.context() as patch:
+        if every:
+            _trying_all(patch)
+        return tuple(_answer(text) for text in _texts())
+
+
+def test_the_replies_hold_every_kind_of_answer() -> None:
+    kinds = {type(fixed).__name__ for fixed, _ in _answers()}
+    assert kinds == {"Repaired", "Ambiguous", "NoneType"}
+    swapped = [text for text in _texts() if re.search(r'[^\\]":"|\\"",', text)]
+    assert len(swapped) >= 100
+
+
+def test_leaving_them_out_changes_no_answer() -> None:
+    old = _answers(every=True)
+    new = _answers()
+    changed = [
+        index
+        for index, (before, after) in enumerate(zip(old, new, strict=True))
+        if after != before
+    ]
+    with pytest.MonkeyPatch.context() as patch:
+        _trying_all(patch)
+        patch.setattr(single_edit, "_BUDGET_EXTRA", _UNBOUNDED)
+        unbounded = {index: _answer(_texts()[index]) for index in changed}
+    # Where the old search ran out of budget, the new one may read as the old
+    # one does with no budget at all.
+    assert [
+        index
+        for index in changed
+        if old[index] == unbounded[index] or new[index] != unbounded[index]
+    ] == []
+
+
+def _far(text: str, back: int) -> dict[str, Any] | None:
+    """The far sites of ``text``, for a window ``back`` before the stop."""
+    stop, message = stop_of(text)
+    if stop < 0 or message.startswith(CONTROL) or text[:1] not in "[{":
+        return None
+    far = single_edit_far.find_far_sites(text, stop, max(0, stop - back))
+    return {name: getattr(far, name) for name in far.__slots__}
+
+
+def test_the_far_sites_are_those_of_a_scan_of_every_token(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(5)  # noqa: S311
+    starts = [(text, back) for text in _texts() for back in (64, rng.randrange(999))]
+    fast = [_far(text, back) for text, back in starts]
+    assert sum(far is not None and bool(far["quotes"]) for far in fast) > 100
+
+    def every_token(text: str, lo: int, stop: int) -> Iterator[tuple[int, int]]:
+        del lo
+        return (token.span() for token in _TOKEN.finditer(text, 0, stop))
+
+    monkeypatch.setattr(single_edit_far, "_tokens", every_token)
+    assert [_far(text, back) for text, back in starts] == fast
+
+
+@dataclass
+class Work:
+    """The decoder's calls, and how many of them read the whole text."""
+
+    calls: int = 0
+    whole: int = 0
+
+
+def _work(text: str, monkeypatch: pytest.MonkeyPatch, *, every: bool = False) -> Work:
+    work = Work()
+    real = orjson.loads
+
+    def counting(data: str) -> Any:
+        work.calls += 1
+        work.whole += len(data) >= len(text) - 1
+        return real(data)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(orjson, "loads", counting)
+        if every:
+            _trying_all(patch)
+        assert isinstance(fix_single_edit(text, max_depth=200), Repaired)
+    return work
+
+
+@pytest.mark.parametrize("slip", range(len(SLIPS)), ids=[n for _, _, n in SLIPS])
+def test_the_far_sites_grow_with_the_records_not_with_their_keys(
+    slip: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 40 more records: one far site each (the record's closer before a comma),
+    # where every key was one too (its quote beside the colon).
+    small, large = (_work(slipped(count)[slip], monkeypatch) for count in (40, 80))
+    assert large.calls - small.calls <= 2 * 40
+    old_small, old_large = (
+        _work(slipped(count)[slip], monkeypatch, every=True) for count in (40, 80)
+    )
+    assert old_large.calls - old_small.calls > 4 * 40
+
+
+def _lost_bracket(indent: int) -> str:
+    text = json.dumps(orjson.loads(records(40)), indent=indent, ensure_ascii=False)
+    found = list(re.finditer(SLIPS[0][0], text))
+    middle = found[len(found) // 2]
+    return text[: middle.start(1)] + text[middle.end(1) :]
+
+
+def test_a_lost_bracket_is_read_whole_as_often_however_wide_the_indent(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The ``]`` fits before and after each space of the line break that
+    # follows the last item: one value, read whole once.
+    narrow, wide = (_work(_lost_bracket(indent), monkeypatch) for indent in (2, 8))
+    assert wide.whole == narrow.whole <= 4
+    assert _work(_lost_bracket(8), monkeypatch, every=True).whole > 3 * wide.whole
+
+
+@pytest.mark.parametrize(
+    ("value", "text", "same"),
+    [
+        ([1, 2], "[1, 2]", True),
+        ([1 << 64], "[18446744073709551616]", True),
+        ([1, 2], "[1, 3]", False),
+    ],
+    ids=["same", "big_integer", "other"],
+)
+def test_a_fix_that_carries_its_value_compares_as_orjson_reads_its_text(
+    value: Any, text: str, *, same: bool
+) -> None:
+    # The search hands its value on (big integers exact); checked against the
+    # repair pass's reading, it counts as orjson reads the text (a float).
+    carried = Repaired(text, (), truncated=False, end=len(text), value=(value,))
+    passed = Repaired(text, (), truncated=False, end=len(text))
+    assert _same_value(carried, passed) is same
