@@ -80,17 +80,20 @@ _CUT_SCALAR: Final = re.compile(
 )
 _LITERALS: Final = frozenset({"true", "false", "null"})
 _SWALLOWED: Final = re.compile(r'\\"[ \t\r\n]*[:,]')
-_AFTER_CLOSER: Final = (
+AFTER_CLOSER: Final = (
     "the reply ends right after a closer: cut there, or a closer lost before "
     "it (two readings; the model did not say it stopped at its token limit)"
 )
 _ESCAPED_QUOTE_CLOSERS: Final = re.compile(r'\\"[ \t\r\n]*+[\]}][\]} \t\r\n]*+\Z')
 """An escaped quote, then closers to the end (``{"p": "x\\"}``)."""
-_ESCAPED_END: Final = (
+ESCAPED_END: Final = (
     "the reply ends with an escaped quote and then closers: a backslash "
     "before the string's closing quote, or a cut inside the string (two "
     "readings; the model did not say it stopped at its token limit)"
 )
+AT_A_CLOSER: Final = frozenset({AFTER_CLOSER, ESCAPED_END})
+"""The reasons :func:`close_truncated` gives for a text that ends at a closer
+without a token-limit stop: a cut there, or a slip before it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +246,7 @@ def close_truncated(
         and _end_state(stripped)[1] is None
     ):
         # Outside a string the cut state says no more (read in C here).
-        return DecodeFailure("invalid_json", len(stripped) - 1, _AFTER_CLOSER)
+        return DecodeFailure("invalid_json", len(stripped) - 1, AFTER_CLOSER)
     state = cut_state(stripped)
     kept_scalar = False
     if (
@@ -251,7 +254,7 @@ def close_truncated(
         and not (after_closer or final_only)
         and _ESCAPED_QUOTE_CLOSERS.search(stripped, state.string_start)
     ):
-        return DecodeFailure("invalid_json", len(stripped) - 1, _ESCAPED_END)
+        return DecodeFailure("invalid_json", len(stripped) - 1, ESCAPED_END)
     if (
         state.string_start is not None
         and state.key_start != state.string_start  # a cut key's member goes
@@ -266,7 +269,7 @@ def close_truncated(
             return DecodeFailure("invalid_json", string_start, _MISSING_QUOTE)
     if state.string_start is None:
         if not (after_closer or final_only) and stripped[-1:] in {"}", "]"}:
-            return DecodeFailure("invalid_json", len(stripped) - 1, _AFTER_CLOSER)
+            return DecodeFailure("invalid_json", len(stripped) - 1, AFTER_CLOSER)
         tail = stripped[state.scalar_start :].lstrip(" \t\r\n")
         # A scalar the text ends in may have lost characters; one that space
         # follows is whole.
