@@ -97,6 +97,21 @@ def test_the_key_whose_value_the_cut_removed(text: str, key: str | None) -> None
     assert closed.cut_key == key
 
 
+@pytest.mark.parametrize("code", range(128))
+def test_an_ascii_key_is_read_as_the_decoder_reads_it(code: int) -> None:
+    # A key of ASCII with no backslash is taken as written, without a decode.
+    raw = f"k{chr(code)}y"
+    if code in {ord('"'), ord("\\")}:
+        raw = r"k\"y" if code == ord('"') else r"k\\y"  # decoded
+    try:
+        decoded = pydantic_core.from_json(f'"{raw}"')
+    except ValueError:
+        decoded = raw  # a control character: kept as written
+    closed = close_truncated(f'{{"{raw}": {{"v":', max_depth=200)
+    assert isinstance(closed, Closed)
+    assert closed.cut_key == f"{decoded}.v"
+
+
 @pytest.mark.parametrize(
     ("text", "after_closer", "closes"),
     [

@@ -175,6 +175,10 @@ def swallows_structure(text: str) -> bool:
 def _key_text(text: str, start: int) -> str:
     end = skip_string(text, start)
     raw = text[start + 1 : (end - 1) if end is not None else len(text)]
+    if raw.isascii() and "\\" not in raw:
+        # What the decoder gives (a control character fails it: ``raw`` too),
+        # without a call per key of the path.
+        return raw
     try:
         import pydantic_core  # noqa: PLC0415 - loaded when first needed (start-up)
 
