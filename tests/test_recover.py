@@ -14,6 +14,7 @@ import pydantic_core
 import pytest
 from _counting import Tally, as_params, assert_linear_work, measure
 
+import langchain_jsonrecover._core.decode.close as close_module
 from langchain_jsonrecover._core.decode.close import (
     Closed,
     close_truncated,
@@ -300,3 +301,31 @@ def test_closing_takes_linear_work_and_few_parser_calls(
         lambda text: count_close_work(monkeypatch, text), build, N
     )
     assert max(small_calls, large_calls) <= 4  # never one call per prefix
+
+
+@pytest.mark.parametrize(
+    ("text", "whole_reads"),
+    [
+        pytest.param('{\n  "a": {\n    "b": "Hauptstra', 0, id="in_a_value"),
+        pytest.param('{\n  "a": [\n    "x", "y z', 0, id="in_an_item"),
+        pytest.param('{"a": {"b": "c", "d": "Dear {name}', 2, id="closer_last"),
+        pytest.param('{"a": {"b": 1}', 1, id="after_a_closer"),
+    ],
+)
+def test_a_cut_in_a_string_reads_the_whole_text_only_before_a_closer(
+    monkeypatch: pytest.MonkeyPatch, text: str, whole_reads: int
+) -> None:
+    # The bracket count over the whole text (``_end_state``) asks whether a
+    # string swallowed the lines that close the JSON: only a text ending with
+    # a closer can show that.
+    reads = 0
+    real = close_module._end_state
+
+    def counted(read: str) -> tuple[int, int | None]:
+        nonlocal reads
+        reads += 1
+        return real(read)
+
+    monkeypatch.setattr(close_module, "_end_state", counted)
+    close_truncated(text, max_depth=200, after_closer=False)
+    assert reads == whole_reads

@@ -263,6 +263,8 @@ def close_truncated(
         state.string_start is not None
         and state.key_start != state.string_start  # a cut key's member goes
         and not (after_closer or final_only)
+        # ``_CLOSERS_AT_END`` needs a closer last; else no whole-text read.
+        and stripped[-1:] in {"}", "]"}
     ):
         depth, string_start = _end_state(stripped)
         if (
