@@ -7,7 +7,8 @@ text, so it is read in C where it can be: a first pass walks from bracket to
 bracket (the text between two brackets, whole strings and closed containers
 without a bracket inside and all, is one possessive regex match), keeping
 only the containers still open; a second reads the tokens of the innermost
-open container's own text after its last closed container, and of the
+open container's own text after its last closed container (an object's
+whole members, ``"key": value,``, a run of them in one match), and of the
 containers around it only when the member the cut removed needs its path (an
 object's last stretch, an array's commas counted in C). The token-by-token
 scan of the whole text is kept for the one shape that reading does not
@@ -55,9 +56,19 @@ _FLAT: Final = rf"\{{{_PLAIN}\}}|\[{_PLAIN}\]"
 _RUN_FLAT: Final = re.compile(f"{_PLAIN}(?:(?:{_FLAT}){_PLAIN})*+", re.DOTALL)
 _LAST_FLAT: Final = re.compile(f"(?:{_PLAIN}({_FLAT}))*+", re.DOTALL)
 _QUOTE_OR_BRACKET: Final = re.compile(r'["\[\]{}]')
+_QUOTED: Final = r'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
 # In a stretch (every string closed, every bracket a closed container's
 # without one inside), what hides commas from its own.
-_STRING_OR_FLAT: Final = re.compile(rf'"[^"\\]*+(?:\\.[^"\\]*+)*+"|{_FLAT}', re.DOTALL)
+_STRING_OR_FLAT: Final = re.compile(f"{_QUOTED}|{_FLAT}", re.DOTALL)
+# Whole members of an object, each ``"key": value,`` with at most one string
+# for its value and no bracket (the text between tokens is skipped as the token
+# read skips it): one match in C where the token read takes five steps a
+# member. Group 1 is the last member's key.
+_TEXT: Final = r'[^\[\]{}",:]*+'
+_MEMBERS: Final = re.compile(
+    rf"(?:{_TEXT}({_QUOTED}){_TEXT}:{_TEXT}(?:{_QUOTED}{_TEXT})?+,)*+",
+    re.DOTALL,
+)
 
 
 @dataclass(slots=True)
@@ -95,6 +106,15 @@ def _replay(text: str, frame: _Frame, prev: str) -> _Replay:
             last_key = -2
         pos, end = segments[index], segments[index + 1]
         while True:
+            if in_object and out.prev in {"{", ","}:
+                # Whole members read as the steps below read them: the key
+                # (``member``), its colon (``key_before_colon``), the value,
+                # the comma (``prev``; ``last_key`` back to none).
+                members = _MEMBERS.match(text, pos, end)
+                if members is not None and members.start(1) >= 0:
+                    out.member = out.key_before_colon = members.start(1)
+                    out.prev, last_key = ",", -2
+                    pos = out.pos = members.end()
             token = _STATE_TOKENS.search(text, pos, end)
             if token is None:
                 break
