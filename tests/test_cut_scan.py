@@ -234,10 +234,10 @@ def test_a_cut_after_a_closer_is_refused_without_the_cut_state(
     # the same text (the model said it was cut) reads the cut state once.
     reads = 0
 
-    def counted(text: str) -> CutState:
+    def counted(text: str, *, path: bool = True) -> CutState:
         nonlocal reads
         reads += 1
-        return cut_state(text)
+        return cut_state(text, path=path)
 
     monkeypatch.setattr(_close, "cut_state", counted)
     result = close_truncated(

@@ -15,6 +15,7 @@ import pytest
 from _counting import Tally, as_params, assert_linear_work, measure
 
 import langchain_jsonrecover._core.decode.close as close_module
+import langchain_jsonrecover._core.decode.cut_scan as cut_scan_module
 from langchain_jsonrecover._core.decode.close import (
     Closed,
     close_truncated,
@@ -83,6 +84,9 @@ CUT_KEYS = [
     pytest.param('{"a": {"x": [1, 2]}, "b": {"c', "b.c", id="after_a_closed_one"),
     pytest.param('{"a\u00e9": 1', "a\u00e9", id="key_as_written"),
     pytest.param('{"done": true', None, id="whole_literal_kept"),
+    pytest.param('{"a": {"b": 1, "k ', "a.k", id="key_then_space"),
+    pytest.param('{"a": [{"true', "a[0].true", id="key_like_a_literal"),
+    pytest.param('{"a": {"b": 7\n', None, id="number_then_a_line_break"),
     pytest.param('{"n": 1 ', None, id="number_that_space_follows"),
     pytest.param('{"a": "x', None, id="string_prefix_kept"),
     pytest.param('{"a": 1, ', None, id="after_a_comma"),
@@ -96,6 +100,35 @@ def test_the_key_whose_value_the_cut_removed(text: str, key: str | None) -> None
     closed = close_truncated(text, max_depth=200)
     assert isinstance(closed, Closed)
     assert closed.cut_key == key
+
+
+@pytest.mark.parametrize(
+    ("text", "paths"),
+    [
+        pytest.param('{"a": {"b": [1], "c": 2', 1, id="number_cut"),
+        pytest.param('{"a": {"b": [1], "c": 2\n  ', 0, id="number_then_space"),
+        pytest.param('{"a": {"b": [1], "c": null', 0, id="literal"),
+        pytest.param('{"a": {"b": [1], "c": "x', 0, id="in_a_value"),
+    ],
+)
+def test_the_path_of_a_cut_member_is_read_only_when_it_is_cut(
+    monkeypatch: pytest.MonkeyPatch, text: str, paths: int
+) -> None:
+    # The containers around the innermost one are read for the path of a
+    # member whose value the cut removed, and only then.
+    reads = 0
+    real = cut_scan_module._outer
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal reads
+        reads += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cut_scan_module, "_outer", counted)
+    closed = close_truncated(text, max_depth=200)
+    assert isinstance(closed, Closed)
+    assert reads == paths
+    assert (closed.cut_key is not None) == bool(paths)
 
 
 @pytest.mark.parametrize("code", range(128))

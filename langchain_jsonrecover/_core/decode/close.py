@@ -79,6 +79,7 @@ _CUT_SCALAR: Final = re.compile(
     r"|t(?:r(?:ue?)?)?|f(?:a(?:l(?:se?)?)?)?|n(?:u(?:ll?)?)?"
 )
 _LITERALS: Final = frozenset({"true", "false", "null"})
+_LITERAL_ENDS: Final = tuple(_LITERALS)
 _SWALLOWED: Final = re.compile(r'\\"[ \t\r\n]*[:,]')
 AFTER_CLOSER: Final = (
     "the reply ends right after a closer: cut there, or a closer lost before "
@@ -168,7 +169,7 @@ def swallows_structure(text: str) -> bool:
         >>> swallows_structure('{"a": "x')
         False
     """
-    start = cut_state(text).string_start
+    start = cut_state(text, path=False).string_start
     return start is not None and _SWALLOWED.search(text, start) is not None
 
 
@@ -251,7 +252,10 @@ def close_truncated(
     ):
         # Outside a string the cut state says no more (read in C here).
         return DecodeFailure("invalid_json", len(stripped) - 1, AFTER_CLOSER)
-    state = cut_state(stripped)
+    # A scalar that space follows, or a literal, is kept whole: no member
+    # lost its value, so the path to one is not read (else read once more).
+    path = len(stripped) == len(text) and not stripped.endswith(_LITERAL_ENDS)
+    state = cut_state(stripped, path=path)
     kept_scalar = False
     if (
         state.string_start is not None
@@ -289,7 +293,7 @@ def close_truncated(
             text = stripped[: len(stripped) - len(tail)]
     cut_key = None
     if state.key_start is not None and not kept_scalar:
-        cut_key = _cut_path(stripped, state)
+        cut_key = _cut_path(stripped, state if path else cut_state(stripped))
     repairs.append("truncation_closed")
     import pydantic_core  # noqa: PLC0415 - loaded when first needed (start-up)
 

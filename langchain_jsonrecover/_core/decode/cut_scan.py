@@ -143,8 +143,11 @@ def _replay(text: str, frame: _Frame, prev: str) -> _Replay:
     return out
 
 
-def cut_state(text: str) -> CutState:
+def cut_state(text: str, *, path: bool = True) -> CutState:
     """Where a cut text stops, read in two passes, both linear.
+
+    ``path``: read ``outer`` too; else it may be left empty (the containers
+    around the innermost one are not read for it), the other fields the same.
 
     The first walks from bracket to bracket (the text between two, strings
     and closed containers without a bracket inside and all, is one match in
@@ -155,9 +158,9 @@ def cut_state(text: str) -> CutState:
     every bracket. The token scan of the whole text (``_cut_state_tokens``)
     is kept for a text this reading does not settle.
     """
-    state = _read(text, _open_frames(text, _RUN_FLAT), fine=False)
+    state = _read(text, _open_frames(text, _RUN_FLAT), fine=False, path=path)
     if state is None:  # a key before an object's last stretch: every bracket
-        state = _read(text, _open_frames(text, _RUN), fine=True)
+        state = _read(text, _open_frames(text, _RUN), fine=True, path=path)
     # On fine frames every read settles; the token scan is the full answer.
     return state if state is not None else _cut_state_tokens(text)
 
@@ -200,10 +203,13 @@ def _open_frames(text: str, run: re.Pattern[str]) -> list[_Frame]:
     ]
 
 
-def _read(text: str, frames: list[_Frame], *, fine: bool) -> CutState | None:
+def _read(
+    text: str, frames: list[_Frame], *, fine: bool, path: bool
+) -> CutState | None:
     """The cut state from the open frames; ``None`` when it needs them ``fine``.
 
     ``fine``: every closed container is a break in its frame's stretches.
+    ``path``: read the containers around the innermost one (``outer``).
     """
     size = len(text)
     inner = _replay_last(text, frames[-1])
@@ -211,7 +217,7 @@ def _read(text: str, frames: list[_Frame], *, fine: bool) -> CutState | None:
     if inner.string_start is not None:
         if not inner.string_is_key:
             return CutState(inner.string_start, None, size)
-        outer = _outer(text, frames, fine=fine)
+        outer = _outer(text, frames, fine=fine) if path else ()
         return (
             None
             if outer is None
@@ -227,7 +233,7 @@ def _read(text: str, frames: list[_Frame], *, fine: bool) -> CutState | None:
         return _cut_state_tokens(text)  # a ':' after no key: the full scan says
     else:
         return CutState(None, None, inner.pos)
-    outer = _outer(text, frames, fine=fine)
+    outer = _outer(text, frames, fine=fine) if path else ()
     return None if outer is None else CutState(None, key_start, inner.pos, outer)
 
 
