@@ -102,6 +102,19 @@ def test_the_key_whose_value_the_cut_removed(text: str, key: str | None) -> None
     assert closed.cut_key == key
 
 
+def _calls(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> dict[str, int]:
+    """Count the calls of ``module.name``, which works as before."""
+    calls = {"n": 0}
+    real = getattr(module, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
 @pytest.mark.parametrize(
     ("text", "paths"),
     [
@@ -116,18 +129,10 @@ def test_the_path_of_a_cut_member_is_read_only_when_it_is_cut(
 ) -> None:
     # The containers around the innermost one are read for the path of a
     # member whose value the cut removed, and only then.
-    reads = 0
-    real = cut_scan_module._outer
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        nonlocal reads
-        reads += 1
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(cut_scan_module, "_outer", counted)
+    reads = _calls(monkeypatch, cut_scan_module, "_outer")
     closed = close_truncated(text, max_depth=200)
     assert isinstance(closed, Closed)
-    assert reads == paths
+    assert reads["n"] == paths
     assert (closed.cut_key is not None) == bool(paths)
 
 
@@ -351,14 +356,6 @@ def test_a_cut_in_a_string_reads_the_whole_text_only_before_a_closer(
     # The bracket count over the whole text (``_end_state``) asks whether a
     # string swallowed the lines that close the JSON: only a text ending with
     # a closer can show that.
-    reads = 0
-    real = close_module._end_state
-
-    def counted(read: str) -> tuple[int, int | None]:
-        nonlocal reads
-        reads += 1
-        return real(read)
-
-    monkeypatch.setattr(close_module, "_end_state", counted)
+    reads = _calls(monkeypatch, close_module, "_end_state")
     close_truncated(text, max_depth=200, after_closer=False)
-    assert reads == whole_reads
+    assert reads["n"] == whole_reads
