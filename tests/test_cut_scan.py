@@ -118,6 +118,55 @@ def test_only_the_innermost_container_is_read_token_by_token(
     assert _token_searches(monkeypatch, small) == _token_searches(monkeypatch, large)
 
 
+def _long_record(n: int, *, pretty: bool) -> str:
+    record = {f"k{i}": [i, "v{i}", True, None][i % 4] for i in range(n)}
+    return json.dumps(
+        {"items": [{"id": 0}, {**record, "last": "x"}]}, indent=pretty or None
+    )
+
+
+@pytest.mark.parametrize("pretty", [False, True])
+@pytest.mark.parametrize("cut_at", ['"x', '"last": ', '"last"', '"la'])
+def test_the_members_of_the_last_stretch_are_passed_whole(
+    monkeypatch: pytest.MonkeyPatch, cut_at: str, *, pretty: bool
+) -> None:
+    # A record of 100 or 200 members cut in its last: its whole members
+    # ``"key": value,`` are passed in one match, the same token searches.
+    def cut(n: int) -> str:
+        text = _long_record(n, pretty=pretty)
+        return text[: text.rindex('"last"') + len(cut_at)]
+
+    small, large = cut(100), cut(200)
+    assert _fields(cut_state(large)) == _fields(_cut_state_tokens(large))
+    assert _token_searches(monkeypatch, small) == _token_searches(monkeypatch, large)
+
+
+def test_the_member_runs_read_as_the_token_steps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every open container of every prefix and odd text, read with the runs
+    # of whole members and without them (a pattern that never matches): the
+    # same fields, ``prev`` and the last key's colon included.
+    rng = random.Random(7)  # noqa: S311 - a fixed seed, not a secret
+    garbage = [
+        "".join(
+            rng.choice(['"k"', '"v"', ":", ",", " ", "1", "{", "\\"]) for _ in range(12)
+        )
+        for _ in range(500)
+    ]
+    texts = [*_PREFIXES, *_ODD, *("{" + text for text in garbage)]
+    frames = [
+        (text, frame)
+        for text in texts
+        for run in (_cut_scan._RUN, _cut_scan._RUN_FLAT)
+        for frame in _cut_scan._open_frames(text, run)
+    ]
+    fast = [_cut_scan._replay(text, frame, frame.opener) for text, frame in frames]
+    monkeypatch.setattr(_cut_scan, "_MEMBERS", re.compile("(?!)"))  # never
+    steps = [_cut_scan._replay(text, frame, frame.opener) for text, frame in frames]
+    assert fast == steps
+
+
 def test_the_containers_around_are_read_in_their_last_stretch(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -185,10 +234,10 @@ def test_a_cut_after_a_closer_is_refused_without_the_cut_state(
     # the same text (the model said it was cut) reads the cut state once.
     reads = 0
 
-    def counted(text: str) -> CutState:
+    def counted(text: str, *, path: bool = True) -> CutState:
         nonlocal reads
         reads += 1
-        return cut_state(text)
+        return cut_state(text, path=path)
 
     monkeypatch.setattr(_close, "cut_state", counted)
     result = close_truncated(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 from typing import Any
 
@@ -13,6 +14,7 @@ from pydantic import BaseModel
 
 import langchain_jsonrecover
 from langchain_jsonrecover import retry
+from langchain_jsonrecover._core.found import ReplyFailure
 from langchain_jsonrecover.errors import (
     InvalidJsonError,
     JsonRecoveryError,
@@ -21,6 +23,7 @@ from langchain_jsonrecover.errors import (
     RetryExhaustedError,
     SchemaValidationError,
     UnknownToolError,
+    error_for,
 )
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.retry.steps import Ask, Plan, Rejected, State, next_move
@@ -166,3 +169,49 @@ def test_messages_stay_as_written_without_a_troubleshooting_url(
 ) -> None:
     assert str(error) == message
     assert error.args == (message,)
+
+
+_REQUIRES_A = {"type": "object", "required": ["a"]}
+
+
+@pytest.mark.parametrize(
+    ("schema", "reply"),
+    [
+        pytest.param(None, '{"a": 1 "b": 2}', id="syntax"),
+        pytest.param(None, '{"a": {"b": 1}', id="cut-after-a-closer"),
+        pytest.param(None, "no JSON here", id="no-json"),
+        pytest.param(_REQUIRES_A, '{"b": 2}', id="schema"),
+        pytest.param(_REQUIRES_A, '{"a": 1 "b": 2}', id="syntax-with-a-schema"),
+    ],
+)
+def test_a_failed_parse_reads_no_private_attribute_through_getattr(
+    monkeypatch: pytest.MonkeyPatch, schema: Any, reply: str
+) -> None:
+    # Pydantic's ``__getattr__`` raises and catches an exception for each read
+    # of a private attribute (5 µs): the typed error is built without one.
+    parser = langchain_jsonrecover.TruncationRecoveringOutputParser(
+        pydantic_object=schema, repair=False
+    )
+    lookups = 0
+    real = vars(BaseModel)["__getattr__"]
+
+    def counted(self: BaseModel, name: str) -> Any:
+        nonlocal lookups
+        lookups += 1
+        return real(self, name)
+
+    monkeypatch.setattr(BaseModel, "__getattr__", counted)
+    with pytest.raises(JsonRecoveryError) as raised:
+        parser.parse(reply)
+    assert lookups == 0
+    failure = parser._find(reply)
+    assert isinstance(failure, ReplyFailure)
+    read = parser._schema_read()
+    if read is not None and failure.kind == "schema":
+        failure = dataclasses.replace(failure, detail=read.name)
+    expected = error_for(failure, reply, parser._shape)  # the lookup, as before
+    assert (type(raised.value), str(raised.value), raised.value.observation) == (
+        type(expected),
+        str(expected),
+        expected.observation,
+    )

@@ -14,6 +14,8 @@ import pydantic_core
 import pytest
 from _counting import Tally, as_params, assert_linear_work, measure
 
+import langchain_jsonrecover._core.decode.close as close_module
+import langchain_jsonrecover._core.decode.cut_scan as cut_scan_module
 from langchain_jsonrecover._core.decode.close import (
     Closed,
     close_truncated,
@@ -82,6 +84,9 @@ CUT_KEYS = [
     pytest.param('{"a": {"x": [1, 2]}, "b": {"c', "b.c", id="after_a_closed_one"),
     pytest.param('{"a\u00e9": 1', "a\u00e9", id="key_as_written"),
     pytest.param('{"done": true', None, id="whole_literal_kept"),
+    pytest.param('{"a": {"b": 1, "k ', "a.k", id="key_then_space"),
+    pytest.param('{"a": [{"true', "a[0].true", id="key_like_a_literal"),
+    pytest.param('{"a": {"b": 7\n', None, id="number_then_a_line_break"),
     pytest.param('{"n": 1 ', None, id="number_that_space_follows"),
     pytest.param('{"a": "x', None, id="string_prefix_kept"),
     pytest.param('{"a": 1, ', None, id="after_a_comma"),
@@ -95,6 +100,55 @@ def test_the_key_whose_value_the_cut_removed(text: str, key: str | None) -> None
     closed = close_truncated(text, max_depth=200)
     assert isinstance(closed, Closed)
     assert closed.cut_key == key
+
+
+def _calls(monkeypatch: pytest.MonkeyPatch, module: Any, name: str) -> dict[str, int]:
+    """Count the calls of ``module.name``, which works as before."""
+    calls = {"n": 0}
+    real = getattr(module, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls["n"] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
+@pytest.mark.parametrize(
+    ("text", "paths"),
+    [
+        pytest.param('{"a": {"b": [1], "c": 2', 1, id="number_cut"),
+        pytest.param('{"a": {"b": [1], "c": 2\n  ', 0, id="number_then_space"),
+        pytest.param('{"a": {"b": [1], "c": null', 0, id="literal"),
+        pytest.param('{"a": {"b": [1], "c": "x', 0, id="in_a_value"),
+    ],
+)
+def test_the_path_of_a_cut_member_is_read_only_when_it_is_cut(
+    monkeypatch: pytest.MonkeyPatch, text: str, paths: int
+) -> None:
+    # The containers around the innermost one are read for the path of a
+    # member whose value the cut removed, and only then.
+    reads = _calls(monkeypatch, cut_scan_module, "_outer")
+    closed = close_truncated(text, max_depth=200)
+    assert isinstance(closed, Closed)
+    assert reads["n"] == paths
+    assert (closed.cut_key is not None) == bool(paths)
+
+
+@pytest.mark.parametrize("code", range(128))
+def test_an_ascii_key_is_read_as_the_decoder_reads_it(code: int) -> None:
+    # A key of ASCII with no backslash is taken as written, without a decode.
+    raw = f"k{chr(code)}y"
+    if code in {ord('"'), ord("\\")}:
+        raw = r"k\"y" if code == ord('"') else r"k\\y"  # decoded
+    try:
+        decoded = pydantic_core.from_json(f'"{raw}"')
+    except ValueError:
+        decoded = raw  # a control character: kept as written
+    closed = close_truncated(f'{{"{raw}": {{"v":', max_depth=200)
+    assert isinstance(closed, Closed)
+    assert closed.cut_key == f"{decoded}.v"
 
 
 @pytest.mark.parametrize(
@@ -285,3 +339,23 @@ def test_closing_takes_linear_work_and_few_parser_calls(
         lambda text: count_close_work(monkeypatch, text), build, N
     )
     assert max(small_calls, large_calls) <= 4  # never one call per prefix
+
+
+@pytest.mark.parametrize(
+    ("text", "whole_reads"),
+    [
+        pytest.param('{\n  "a": {\n    "b": "Hauptstra', 0, id="in_a_value"),
+        pytest.param('{\n  "a": [\n    "x", "y z', 0, id="in_an_item"),
+        pytest.param('{"a": {"b": "c", "d": "Dear {name}', 2, id="closer_last"),
+        pytest.param('{"a": {"b": 1}', 1, id="after_a_closer"),
+    ],
+)
+def test_a_cut_in_a_string_reads_the_whole_text_only_before_a_closer(
+    monkeypatch: pytest.MonkeyPatch, text: str, whole_reads: int
+) -> None:
+    # The bracket count over the whole text (``_end_state``) asks whether a
+    # string swallowed the lines that close the JSON: only a text ending with
+    # a closer can show that.
+    reads = _calls(monkeypatch, close_module, "_end_state")
+    close_truncated(text, max_depth=200, after_closer=False)
+    assert reads["n"] == whole_reads

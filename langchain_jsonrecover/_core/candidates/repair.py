@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from langchain_jsonrecover._core.candidates.after_closer import refused_at_a_closer
 from langchain_jsonrecover._core.candidates.find import (
     MEMBERS_FIRST,
     NON_SPACE,
@@ -266,6 +267,8 @@ class RepairPass:
 
     def _repair_candidate(self, candidate: Candidate) -> Candidate | None:
         masked, scan = self.masked, self.scan
+        if refused_at_a_closer(masked, candidate):
+            return None  # no repair reads it (the argument: ``after_closer``)
         entities = candidate.step == "fence"
         fixed = self._repair(candidate.start, entities=entities)
         if fixed is None:

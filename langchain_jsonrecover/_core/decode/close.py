@@ -79,18 +79,22 @@ _CUT_SCALAR: Final = re.compile(
     r"|t(?:r(?:ue?)?)?|f(?:a(?:l(?:se?)?)?)?|n(?:u(?:ll?)?)?"
 )
 _LITERALS: Final = frozenset({"true", "false", "null"})
+_LITERAL_ENDS: Final = tuple(_LITERALS)
 _SWALLOWED: Final = re.compile(r'\\"[ \t\r\n]*[:,]')
-_AFTER_CLOSER: Final = (
+AFTER_CLOSER: Final = (
     "the reply ends right after a closer: cut there, or a closer lost before "
     "it (two readings; the model did not say it stopped at its token limit)"
 )
 _ESCAPED_QUOTE_CLOSERS: Final = re.compile(r'\\"[ \t\r\n]*+[\]}][\]} \t\r\n]*+\Z')
 """An escaped quote, then closers to the end (``{"p": "x\\"}``)."""
-_ESCAPED_END: Final = (
+ESCAPED_END: Final = (
     "the reply ends with an escaped quote and then closers: a backslash "
     "before the string's closing quote, or a cut inside the string (two "
     "readings; the model did not say it stopped at its token limit)"
 )
+AT_A_CLOSER: Final = frozenset({AFTER_CLOSER, ESCAPED_END})
+"""The reasons :func:`close_truncated` gives for a text that ends at a closer
+without a token-limit stop: a cut there, or a slip before it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,13 +169,17 @@ def swallows_structure(text: str) -> bool:
         >>> swallows_structure('{"a": "x')
         False
     """
-    start = cut_state(text).string_start
+    start = cut_state(text, path=False).string_start
     return start is not None and _SWALLOWED.search(text, start) is not None
 
 
 def _key_text(text: str, start: int) -> str:
     end = skip_string(text, start)
     raw = text[start + 1 : (end - 1) if end is not None else len(text)]
+    if raw.isascii() and "\\" not in raw:
+        # What the decoder gives (a control character fails it: ``raw`` too),
+        # without a call per key of the path.
+        return raw
     try:
         import pydantic_core  # noqa: PLC0415 - loaded when first needed (start-up)
 
@@ -243,19 +251,24 @@ def close_truncated(
         and _end_state(stripped)[1] is None
     ):
         # Outside a string the cut state says no more (read in C here).
-        return DecodeFailure("invalid_json", len(stripped) - 1, _AFTER_CLOSER)
-    state = cut_state(stripped)
+        return DecodeFailure("invalid_json", len(stripped) - 1, AFTER_CLOSER)
+    # A scalar that space follows, or a literal, is kept whole: no member
+    # lost its value, so the path to one is not read (else read once more).
+    path = len(stripped) == len(text) and not stripped.endswith(_LITERAL_ENDS)
+    state = cut_state(stripped, path=path)
     kept_scalar = False
     if (
         state.string_start is not None
         and not (after_closer or final_only)
         and _ESCAPED_QUOTE_CLOSERS.search(stripped, state.string_start)
     ):
-        return DecodeFailure("invalid_json", len(stripped) - 1, _ESCAPED_END)
+        return DecodeFailure("invalid_json", len(stripped) - 1, ESCAPED_END)
     if (
         state.string_start is not None
         and state.key_start != state.string_start  # a cut key's member goes
         and not (after_closer or final_only)
+        # ``_CLOSERS_AT_END`` needs a closer last; else no whole-text read.
+        and stripped[-1:] in {"}", "]"}
     ):
         depth, string_start = _end_state(stripped)
         if (
@@ -266,7 +279,7 @@ def close_truncated(
             return DecodeFailure("invalid_json", string_start, _MISSING_QUOTE)
     if state.string_start is None:
         if not (after_closer or final_only) and stripped[-1:] in {"}", "]"}:
-            return DecodeFailure("invalid_json", len(stripped) - 1, _AFTER_CLOSER)
+            return DecodeFailure("invalid_json", len(stripped) - 1, AFTER_CLOSER)
         tail = stripped[state.scalar_start :].lstrip(" \t\r\n")
         # A scalar the text ends in may have lost characters; one that space
         # follows is whole.
@@ -280,7 +293,7 @@ def close_truncated(
             text = stripped[: len(stripped) - len(tail)]
     cut_key = None
     if state.key_start is not None and not kept_scalar:
-        cut_key = _cut_path(stripped, state)
+        cut_key = _cut_path(stripped, state if path else cut_state(stripped))
     repairs.append("truncation_closed")
     import pydantic_core  # noqa: PLC0415 - loaded when first needed (start-up)
 

@@ -298,7 +298,7 @@ def _only_a_trailing_comma(
     comma = stopped.pos
     if stopped.msg != _TRAILING_COMMA or text[comma : comma + 1] != ",":
         return None
-    if _quote_like(text):
+    if quote_like(text):
         return None
     edited = text[:comma] + text[comma + 1 :]
     try:
@@ -322,7 +322,7 @@ def _spliced(text: str, stopped: Stopped | None) -> Repaired | None:
     the pass reads strict JSON as orjson does (as in
     :func:`_only_a_trailing_comma`).
     """
-    if stopped is None or _quote_like(text):
+    if stopped is None or quote_like(text):
         return None
     found = repair_object(text, stopped)
     if found is None:
@@ -331,7 +331,7 @@ def _spliced(text: str, stopped: Stopped | None) -> Repaired | None:
     return Repaired(out, names, truncated=False, end=end, value=(value,))
 
 
-def _quote_like(text: str) -> bool:
+def quote_like(text: str) -> bool:
     """Whether ``text`` holds a quote the pass may read as a string's end."""
     return any(quote in text for quote in _QUOTE_LIKE)
 
