@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from langchain_jsonrecover._core.decode.tolerant import Decoded, decode
 from langchain_jsonrecover._core.reply.fences import Fence
-from langchain_jsonrecover._core.spans.find import Span, find_spans
+from langchain_jsonrecover._core.spans.find import find_spans
+from langchain_jsonrecover._core.spans.kinds import Span
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
