@@ -399,12 +399,13 @@ def _read_span(
         # The scan ran out of text inside the span: nothing closed it.
         place = Place(span.start, span.end, repairs, step, closed=False)
         return close_or_fail(text, place, scan, span.cut)
-    start, end = span.start, span.end
-    bare = bare_first_key(text, start, end)
+    bare = bare_first_key(text, span.start, span.end)
     if bare >= 0:  # what the decoder would say, without decoding
-        failed = CandidateFailure("invalid_json", BARE_KEY_REASON, bare)
-        return Candidate(start, end, step, repairs, failure=failed, whole=span.broken)
-    place = Place(start, end, repairs, step, span.closed, whole=span.broken)
+        failed = CandidateFailure._make(("invalid_json", BARE_KEY_REASON, bare, ""))
+        # No value, cut key or rival; one value when the span is broken.
+        read = (step, repairs, None, failed, None, (), span.broken)
+        return Candidate._make((span.start, span.end, *read))
+    place = Place(span.start, span.end, repairs, step, span.closed, whole=span.broken)
     return decode_place(text, place, scan)
 
 

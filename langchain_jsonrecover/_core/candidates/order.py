@@ -89,9 +89,9 @@ def glued_runs(text: str, spans: Sequence[Span]) -> list[list[Span]]:
             current
             and current[-1].closed
             and (span.closed or span is spans[-1])
-            and not _citation_beside_object(current[-1], span)
             and not span.nested
             and _GAP.fullmatch(text, current[-1].end, span.start) is not None
+            and not _citation_beside_object(current[-1], span)
         ):
             current.append(span)
             continue

@@ -56,9 +56,12 @@ FLAT_BARE_OBJECT_NEXT: Final = re.compile(
     rf"(?:[^\[{{:]++|:(?![ \t\r\n]*+\{{))*+({_FLAT_BARE_OBJECT})"
 )
 
-# An object whose first key has no quote: see bare_first_key.
-_BARE_KEY: Final = re.compile(r"\{[ \t\r\n]*+[A-Za-z_]")
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+# An object whose first key has no quote (group 1), then no lone surrogate:
+# see bare_first_key.
+_BARE_KEY: Final = re.compile(
+    r"\{[ \t\r\n]*+([A-Za-z_])"  # the key's first character
+    "[^\ud800-\udfff]*+"  # no lone surrogate (a raw string cannot say them)
+)
 BARE_KEY_REASON: Final = "expected a string key"
 """orjson's message at a bare first key, in the decoder's words (a test pins it)."""
 
@@ -79,9 +82,9 @@ def bare_first_key(text: str, start: int, end: int) -> int:
         (6, -1)
     """
     found = _BARE_KEY.match(text, start, end)
-    if found is None or _SURROGATE.search(text, start, end) is not None:
+    if found is None or found.end() != end:
         return -1
-    return found.end() - 1
+    return found.start(1)
 
 
 def take_flat_objects(text: str, i: int, lo: int, hi: int, spans: list[Span]) -> int:
@@ -109,8 +112,9 @@ def take_flat_objects(text: str, i: int, lo: int, hi: int, spans: list[Span]) ->
     end = i
     while flat is not None:
         start, end = flat.span(flat.lastindex or 0)
+        # closed, an object, not empty, nothing decoded, not cut, not broken
         spans.append(
-            Span(start, end, closed=True, is_object=True, empty=False, nested=nested)
+            Span._make((start, end, True, True, False, None, None, False, nested))
         )
         flat = FLAT_BARE_OBJECT_NEXT.match(text, end, min(hi, end + SKIP_WINDOW))
         nested = False
