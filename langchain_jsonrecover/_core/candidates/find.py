@@ -399,7 +399,7 @@ def _read_span(
         # The scan ran out of text inside the span: nothing closed it.
         place = Place(span.start, span.end, repairs, step, closed=False)
         return close_or_fail(text, place, scan, span.cut)
-    bare = bare_first_key(text, span.start, span.end)
+    bare = span.bare if span.bare >= 0 else bare_first_key(text, span.start, span.end)
     if bare >= 0:  # what the decoder would say, without decoding
         failed = CandidateFailure._make(("invalid_json", BARE_KEY_REASON, bare, ""))
         # No value, cut key or rival; one value when the span is broken.

@@ -39,29 +39,28 @@ PROSE_BRACES: Final = re.compile(
 # so the root stands alone; the match sees the character that shows it (and
 # four more after a ``t``, ``f`` or ``n``: not a literal), so that a match in
 # a window of the text holds in all of it. Anything else is left to the walk.
-_PLAIN: Final = r"[^{}\[\]\"'#/\\]"
+# No lone surrogate either: then the decoder fails where its key is (group 1).
+_PLAIN: Final = r"[^{}\[\]\"'#/\\\ud800-\udfff]"
+_PLAIN_NO_COLON: Final = r"[^{}\[\]\"'#/\\:\ud800-\udfff]"
 _BARE_ITEMS: Final = (
     r"\[[ \t\r\n]*+(?!true|false|null|True|False|None|NaN|Infinity)[A-Za-z_]"
     rf"{_PLAIN}*+\]"
 )
 _FLAT_BARE_OBJECT: Final = (
-    rf"\{{[ \t\r\n]*+(?=[A-Za-z_])(?:[^{{}}\[\]\"'#/\\:]++|{_BARE_ITEMS})*+"
+    rf"\{{[ \t\r\n]*+(?=([A-Za-z_]))(?:{_PLAIN_NO_COLON}++|{_BARE_ITEMS})*+"
     rf":(?:{_PLAIN}++|{_BARE_ITEMS})*+\}}"
     r"(?=[ \t\r\n]*+(?:[^,\]}\"\[{0-9\-tfn \t\r\n]|(?!true|false|null)[tfn][\s\S]{4}))"
 )
 FLAT_BARE_OBJECT: Final = re.compile(_FLAT_BARE_OBJECT)
-# The next one after prose with no bracket (group 1), unless a colon and
-# spaces stand right before it (a member's value: ``after.after_key``).
+# The next one after prose with no bracket (group 1, its key group 2), unless
+# a colon and spaces stand right before it (a member's value: ``after_key``).
 FLAT_BARE_OBJECT_NEXT: Final = re.compile(
     rf"(?:[^\[{{:]++|:(?![ \t\r\n]*+\{{))*+({_FLAT_BARE_OBJECT})"
 )
 
 # An object whose first key has no quote (group 1), then no lone surrogate:
 # see bare_first_key.
-_BARE_KEY: Final = re.compile(
-    r"\{[ \t\r\n]*+([A-Za-z_])"  # the key's first character
-    "[^\ud800-\udfff]*+"  # no lone surrogate (a raw string cannot say them)
-)
+_BARE_KEY: Final = re.compile(r"\{[ \t\r\n]*+([A-Za-z_])[^\ud800-\udfff]*+")
 BARE_KEY_REASON: Final = "expected a string key"
 """orjson's message at a bare first key, in the decoder's words (a test pins it)."""
 
@@ -102,20 +101,22 @@ def take_flat_objects(text: str, i: int, lo: int, hi: int, spans: list[Span]) ->
         >>> text = "Use {name: Ada} or {city: Paris} as examples."
         >>> take_flat_objects(text, 4, 0, len(text), spans)
         32
-        >>> [(span.start, span.end) for span in spans]
-        [(4, 15), (19, 32)]
+        >>> [(span.start, span.end, span.bare) for span in spans]
+        [(4, 15, 5), (19, 32, 20)]
     """
     flat = FLAT_BARE_OBJECT.match(text, i, min(hi, i + SKIP_WINDOW))
     if flat is None:
         return -1
     nested = after_key(text, i, lo)
-    end = i
-    while flat is not None:
-        start, end = flat.span(flat.lastindex or 0)
+    start, end = flat.span()
+    key = flat.start(1)
+    while True:
         # closed, an object, not empty, nothing decoded, not cut, not broken
         spans.append(
-            Span._make((start, end, True, True, False, None, None, False, nested))
+            Span._make((start, end, True, True, False, None, None, False, nested, key))
         )
         flat = FLAT_BARE_OBJECT_NEXT.match(text, end, min(hi, end + SKIP_WINDOW))
-        nested = False
-    return end
+        if flat is None:
+            return end
+        start, end = flat.span(1)
+        key, nested = flat.start(2), False

@@ -76,6 +76,10 @@ class Span(NamedTuple):
     nested: bool = False
     """A key and a colon stand right before it: it is a member's value, in
     an object whose opening bracket is missing, never the answer alone."""
+    bare: int = -1
+    """Where its first key stands, when the span is known to open with a key
+    without quotes and to hold no lone surrogate (a strict decode fails
+    there: see ``flat.bare_first_key``); -1: not known."""
 
 
 def classify(text: str, start: int, limit: int) -> tuple[int, bool]:
