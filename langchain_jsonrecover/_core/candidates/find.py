@@ -401,10 +401,10 @@ def _read_span(
         return close_or_fail(text, place, scan, span.cut)
     bare = span.bare if span.bare >= 0 else bare_first_key(text, span.start, span.end)
     if bare >= 0:  # what the decoder would say, without decoding
-        failed = CandidateFailure._make(("invalid_json", BARE_KEY_REASON, bare, ""))
+        why = ("invalid_json", BARE_KEY_REASON, bare, "")
         # No value, cut key or rival; one value when the span is broken.
-        read = (step, repairs, None, failed, None, (), span.broken)
-        return Candidate._make((span.start, span.end, *read))
+        read = (step, repairs, None, tuple.__new__(CandidateFailure, why), None, ())
+        return tuple.__new__(Candidate, (span.start, span.end, *read, span.broken))
     place = Place(span.start, span.end, repairs, step, span.closed, whole=span.broken)
     return decode_place(text, place, scan)
 

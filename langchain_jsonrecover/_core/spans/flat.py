@@ -110,12 +110,13 @@ def take_flat_objects(text: str, i: int, lo: int, hi: int, spans: list[Span]) ->
     nested = after_key(text, i, lo)
     start, end = flat.span()
     key = flat.start(1)
+    match, append = FLAT_BARE_OBJECT_NEXT.match, spans.append
     while True:
-        # closed, an object, not empty, nothing decoded, not cut, not broken
-        spans.append(
-            Span._make((start, end, True, True, False, None, None, False, nested, key))
-        )
-        flat = FLAT_BARE_OBJECT_NEXT.match(text, end, min(hi, end + SKIP_WINDOW))
+        # closed, an object, not empty, nothing decoded, not cut, not broken;
+        # made as a tuple is (Span._make checks its length: a Python call more)
+        made = (start, end, True, True, False, None, None, False, nested, key)
+        append(tuple.__new__(Span, made))
+        flat = match(text, end, min(hi, end + SKIP_WINDOW))
         if flat is None:
             return end
         start, end = flat.span(1)
