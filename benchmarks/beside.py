@@ -26,10 +26,14 @@ How to run
     python benchmarks/beside.py 5b464de --quick    # three samples, shorter
     python benchmarks/beside.py 0f15d67 --size '300 B' --size '30 KB'
     python benchmarks/beside.py 0f15d67 --live --size '300 B' --size '30 KB'
+    python benchmarks/beside.py 0f15d67 --live --quick --size '300 B' --prose
 
     ``--live`` times the replies of the live targets instead (``_live.py``:
     pretty-printed, clean, fenced, after a ``<think>`` block with repair, and
     each slip, without repair, where the typed error is the result, and with).
+    ``--prose`` adds a megabyte of JSON-like prose (the targets' last row: the
+    typed error is the result; ``orjson.loads`` on the pretty-printed 1 MB
+    document is the baseline).
 """
 
 from __future__ import annotations
@@ -61,7 +65,15 @@ from _data import (
     truncated_reply,
 )
 from _faults import dense_reply, faulty_reply
-from _live import SLIPS, clean_payload, fenced, live_document, slipped, think
+from _live import (
+    SLIPS,
+    clean_payload,
+    fenced,
+    json_like_prose,
+    live_document,
+    slipped,
+    think,
+)
 from _report import environment_line, render
 from _timing import MEDIAN_OF_5, QUICK, Budget, FreshCall, sample_interleaved
 from langchain_core.exceptions import OutputParserException
@@ -197,6 +209,20 @@ def live_replies(size: str) -> list[Reply]:
     return rows
 
 
+def prose_reply() -> Reply:
+    """A megabyte of JSON-like prose (``_live.py``): the error is the result.
+
+    The baseline is the targets' (``targets.py``): ``orjson.loads`` on the
+    pretty-printed 1 MB document.
+    """
+    clean = clean_payload(live_document(1_000_000))
+    fence = "JsonFenceOutputParser"
+    text = json_like_prose()
+    return Reply(
+        "JSON-like prose", text, clean, b"", fence, {}, extract=True, raises=True
+    )
+
+
 def _bytes(value: Any) -> bytes:
     found = canonical(value)
     if found is None:
@@ -213,6 +239,8 @@ def _calls(package: ModuleType, reply: Reply) -> dict[str, Callable[[str], Any]]
     if reply.extract and hasattr(package, "extract_json"):
         extract = package.extract_json
         calls["extract_json"] = lambda text: extract(text).value
+        if reply.raises:
+            calls["extract_json"] = _erring(calls["extract_json"])
     options = ", ".join(f"{k}={v}" for k, v in reply.options.items())
     with contextlib.suppress(AttributeError, TypeError, ValueError):
         parser = getattr(package, reply.parser)(**reply.options)
@@ -315,8 +343,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="the replies of the live targets (pretty-printed, with slips)",
     )
+    parser.add_argument(
+        "--prose",
+        action="store_true",
+        help="a megabyte of JSON-like prose too (the targets' last row; alone "
+        "when no --size is given)",
+    )
     args = parser.parse_args(argv)
-    sizes: list[str] = args.size or ["200 KB"]
+    sizes: list[str] = args.size or ([] if args.prose else ["200 KB"])
     budget = QUICK if args.quick else MEDIAN_OF_5
     with tempfile.TemporaryDirectory(prefix="beside-") as scratch:
         sys.path.insert(0, scratch)
@@ -331,6 +365,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             for reply in (live_replies(size) if args.live else replies(size))
             for row in measure(reply, packages, budget)
         ]
+        if args.prose:
+            body += [["1 MB", *row] for row in measure(prose_reply(), packages, budget)]
     right = [False, False, False, *(True for _ in header[3:])]
     code = "`" if args.markdown else ""
     print(f"Versions: {environment_line()}")
@@ -338,6 +374,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     shown = where.relative_to(REPO) if where.is_relative_to(REPO) else where
     print(f"new: {shown}")
     flags = (" --quick" if args.quick else "") + (" --live" if args.live else "")
+    flags += " --prose" if args.prose else ""
     revs = " ".join(args.revisions)
     if args.size:
         revs += "".join(f" --size '{size}'" for size in sizes)

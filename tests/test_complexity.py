@@ -338,8 +338,9 @@ HOSTILE: list[Any] = [
         id="many_unclosed_objects",
     ),
     pytest.param(
-        # benchmarks/_live.py's JSON-like prose: a candidate per brace, each
-        # walked and decoded once (issue 24: 1 MB of it, about 33,000 braces).
+        # benchmarks/_live.py's JSON-like prose: a candidate per brace (issue
+        # 24: 1 MB of it, about 33,000 braces), each taken in one C match and
+        # failed without decoding (tests/test_prose_fast_paths.py).
         lambda n: "Use {name: Ada} or {city: Paris, tags: [a, b]} as examples. " * n,
         Raises(InvalidJsonError, truncated=False),
         id="json_like_prose_of_unquoted_keys",

@@ -19,9 +19,9 @@ from langchain_jsonrecover._core.decode.skip import skip_comment, skip_string
 from langchain_jsonrecover._core.spans import find as find_module
 from langchain_jsonrecover._core.spans import frames as frames_module
 from langchain_jsonrecover._core.spans.after import continues_structure
-from langchain_jsonrecover._core.spans.find import Span, find_spans
+from langchain_jsonrecover._core.spans.find import find_spans
 from langchain_jsonrecover._core.spans.frames import json_extent, skip_nested, tokens_of
-from langchain_jsonrecover._core.spans.kinds import JSON, MAYBE, PROSE, classify
+from langchain_jsonrecover._core.spans.kinds import JSON, MAYBE, PROSE, Span, classify
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -16,7 +16,6 @@ Without a schema, the first candidate that decodes is all there is to read.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
@@ -191,11 +190,9 @@ def settle(candidate: Candidate, schema: Schema | None) -> Candidate:
             if len(fits) == 1:
                 value, name = fits[0]
                 kept = tuple(r for r in candidate.repairs if r != "character_inserted")
-                return dataclasses.replace(
-                    candidate, value=value, repairs=(*kept, name), rival=()
-                )
+                return candidate._replace(value=value, repairs=(*kept, name), rival=())
     failure = CandidateFailure("invalid_json", _TWO_CLOSER_READINGS, candidate.start)
-    return dataclasses.replace(candidate, value=None, failure=failure, rival=())
+    return candidate._replace(value=None, failure=failure, rival=())
 
 
 def cut_value(key: str) -> Rejected:

@@ -55,25 +55,20 @@ from langchain_jsonrecover._core.decode.close import (
 from langchain_jsonrecover._core.decode.tolerant import Decoded, DecodeFailure, decode
 from langchain_jsonrecover._core.reply.fences import Fence, find_fences, outer_fence
 from langchain_jsonrecover._core.reply.probe import find_token
+from langchain_jsonrecover._core.spans.flat import BARE_KEY_REASON, bare_first_key
 from langchain_jsonrecover._core.spans.frames import json_extent
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from langchain_jsonrecover._core.reply.markup import Prepared
-    from langchain_jsonrecover._core.spans.find import Span
+    from langchain_jsonrecover._core.spans.kinds import Span
 
 MISLABELLED_FENCE: Final = "mislabelled_fence_read"
 """The repair of a block tagged with another language read as JSON."""
 NON_SPACE: Final = re.compile(r"\S")
 _JSON_LABEL: Final = re.compile(r"json[ \t]*\r?\n", re.IGNORECASE)
 OPENERS: Final = re.compile(r"[\[{]")
-#: A double quote no backslash escapes.
-UNESCAPED_QUOTE: Final = re.compile(r'(?<!\\)"')
-#: Right before a candidate: a quote, a key's colon, or a comma after a value.
-INSIDE_STRUCTURE: Final = re.compile(
-    r'(?:"[ \t]*+:?+|[\]}"0-9el][ \t\r\n]*+,)[ \t\r\n]*+\Z'
-)
 _NESTED: Final = (
     "a value inside an object whose opening bracket is missing (a key and a "
     "colon come before it)"
@@ -404,6 +399,12 @@ def _read_span(
         # The scan ran out of text inside the span: nothing closed it.
         place = Place(span.start, span.end, repairs, step, closed=False)
         return close_or_fail(text, place, scan, span.cut)
+    bare = span.bare if span.bare >= 0 else bare_first_key(text, span.start, span.end)
+    if bare >= 0:  # what the decoder would say, without decoding
+        why = ("invalid_json", BARE_KEY_REASON, bare, "")
+        # No value, cut key or rival; one value when the span is broken.
+        read = (step, repairs, None, tuple.__new__(CandidateFailure, why), None, ())
+        return tuple.__new__(Candidate, (span.start, span.end, *read, span.broken))
     place = Place(span.start, span.end, repairs, step, span.closed, whole=span.broken)
     return decode_place(text, place, scan)
 

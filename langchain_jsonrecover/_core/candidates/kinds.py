@@ -1,8 +1,8 @@
 """The kinds of a candidate: where it lies, how it decoded, how it was read.
 
-Pure dataclasses, no LangChain imports. ``_candidates`` finds and decodes the
-candidates; ``_candidate_order`` orders the spans they come from; both speak
-of them in these types.
+Pure dataclasses and named tuples, no LangChain imports. ``_candidates``
+finds and decodes the candidates; ``_candidate_order`` orders the spans they
+come from; both speak of them in these types.
 
 Example:
     >>> from langchain_jsonrecover._core.candidates.kinds import Place
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 if TYPE_CHECKING:
     from langchain_jsonrecover._core.decode.tolerant import Stopped
@@ -59,8 +59,7 @@ class Scan:
         return self if stop is None else dataclasses.replace(self, stop=stop)
 
 
-@dataclass(frozen=True, slots=True)
-class CandidateFailure:
+class CandidateFailure(NamedTuple):
     """Why one candidate gave no value."""
 
     kind: CandidateFailureKind
@@ -73,9 +72,13 @@ class CandidateFailure:
     """``"nested_value"``: a value inside an object whose opener is missing."""
 
 
-@dataclass(frozen=True, slots=True)
-class Candidate:
-    """One place in the reply that may hold the answer, decoded."""
+class Candidate(NamedTuple):
+    """One place in the reply that may hold the answer, decoded.
+
+    Named tuples, this and :class:`CandidateFailure`, not frozen dataclasses:
+    JSON-like prose gives one of each per brace, and a tuple is made four
+    times as fast.
+    """
 
     start: int
     end: int

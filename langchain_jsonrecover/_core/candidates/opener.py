@@ -7,11 +7,14 @@ opener is not where a value starts (see ``RepairPass``).
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
-from langchain_jsonrecover._core.candidates.find import (
-    INSIDE_STRUCTURE,
-    UNESCAPED_QUOTE,
+# A double quote no backslash escapes.
+UNESCAPED_QUOTE: Final = re.compile(r'(?<!\\)"')
+# Right before a candidate: a quote, a key's colon, or a comma after a value.
+INSIDE_STRUCTURE: Final = re.compile(
+    r'(?:"[ \t]*+:?+|[\]}"0-9el][ \t\r\n]*+,)[ \t\r\n]*+\Z'
 )
 
 _LOOK_BACK: Final = 64

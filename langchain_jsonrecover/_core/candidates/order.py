@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, Final
 
 from langchain_jsonrecover._core.decode.tolerant import Decoded, decode
 from langchain_jsonrecover._core.reply.fences import Fence
-from langchain_jsonrecover._core.spans.find import Span, find_spans
+from langchain_jsonrecover._core.spans.find import find_spans
+from langchain_jsonrecover._core.spans.kinds import Span
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -88,9 +89,9 @@ def glued_runs(text: str, spans: Sequence[Span]) -> list[list[Span]]:
             current
             and current[-1].closed
             and (span.closed or span is spans[-1])
-            and not _citation_beside_object(current[-1], span)
             and not span.nested
             and _GAP.fullmatch(text, current[-1].end, span.start) is not None
+            and not _citation_beside_object(current[-1], span)
         ):
             current.append(span)
             continue

@@ -36,6 +36,11 @@ from langchain_jsonrecover._core.spans.after import (
     after_key,
     cut_key_after,
 )
+from langchain_jsonrecover._core.spans.flat import (
+    PROSE_BRACES,
+    SKIP_WINDOW,
+    take_flat_objects,
+)
 from langchain_jsonrecover._core.spans.frames import (
     Frame,
     close_run,
@@ -45,48 +50,13 @@ from langchain_jsonrecover._core.spans.frames import (
     skip_nested,
     tokens_of,
 )
-from langchain_jsonrecover._core.spans.kinds import JSON, MAYBE, PROSE, classify
+from langchain_jsonrecover._core.spans.kinds import JSON, MAYBE, PROSE, Span, classify
 
 if TYPE_CHECKING:
     from langchain_jsonrecover._core.decode.tolerant import Stopped
 
 _OPENERS: Final = re.compile(r"[\[{]")
-# Braces that hold no bracket, quote, colon, comment or backslash and are not
-# empty (``{x}``, ``{name, age}``): prose, never a candidate, whatever their
-# classification; a run of them, with the prose between, is skipped at once.
-# Each skip looks at most this far, so a candidate pays a bounded look.
-_SKIP_WINDOW: Final = 1024
-_PROSE_BRACES: Final = re.compile(
-    r"(?:\{\s*+[^\s\[\]{}:\"'/#\\][^\[\]{}:\"'/#\\]*+\}[^\[{]*+)++"
-)
 _SPACE: Final = re.compile(r"\s*")
-
-
-@dataclass(frozen=True, slots=True)
-class Span:
-    """A JSON-like span: a candidate for decoding."""
-
-    start: int
-    """Offset of the opening bracket."""
-    end: int
-    """Offset just after the closing bracket, or the scan's limit if unclosed."""
-    closed: bool
-    """Whether the span's brackets balance before the scan's limit."""
-    is_object: bool
-    """``{`` rather than ``[``."""
-    empty: bool
-    """Nothing but whitespace between the brackets."""
-    decoded: Decoded | None = None
-    """The value, when the scan already decoded it (offsets relative to ``start``)."""
-    cut: DecodeFailure | None = None
-    """The decoder's verdict when it ran out of text inside this span: the
-    span holds a cut-off value and runs to the limit (no scan was needed)."""
-    broken: bool = False
-    """The structure shows the span is one value with a fault inside (a stray
-    closer in it, or a root closed too early): it must decode whole."""
-    nested: bool = False
-    """A key and a colon stand right before it: it is a member's value, in
-    an object whose opening bracket is missing, never the answer alone."""
 
 
 def find_spans(
@@ -207,14 +177,8 @@ class _Scan:
             # The root's closer was inside a string (``"Paris"}", "n": 1}``):
             # one broken span, for the default parser to report and repair
             # to read from the root's opener.
-            last = spans[-1]
-            spans[-1] = Span(
-                last.start,
-                glued.end(),
-                closed=True,
-                is_object=last.is_object,
-                empty=False,
-                broken=True,
+            spans[-1] = _broken(
+                spans[-1].start, glued.end(), is_object=spans[-1].is_object
             )
             return -1
         found = AFTER_ROOT.match(text, end, min(self.hi, end + LOOK))
@@ -230,16 +194,7 @@ class _Scan:
             start = spans[first].start
             is_object = spans[first].is_object
             del spans[first:]
-            spans.append(
-                Span(
-                    start,
-                    found.end(),
-                    closed=True,
-                    is_object=is_object,
-                    empty=False,
-                    broken=True,
-                )
-            )
+            spans.append(_broken(start, found.end(), is_object=is_object))
             return first
         if (found.group(2) or found.group(3)) is not None:
             return self._reopen(first)
@@ -272,8 +227,11 @@ class _Scan:
             return None
         i = found.start()
         if found.group() == "{":
-            window = min(self.hi, i + _SKIP_WINDOW)
-            prose = _PROSE_BRACES.match(self.text, i, window)
+            end = take_flat_objects(self.text, i, self.lo, self.hi, self.spans)
+            if end >= 0:
+                self.pos, self.chain = end, -1
+                return -1
+            prose = PROSE_BRACES.match(self.text, i, min(self.hi, i + SKIP_WINDOW))
             if prose is not None:
                 self.pos = prose.end()
                 return -1
@@ -447,6 +405,11 @@ class _Scan:
             return True
         self.pos = self.root_end = end
         return False
+
+
+def _broken(start: int, end: int, *, is_object: bool) -> Span:
+    """A closed span that the structure shows to be one broken value."""
+    return Span(start, end, closed=True, is_object=is_object, empty=False, broken=True)
 
 
 def _close_to(
