@@ -267,8 +267,8 @@ class RepairPass:
 
     def _repair_candidate(self, candidate: Candidate) -> Candidate | None:
         masked, scan = self.masked, self.scan
-        if refused_at_a_closer(masked, candidate):
-            return None  # no repair reads it (the argument: ``after_closer``)
+        if refused_at_a_closer(masked, candidate):  # no repair reads it
+            return None
         entities = candidate.step == "fence"
         fixed = self._repair(candidate.start, entities=entities)
         if fixed is None:
@@ -406,11 +406,7 @@ def _another_value(text: str, end: int, max_depth: int) -> bool:
 
 
 def _follows_value(text: str, end: int) -> bool:
-    """Whether JSON-like text follows ``end``: a fence, an opener, or more of a value.
-
-    Used to tell that a value repaired from the reply's start is not the only
-    candidate the reply holds.
-    """
+    """Whether a fence, an opener or more of a value follows ``end`` (a rival)."""
     return (
         "```" in text[end:]
         or OPENERS.search(text, end) is not None
@@ -493,8 +489,8 @@ def _member_before_brace(text: str, start: int, end: int, max_depth: int) -> boo
 def _same_value(one: Repaired, other: Repaired) -> bool:
     """Whether two repairs read one value, as orjson reads their texts."""
     keys = []
-    for fixed in (one, other):
-        key = value_key(fixed.value[0]) if fixed.value else None  # None: big integer
+    for fixed in (one, other):  # no value kept with a fix: a big integer
+        key = value_key(fixed.value[0]) if fixed.value else None
         try:
             keys.append(key or value_key(orjson.loads(fixed.text)))
         except orjson.JSONDecodeError:
