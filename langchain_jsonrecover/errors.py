@@ -89,13 +89,13 @@ class _WrittenMessageError(OutputParserException):
         observation: str | None,
         send_to_llm: bool,
     ) -> None:
-        super().__init__(
-            message,
-            observation=observation,
-            llm_output=llm_output,
-            send_to_llm=send_to_llm,
-        )
-        self.args = (message,)
+        # What ``OutputParserException.__init__`` sets, without building its
+        # message (the URL added, which ``args`` dropped again): half the cost
+        # of the error object. The attributes are pinned against it (tests).
+        ValueError.__init__(self, message)
+        self.observation = observation
+        self.llm_output = llm_output
+        self.send_to_llm = send_to_llm
         self.message = message
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -166,3 +166,23 @@ def test_messages_stay_as_written_without_a_troubleshooting_url(
 ) -> None:
     assert str(error) == message
     assert error.args == (message,)
+
+
+@pytest.mark.parametrize(("error", "message"), MESSAGES)
+def test_errors_hold_what_langchains_init_sets(
+    error: OutputParserException, message: str
+) -> None:
+    """Ours set LangChain's attributes without its ``__init__``: the same ones.
+
+    An attribute that a later langchain-core adds to ``OutputParserException``
+    fails here (ours would lack it), as does one whose value differs.
+    """
+    theirs = OutputParserException(
+        message,
+        observation=error.observation,
+        llm_output=error.llm_output,
+        send_to_llm=error.send_to_llm,
+    )
+    ours = {k: v for k, v in vars(error).items() if k in vars(theirs)}
+    assert ours == vars(theirs)
+    assert set(vars(error)) - set(vars(theirs)) <= {"message", "attempts", "repeats"}

@@ -227,9 +227,12 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
         return False
 
     def _error(self, failure: ReplyFailure, text: str) -> JsonRecoveryError:
-        if failure.kind == "schema" and self._schema is not None:
-            failure = dataclasses.replace(failure, detail=self._schema.name)
-        return error_for(failure, text, self._shape)
+        schema = self._schema_read()
+        if failure.kind == "schema" and schema is not None:
+            failure = dataclasses.replace(failure, detail=schema.name)
+        private = self.__pydantic_private__  # not pydantic's __getattr__ (see above)
+        shape = Shape() if private is None else private["_shape"]
+        return error_for(failure, text, shape)
 
     def _run(self, generation: Generation, text: str) -> Extraction:
         """Extract from a generation whose text is ``text``; note a length stop."""

@@ -95,7 +95,7 @@ def skeleton_outside_strings(raw: bytes) -> tuple[bytes, int]:
         >>> skeleton_outside_strings(b'{"a": ["]", "b\\"c"], "d": "x')
         (b'(()', 26)
     """
-    if b'\\"' in raw:
+    if b"\\" in raw and b'\\"' in raw:  # memchr first: most text has no backslash
         # An escaped quote never closes a string, nor does one after an
         # escaped backslash: one pass, left to right. Same lengths: offsets hold.
         raw = _ESCAPE_PAIR.sub(b"\0\0", raw)
