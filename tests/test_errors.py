@@ -275,7 +275,7 @@ def test_a_parse_error_written_when_read_is_the_constructors_error(
     # put into words.
     eager = _eager(parser, reply, cut_off=cut_off)
     written: list[str] = []
-    real = errors_module.describe
+    real = describe  # what errors.py calls
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         written.append("described")
