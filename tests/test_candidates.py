@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
 
 from langchain_jsonrecover._core.candidates.find import iter_candidates
 from langchain_jsonrecover._core.candidates.kinds import Scan
+from langchain_jsonrecover._core.decode.tolerant import Stopped
 from langchain_jsonrecover._core.reply.markup import prepare_reply
 
 SCAN = Scan(max_depth=200)
@@ -105,3 +107,19 @@ def test_repairs_say_how_each_was_found() -> None:
     assert [c.repairs for c in found] == [("json_label_dropped",)]
     found = list(iter_candidates(prepare_reply('Sure ```json\n{"a": 1}\n```'), SCAN))
     assert [c.repairs for c in found] == [("fence_stripped",)]
+
+
+def test_reading_keeps_every_option_of_the_scan() -> None:
+    # ``Scan.reading`` names each field (faster than ``dataclasses.replace``):
+    # a field added to ``Scan`` and left out there fails here.
+    options: dict[str, Any] = {}
+    for field in dataclasses.fields(Scan):
+        if field.name == "max_depth":
+            options[field.name] = 7
+        elif field.type == "bool":
+            options[field.name] = not field.default
+    scan = Scan(**options)
+    stop = Stopped(3, "trailing comma is not allowed")
+    assert scan.reading(stop) == dataclasses.replace(scan, stop=stop)
+    assert len(options) == len(dataclasses.fields(Scan)) - 1  # all but the stop
+    assert scan.reading(None) is scan

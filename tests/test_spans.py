@@ -464,13 +464,13 @@ def test_the_walk_reads_only_around_the_fault_of_a_failed_root(
         assert tokens(_with_slip(100)) > 10 * small  # what the skip saves
 
 
-def test_a_root_with_one_slip_is_skipped_in_two_stretches(
+def test_a_root_with_one_slip_is_skipped_in_one_stretch(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # The skip starts where the decoder stopped and guesses the root's end:
-    # two stretches (the text up to the slip, then up to the last closer),
-    # however long the root, not a search of twenty. Each stretch is one
-    # skeleton taken in C, so the work is two passes over the text.
+    # The skip guesses the root's end (its last closer): one stretch up to
+    # it, however long the root, not a search of twenty (nor two stretches,
+    # to the slip and on). Each stretch is one skeleton taken in C, so the
+    # work is one pass over the text.
     def stretches(text: str) -> tuple[int, int]:
         sizes: list[int] = []
         real = frames_module._stretch
@@ -490,7 +490,7 @@ def test_a_root_with_one_slip_is_skipped_in_two_stretches(
         stretches(small),
         stretches(large),
     )
-    assert calls_small == calls_large == 2, (calls_small, calls_large)
+    assert calls_small == calls_large == 1, (calls_small, calls_large)
     assert chars_small <= len(small)
     assert chars_large <= len(large)
 

@@ -12,7 +12,6 @@ Example:
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -56,7 +55,20 @@ class Scan:
             >>> Scan(9).reading(Stopped(3, "trailing comma is not allowed")).stop.pos
             3
         """
-        return self if stop is None else dataclasses.replace(self, stop=stop)
+        if stop is None:
+            return self
+        # Built field by field: ``dataclasses.replace`` costs twice as much,
+        # about half of what orjson takes on a 300-byte reply.
+        return Scan(
+            self.max_depth,
+            scalars=self.scalars,
+            close_truncated=self.close_truncated,
+            final_only=self.final_only,
+            cut_off=self.cut_off,
+            trim_runaway_newlines=self.trim_runaway_newlines,
+            last=self.last,
+            stop=stop,
+        )
 
 
 class CandidateFailure(NamedTuple):

@@ -116,7 +116,7 @@ class Stopped:
         """
         if end != len(text) or self.pos < start or text[:start].strip(" \t\r\n"):
             return None
-        return Stopped(self.pos - start, self.msg)
+        return Stopped(self.pos - start, self.msg) if start else self
 
 
 @dataclass(frozen=True, slots=True)

@@ -337,9 +337,9 @@ class _Scan:
         The frames the walk would hold where the skip stops (see
         :func:`~langchain_jsonrecover._core.spans.frames.skip_nested`) are
         all inside JSON: each pops at the next closer whatever its kind and
-        adds no span, so one kind stands for all. Its first stretches end
-        where the decoder stopped and before the last closer of ``char``'s
-        kind (where a root, opened by ``char``, with one slip inside closes).
+        adds no span, so one kind stands for all. Its guesses: before the
+        last closer of ``char``'s kind (where a root, opened by ``char``, with
+        one slip inside closes), else where the decoder stopped.
 
         Returns:
             Whether anything was skipped.

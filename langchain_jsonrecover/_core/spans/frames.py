@@ -259,11 +259,12 @@ def skip_nested(
     pairs peeled), and stops before the stretch that holds one of those:
     stretches double while they pass; once one does not, they halve (a
     binary search for it), so the work stays linear in what is skipped.
-    Stretches ending at ``ends`` are tried first, each once: where the
-    decoder stopped (all before is JSON) and before the root's likely closer.
-    When all pass, the skip stops there (a root with one slip inside is
-    skipped in two stretches, not twenty); the first that does not pass
-    leaves the rest to the search.
+    Guesses at ``ends`` come first: one stretch to the last of them (before
+    the root's likely closer); when it passes, the skip stops there (a root
+    with one slip inside is skipped in one stretch, not twenty). Else a
+    stretch to each earlier end, each once (where the decoder stopped: all
+    before is JSON), and the first that does not pass leaves the rest to the
+    search.
 
     Args:
         text: The reply.
@@ -288,7 +289,12 @@ def skip_nested(
         (275, 30)
     """
     at = pos
-    for end in ends:
+    if ends and ends[-1] <= hi:
+        size, folded = _stretch(text[at : ends[-1]])
+        taken = _taken(folded, depth) if size else None
+        if taken is not None:
+            return at + size, taken
+    for end in ends[:-1]:
         if end > hi:
             break
         size, folded = _stretch(text[at:end])
@@ -297,9 +303,6 @@ def skip_nested(
             break
         depth = taken
         at += size
-    else:
-        if ends:
-            return at, depth
     window, least = _WINDOW, _LEAST_WINDOW
     grow = 2  # doubling until a stretch stops the skip; then only halving
     while at < hi:
