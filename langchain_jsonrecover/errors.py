@@ -35,7 +35,6 @@ from langchain_jsonrecover._core.prompts.feedback import (
     Shape,
     cut_quoting_short,
     describe,
-    locate,
 )
 
 if TYPE_CHECKING:
@@ -418,15 +417,11 @@ def error_for(
             return _written_later(
                 plain, _writer(failure, text, shape), llm_output=text, send_to_llm=True
             )
-    # The position now (the error's own attributes), its words when read.
-    line, column = locate(text, failure.pos or 0)
     return _written_later(
         InvalidJsonError,
-        _writer(failure, text, shape),
+        _writer(failure, text, shape, located=True),
         llm_output=text,
         send_to_llm=True,
-        line=line,
-        column=column,
         truncated=failure.kind == "truncated",
     )
 
@@ -439,10 +434,10 @@ def _written_later(
 ) -> _Error:
     """An error with ``known`` attributes, the rest written when first read.
 
-    ``write`` gives the others (``message`` and ``observation``): a parse that
-    fails and is caught unread never puts the failure into words (its
-    position, a line and a column, is known at once). Once written, the error
-    is the one its constructor makes (a test compares them).
+    ``write`` gives the others (``message``, ``observation``, a position): a
+    parse that fails and is caught unread never puts the failure into words
+    (a tenth of a 300-byte reply's error). Once written, the error is the one
+    its constructor makes (a test compares them).
     """
     error = cls.__new__(cls)
     error.__dict__.update(known, _write=write)
@@ -450,16 +445,22 @@ def _written_later(
 
 
 def _writer(
-    failure: ReplyFailure, text: str, shape: Shape | None
+    failure: ReplyFailure, text: str, shape: Shape | None, *, located: bool = False
 ) -> Callable[[], dict[str, Any]]:
-    """The failure's message and observation, written when called."""
+    """What the constructor of the failure's error is given, in words, when asked.
+
+    ``located``: with the line and the column (an ``InvalidJsonError``).
+    """
 
     def write() -> dict[str, Any]:
         described = describe(failure, text, shape)
         # As the constructors set them: the observation defaults to the message.
-        return {
+        written: dict[str, Any] = {
             "message": described.message,
             "observation": described.observation or described.message,
         }
+        if located:
+            written["line"], written["column"] = described.line, described.column
+        return written
 
     return write

@@ -242,13 +242,10 @@ def test_errors_hold_what_langchains_init_sets(
     assert set(vars(error)) - set(vars(theirs)) <= {"message", "attempts", "repeats"}
 
 
-def _eager(
-    parser: JsonFenceOutputParser[Any], reply: str, *, cut_off: bool
-) -> JsonRecoveryError:
+def _eager(parser: JsonFenceOutputParser[Any], reply: str) -> JsonRecoveryError:
     """The error as the constructors build it, its text written at once."""
-    failure = parser._find(reply, cut_off=cut_off)
+    failure = parser._find(reply)
     assert not isinstance(failure, Extraction)
-    failure = dataclasses.replace(failure, cut_off=cut_off)
     if failure.kind == "schema" and parser._schema is not None:
         failure = dataclasses.replace(failure, detail=parser._schema.name)
         bounded = tuple(cut_quoting_short(e) for e in failure.errors)
@@ -276,23 +273,14 @@ def _eager(
     )
 
 
-PARSE_FAILURES: list[object] = [
+FAILURES: list[object] = [
+    pytest.param(JsonFenceOutputParser(repair=False), '{"a": 1,}', id="invalid_json"),
+    pytest.param(JsonFenceOutputParser(), 'Sure:\n{"a": [1, 2', id="truncated"),
+    pytest.param(JsonFenceOutputParser(max_depth=2), "[[[1]]]", id="too_deep"),
+    pytest.param(JsonFenceOutputParser(), "no json here", id="no_json"),
+    pytest.param(JsonFenceOutputParser(max_chars=5), '{"a": 1}', id="too_large"),
     pytest.param(
-        JsonFenceOutputParser(repair=False), '{"a": 1,}', False, id="invalid_json"
-    ),
-    pytest.param(
-        JsonFenceOutputParser(repair=False), '{"a": 1,} {"b', True, id="invalid_cut_off"
-    ),
-    pytest.param(JsonFenceOutputParser(), 'Sure:\n{"a": [1, 2', False, id="truncated"),
-    pytest.param(JsonFenceOutputParser(), 'Sure:\n{"a": [1, 2', True, id="cut_off"),
-    pytest.param(JsonFenceOutputParser(max_depth=2), "[[[1]]]", False, id="too_deep"),
-    pytest.param(JsonFenceOutputParser(), "no json here", False, id="no_json"),
-    pytest.param(JsonFenceOutputParser(max_chars=5), '{"a": 1}', False, id="too_large"),
-    pytest.param(
-        JsonFenceOutputParser(pydantic_object=Person),
-        '{"name": "Ada"}',
-        False,
-        id="schema",
+        JsonFenceOutputParser(pydantic_object=Person), '{"name": "Ada"}', id="schema"
     ),
 ]
 FIRST_READS: list[object] = [
@@ -301,26 +289,25 @@ FIRST_READS: list[object] = [
     pytest.param(lambda e: e.args, id="args"),
     pytest.param(lambda e: e.message, id="message"),
     pytest.param(lambda e: e.observation, id="observation"),
-    pytest.param(lambda e: getattr(e, "errors", None), id="errors"),
+    pytest.param(lambda e: getattr(e, "line", None), id="line"),
     pytest.param(lambda e: pickle.loads(pickle.dumps(e)), id="pickle"),  # noqa: S301
     pytest.param(lambda e: e.llm_output, id="llm_output"),
 ]
 
 
 @pytest.mark.parametrize("first", FIRST_READS)
-@pytest.mark.parametrize(("parser", "reply", "cut_off"), PARSE_FAILURES)
+@pytest.mark.parametrize(("parser", "reply"), FAILURES)
 def test_a_parse_error_written_when_read_is_the_constructors_error(
     monkeypatch: pytest.MonkeyPatch,
     parser: JsonFenceOutputParser[Any],
     reply: str,
-    cut_off: bool,
     first: Callable[[JsonRecoveryError], object],
 ) -> None:
     # A parse error's text is written when first read, whatever is read
     # first: then it is the error its class's constructor builds, every
     # attribute, its text, its pickle. A failure caught unread is never
     # put into words.
-    eager = _eager(parser, reply, cut_off=cut_off)
+    eager = _eager(parser, reply)
     written: list[str] = []
     real = describe  # what errors.py calls
 
@@ -329,10 +316,8 @@ def test_a_parse_error_written_when_read_is_the_constructors_error(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(errors_module, "describe", counted)
-    metadata = {"finish_reason": "length"} if cut_off else {}
-    message = AIMessage(reply, response_metadata=metadata)
     with pytest.raises(JsonRecoveryError) as caught:
-        parser.invoke(message)
+        parser.parse(reply)
     error = caught.value
     assert type(error) is type(eager)
     assert written == []
