@@ -25,7 +25,7 @@ A refusal is not a parse failure: it raises langchain-core's
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any, ClassVar, Final, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypedDict
 
 from langchain_core.exceptions import OutputParserException
 from langchain_core.messages import AIMessage  # noqa: TC002 (a TypedDict's field)
@@ -38,12 +38,9 @@ from langchain_jsonrecover._core.prompts.feedback import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
 
     from langchain_jsonrecover._core.extract import ReplyFailure
-
-_ARGS: Final[Any] = vars(BaseException)["args"]
-"""``BaseException``'s own ``args`` (what ``str`` and ``repr`` read in C)."""
 
 __all__ = [
     "InvalidJsonError",
@@ -101,50 +98,8 @@ class _WrittenMessageError(OutputParserException):
         self.send_to_llm = send_to_llm
         self.message = message
 
-    def _written(self) -> None:
-        """Write the attributes left for later, if any (see ``_written_later``)."""
-        write = self.__dict__.get("_write")
-        if write is None:
-            return
-        written = write()
-        self.__dict__.update(written)
-        _ARGS.__set__(self, (written["message"],))
-        self.__dict__.pop("_write", None)
-
-    if not TYPE_CHECKING:  # mypy keeps checking every attribute's name
-
-        def __getattr__(self, name: str) -> Any:
-            # Reached only for an attribute not set: perhaps one written later.
-            if "_write" in self.__dict__ and not name.startswith("__"):
-                self._written()
-                return getattr(self, name)
-            msg = f"{type(self).__name__!r} object has no attribute {name!r}"
-            raise AttributeError(msg)
-
-    @property
-    def args(self) -> tuple[Any, ...]:
-        """The message, as ``ValueError`` holds it."""
-        self._written()
-        return _ARGS.__get__(self)  # type: ignore[no-any-return]
-
-    @args.setter
-    def args(self, value: tuple[Any, ...]) -> None:
-        self._written()
-        _ARGS.__set__(self, value)
-
-    def __str__(self) -> str:
-        """The message."""
-        self._written()
-        return super().__str__()
-
-    def __repr__(self) -> str:
-        """The class and the message, as ``ValueError`` shows them."""
-        self._written()
-        return super().__repr__()
-
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle with every attribute and the cause."""
-        self._written()
         state = dict(self.__dict__)
         if self.__cause__ is not None:
             state["__cause__"] = self.__cause__
@@ -400,67 +355,29 @@ def error_for(
         # Cut once here; the message and the observation quote these.
         bounded = tuple(cut_quoting_short(e) for e in failure.errors)
         failure = dataclasses.replace(failure, errors=bounded)
+    described = describe(failure, text, shape)
+    if failure.kind == SchemaValidationError.kind:
         errors = [
             {"path": e.path, "message": e.message, "value": e.value}
             for e in failure.errors
         ]
-        return _written_later(
-            SchemaValidationError,
-            _writer(failure, text, shape),
+        return SchemaValidationError(
+            described.message,
             llm_output=text,
-            send_to_llm=True,
+            observation=described.observation,
             errors=errors,
             value=failure.value,
         )
     for plain in (NoJsonFoundError, ReplyTooLargeError):
         if failure.kind == plain.kind:
-            return _written_later(
-                plain, _writer(failure, text, shape), llm_output=text, send_to_llm=True
+            return plain(
+                described.message, llm_output=text, observation=described.observation
             )
-    return _written_later(
-        InvalidJsonError,
-        _writer(failure, text, shape, located=True),
+    return InvalidJsonError(
+        described.message,
         llm_output=text,
-        send_to_llm=True,
+        observation=described.observation,
+        line=described.line,
+        column=described.column,
         truncated=failure.kind == "truncated",
     )
-
-
-_Error = TypeVar("_Error", bound=JsonRecoveryError)
-
-
-def _written_later(
-    cls: type[_Error], write: Callable[[], dict[str, Any]], **known: Any
-) -> _Error:
-    """An error with ``known`` attributes, the rest written when first read.
-
-    ``write`` gives the others (``message``, ``observation``, a position): a
-    parse that fails and is caught unread never puts the failure into words
-    (a tenth of a 300-byte reply's error). Once written, the error is the one
-    its constructor makes (a test compares them).
-    """
-    error = cls.__new__(cls)
-    error.__dict__.update(known, _write=write)
-    return error
-
-
-def _writer(
-    failure: ReplyFailure, text: str, shape: Shape | None, *, located: bool = False
-) -> Callable[[], dict[str, Any]]:
-    """What the constructor of the failure's error is given, in words, when asked.
-
-    ``located``: with the line and the column (an ``InvalidJsonError``).
-    """
-
-    def write() -> dict[str, Any]:
-        described = describe(failure, text, shape)
-        # As the constructors set them: the observation defaults to the message.
-        written: dict[str, Any] = {
-            "message": described.message,
-            "observation": described.observation or described.message,
-        }
-        if located:
-            written["line"], written["column"] = described.line, described.column
-        return written
-
-    return write

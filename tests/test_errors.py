@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import pickle
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 from langchain_core.exceptions import OutputParserException
@@ -13,10 +13,8 @@ from langchain_core.output_parsers import JsonOutputParser
 from pydantic import BaseModel
 
 import langchain_jsonrecover
-import langchain_jsonrecover.errors as errors_module
 from langchain_jsonrecover import retry
-from langchain_jsonrecover._core.found import Extraction, ReplyFailure
-from langchain_jsonrecover._core.prompts.feedback import cut_quoting_short, describe
+from langchain_jsonrecover._core.found import ReplyFailure
 from langchain_jsonrecover.errors import (
     InvalidJsonError,
     JsonRecoveryError,
@@ -29,9 +27,6 @@ from langchain_jsonrecover.errors import (
 )
 from langchain_jsonrecover.parsers import JsonFenceOutputParser
 from langchain_jsonrecover.retry.steps import Ask, Plan, Rejected, State, next_move
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
 
 
 class Person(BaseModel):
@@ -240,100 +235,3 @@ def test_errors_hold_what_langchains_init_sets(
     ours = {k: v for k, v in vars(error).items() if k in vars(theirs)}
     assert ours == vars(theirs)
     assert set(vars(error)) - set(vars(theirs)) <= {"message", "attempts", "repeats"}
-
-
-def _eager(parser: JsonFenceOutputParser[Any], reply: str) -> JsonRecoveryError:
-    """The error as the constructors build it, its text written at once."""
-    failure = parser._find(reply)
-    assert not isinstance(failure, Extraction)
-    if failure.kind == "schema" and parser._schema is not None:
-        failure = dataclasses.replace(failure, detail=parser._schema.name)
-        bounded = tuple(cut_quoting_short(e) for e in failure.errors)
-        failure = dataclasses.replace(failure, errors=bounded)
-    described = describe(failure, reply, parser._shape)
-    said = {"llm_output": reply, "observation": described.observation}
-    if failure.kind == "schema":
-        errors = [
-            {"path": e.path, "message": e.message, "value": e.value}
-            for e in failure.errors
-        ]
-        return SchemaValidationError(
-            described.message, **said, errors=errors, value=failure.value
-        )
-    if failure.kind == "no_json":
-        return NoJsonFoundError(described.message, **said)
-    if failure.kind == "too_large":
-        return ReplyTooLargeError(described.message, **said)
-    return InvalidJsonError(
-        described.message,
-        **said,
-        line=described.line,
-        column=described.column,
-        truncated=failure.kind == "truncated",
-    )
-
-
-FAILURES: list[object] = [
-    pytest.param(JsonFenceOutputParser(repair=False), '{"a": 1,}', id="invalid_json"),
-    pytest.param(JsonFenceOutputParser(), 'Sure:\n{"a": [1, 2', id="truncated"),
-    pytest.param(JsonFenceOutputParser(max_depth=2), "[[[1]]]", id="too_deep"),
-    pytest.param(JsonFenceOutputParser(), "no json here", id="no_json"),
-    pytest.param(JsonFenceOutputParser(max_chars=5), '{"a": 1}', id="too_large"),
-    pytest.param(
-        JsonFenceOutputParser(pydantic_object=Person), '{"name": "Ada"}', id="schema"
-    ),
-]
-FIRST_READS: list[object] = [
-    pytest.param(str, id="str"),
-    pytest.param(repr, id="repr"),
-    pytest.param(lambda e: e.args, id="args"),
-    pytest.param(lambda e: e.message, id="message"),
-    pytest.param(lambda e: e.observation, id="observation"),
-    pytest.param(lambda e: getattr(e, "line", None), id="line"),
-    pytest.param(lambda e: pickle.loads(pickle.dumps(e)), id="pickle"),  # noqa: S301
-    pytest.param(lambda e: e.llm_output, id="llm_output"),
-]
-
-
-@pytest.mark.parametrize("first", FIRST_READS)
-@pytest.mark.parametrize(("parser", "reply"), FAILURES)
-def test_a_parse_error_written_when_read_is_the_constructors_error(
-    monkeypatch: pytest.MonkeyPatch,
-    parser: JsonFenceOutputParser[Any],
-    reply: str,
-    first: Callable[[JsonRecoveryError], object],
-) -> None:
-    # A parse error's text is written when first read, whatever is read
-    # first: then it is the error its class's constructor builds, every
-    # attribute, its text, its pickle. A failure caught unread is never
-    # put into words.
-    eager = _eager(parser, reply)
-    written: list[str] = []
-    real = describe  # what errors.py calls
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        written.append("described")
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(errors_module, "describe", counted)
-    with pytest.raises(JsonRecoveryError) as caught:
-        parser.parse(reply)
-    error = caught.value
-    assert type(error) is type(eager)
-    assert written == []
-    first(error)
-    assert len(written) <= 1  # not for llm_output, which is there from the start
-    assert (str(error), repr(error), error.args) == (
-        str(eager),
-        repr(eager),
-        eager.args,
-    )
-    assert vars(error) == vars(eager)
-    again = pickle.loads(pickle.dumps(error))  # noqa: S301 - our own error
-    assert (type(again), vars(again), str(again)) == (
-        type(eager),
-        vars(eager),
-        str(eager),
-    )
-    assert not hasattr(error, "no_such_attribute")
-    assert written == ["described"]  # once
