@@ -33,6 +33,8 @@ from langchain_jsonrecover import (
     RegexJsonOutputParser,
     extract_json,
 )
+from langchain_jsonrecover._core.candidates import repair as candidate_repair
+from langchain_jsonrecover._core.repair.single_edit import _BUDGET_EXTRA, _BUDGET_TIMES
 
 if TYPE_CHECKING:
     from langchain_jsonrecover._core.extract import Extraction
@@ -361,23 +363,48 @@ any_text = st.text() | jsonish_text
 
 @dataclass
 class DecoderWork:
-    """What was handed to ``orjson.loads``."""
+    """What was handed to ``orjson.loads``, outside and inside edit searches.
+
+    Even without repair, a broken candidate before the value that decodes is
+    repaired to compare its reading (two readings raise): each such repair's
+    single-edit search decodes many edited pieces, within its own budget
+    (``_BUDGET_TIMES`` its text's length plus ``_BUDGET_EXTRA``), so its work
+    is counted apart (``'[-]0[]'`` hands it 256 characters).
+    """
 
     calls: int = 0
     chars: int = 0
+    search_chars: int = 0
+    search_budget: int = 0
+    searching: bool = False
 
 
 @contextmanager
 def decoder_work() -> Iterator[DecoderWork]:
     work = DecoderWork()
     real_loads = orjson.loads
+    real_search = candidate_repair.fix_single_edit
 
     def loads(data: str) -> Any:
-        work.calls += 1
-        work.chars += len(data)
+        if work.searching:
+            work.search_chars += len(data)
+        else:
+            work.calls += 1
+            work.chars += len(data)
         return real_loads(data)
 
-    with mock.patch.object(orjson, "loads", loads):
+    def search(text: str, **options: Any) -> Any:
+        work.search_budget += _BUDGET_TIMES * len(text) + _BUDGET_EXTRA
+        work.searching = True
+        try:
+            return real_search(text, **options)
+        finally:
+            work.searching = False
+
+    with (
+        mock.patch.object(orjson, "loads", loads),
+        mock.patch.object(candidate_repair, "fix_single_edit", search),
+    ):
         yield work
 
 
@@ -404,6 +431,17 @@ def test_any_text_gives_a_value_or_a_typed_error_in_bounded_work(text: str) -> N
     # The decoder never sees much more than the reply: no hidden re-scans.
     assert work.chars <= 8 * len(text) + 64, work
     assert work.calls <= 2 * len(text) + 8, work
+    assert work.search_chars <= work.search_budget, work
+
+
+def test_a_broken_candidate_before_a_value_is_searched_within_its_budget() -> None:
+    # Hypothesis found it once: the edit search's work is apart from the rest.
+    with decoder_work() as work:
+        found = attempt("[-]0[]")
+    assert not isinstance(found, JsonRecoveryError)
+    assert found.value == []
+    assert 0 < work.search_chars <= work.search_budget
+    assert work.chars <= 8 * 6 + 64
 
 
 PARSERS: list[Any] = [
