@@ -34,7 +34,11 @@ from langchain_jsonrecover import (
     extract_json,
 )
 from langchain_jsonrecover._core.candidates import repair as candidate_repair
-from langchain_jsonrecover._core.repair.single_edit import _BUDGET_EXTRA, _BUDGET_TIMES
+from langchain_jsonrecover._core.repair.single_edit import (
+    _BUDGET_EXTRA,
+    _BUDGET_TIMES,
+    fix_single_edit,
+)
 
 if TYPE_CHECKING:
     from langchain_jsonrecover._core.extract import Extraction
@@ -383,7 +387,6 @@ class DecoderWork:
 def decoder_work() -> Iterator[DecoderWork]:
     work = DecoderWork()
     real_loads = orjson.loads
-    real_search = candidate_repair.fix_single_edit
 
     def loads(data: str) -> Any:
         if work.searching:
@@ -397,7 +400,7 @@ def decoder_work() -> Iterator[DecoderWork]:
         work.search_budget += _BUDGET_TIMES * len(text) + _BUDGET_EXTRA
         work.searching = True
         try:
-            return real_search(text, **options)
+            return fix_single_edit(text, **options)
         finally:
             work.searching = False
 
