@@ -190,8 +190,7 @@ class _Person(BaseModel):
 
 
 def _answer(call: Callable[[], Any]) -> Any:
-    """A value, or an error in full (a crash too: on main, a lone surrogate
-    in a bare value crashes the repair walk, and must crash alike here)."""
+    """A value, or an error in full (a crash too, compared alike)."""
     try:
         return call()
     except Exception as exc:  # noqa: BLE001 - compared in full

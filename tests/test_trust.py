@@ -205,6 +205,23 @@ def test_half_a_character_at_a_cut_is_dropped() -> None:
         JsonFenceOutputParser().parse('{"a": "caf\ud83d')
 
 
+@pytest.mark.parametrize("repair", [True, "safe"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param('{a: b\ud800", "k": 1}', id="bare_value"),
+        pytest.param('{"a": """x\ud800"""}', id="triple_quoted"),
+    ],
+)
+def test_half_a_character_in_a_repaired_value_is_a_typed_error(
+    text: str, repair: bool | str
+) -> None:
+    # The repair writes such a value as a JSON string, which orjson cannot
+    # for half of a character: it raised TypeError; the reading is refused.
+    with pytest.raises(InvalidJsonError, match="lone surrogate"):
+        JsonFenceOutputParser(repair=repair).parse(text)
+
+
 # 8. Candidate choice.
 def test_a_repaired_candidate_before_a_strict_one_with_another_value_raises() -> None:
     # Issue 21 (F21): the earlier one repaired and the later one as it stands

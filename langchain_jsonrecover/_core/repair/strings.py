@@ -452,8 +452,27 @@ def write_triple_quoted(p: Pass, where: Where) -> int:
     end = close + 3
     if not p.value_closes(end, where):
         return -1
-    p.out.append(orjson.dumps(text[pos + 3 : close]).decode())
+    written = json_string(text[pos + 3 : close])
+    if written is None:
+        return -1
+    p.out.append(written)
     return end
+
+
+def json_string(text: str) -> str | None:
+    r"""``text`` written as one JSON string; ``None`` with a lone surrogate in it.
+
+    orjson writes UTF-8 only, and half of a character has none: the reading
+    that needs it is refused, so the reply gets its typed error.
+
+    Example:
+        >>> json_string("café"), json_string("half \ud800")
+        ('"café"', None)
+    """
+    try:
+        return orjson.dumps(text).decode()
+    except TypeError:
+        return None
 
 
 def write_escaped_string(p: Pass, where: Where) -> int:

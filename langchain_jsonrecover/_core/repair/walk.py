@@ -11,8 +11,6 @@ from __future__ import annotations
 from itertools import repeat
 from typing import TYPE_CHECKING, Final
 
-import orjson
-
 from langchain_jsonrecover._core.decode.tolerant import DECODER_DEPTH
 from langchain_jsonrecover._core.repair import tokens as tok
 from langchain_jsonrecover._core.repair.ahead import (
@@ -41,6 +39,7 @@ from langchain_jsonrecover._core.repair.strings import (
     CUT,
     QUOTE_REPAIRS,
     WRONG,
+    json_string,
     write_comma_and_key,
     write_escaped_string,
     write_single_quoted_key,
@@ -472,9 +471,10 @@ def _read_word(p: Pass) -> bool:
         if end >= len(text) and text[pos:end] in _PREFIXES:
             return p.cut()
         end = find_unopened_value_end(text, pos) if p.state == _MEMBER else -1
-        if end < 0:
+        written = json_string(text[pos : end - 1]) if end >= 0 else None
+        if written is None:  # no end, or a lone surrogate in the value
             return p.refuse()
-        p.out.append(orjson.dumps(text[pos : end - 1]).decode())
+        p.out.append(written)
         return _end_value(p, end, "opening_quote_guessed")
     if found.group(2) is not None:
         p.out.append(_PYTHON[found.group(2)])
