@@ -71,7 +71,12 @@ def _seeded_leads(seed: int) -> list[str]:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-def test_the_last_words_answer_as_the_whole_lead(seed: int) -> None:
+@pytest.mark.parametrize("searched_whole", [0, placeholder._SEARCHED_WHOLE])
+def test_the_last_words_answer_as_the_whole_lead(
+    monkeypatch: pytest.MonkeyPatch, seed: int, searched_whole: int
+) -> None:
+    # With no lead searched whole, every lead is read by its last words.
+    monkeypatch.setattr(placeholder, "_SEARCHED_WHOLE", searched_whole)
     leads = _seeded_leads(seed)
     assert [is_example(lead) for lead in leads] == [_whole_lead(x) for x in leads]
     # Both answers occur, or the equality would show little.

@@ -111,6 +111,8 @@ _LABEL_WORDS: Final = 5
 """The most blank-separated words a match of :data:`_LABEL` spans."""
 _LABEL_READ: Final = 2 * _LABEL_CHARS
 """How much of the lead's end is read for :data:`_LABEL` when it is dense."""
+_SEARCHED_WHOLE: Final = 128
+"""A lead this short is searched whole: finding its last words costs more."""
 _SCALARS: Final = frozenset({int, float, bool, type(None)})
 """The types of the decoded scalars that hold no string."""
 
@@ -244,11 +246,16 @@ def is_example(lead: str) -> bool:
         (False, False)
     """
     lead = lead.strip()
-    words = _last_words(lead, _IN_WORDS)
-    framed = _in_format(lead, words)
+    if len(lead) <= _SEARCHED_WHOLE:
+        found = _IN_FORMAT.search(lead)
+        framed, label_from = (None if found is None else found.start()), 0
+    else:
+        words = _last_words(lead, _IN_WORDS)
+        framed = _in_format(lead, words)
+        label_from = _label_from(lead, words) if framed is None else 0
     if framed is not None:
         return _LABEL_WORD.search(lead, 0, framed) is not None
-    return _LABEL.search(lead, _label_from(lead, words)) is not None
+    return _LABEL.search(lead, label_from) is not None
 
 
 def _label_from(lead: str, words: list[tuple[int, int]]) -> int:
