@@ -293,16 +293,17 @@ def _in_format(lead: str, words: list[tuple[int, int]]) -> int | None:
 def _last_words(lead: str, count: int) -> list[tuple[int, int]]:
     """Where the last ``count`` blank-separated words of ``lead`` lie, in order.
 
-    ``lead`` has no blanks at its ends. Each word is found from the right at
-    the end of what is left of the lead: the blanks before the next word are
-    skipped by ``rfind``, which cannot stop inside a word (a word holds no
-    blank). Only the last words are read, whatever their length.
+    ``lead`` has no blanks at its ends, so the last word ends it. Each word
+    before is found from the right at the end of what is left of the lead:
+    the blanks before the next word are skipped by ``rfind``, which cannot
+    stop inside a word (a word holds no blank). Only the last words are
+    read, whatever their length.
     """
     parts = lead.rsplit(None, count)
     spans: list[tuple[int, int]] = []
     end = len(lead)
     for word in reversed(parts[1:] if len(parts) > count else parts):
-        start = lead.rfind(word, 0, end)
+        start = end - len(word) if end == len(lead) else lead.rfind(word, 0, end)
         spans.append((start, start + len(word)))
         end = start
     spans.reverse()
