@@ -366,12 +366,12 @@ def lead_of(text: str, start: int) -> str:
         'Format:'
     """
     line_start = text.rfind("\n", 0, start) + 1
-    before = text[line_start:start]
-    while not _unfenced(before).strip() and line_start > 0:
+    before = _unfenced(text[line_start:start])
+    # Each line is read once: ``isspace`` stops at the first non-blank.
+    while (not before or before.isspace()) and line_start > 0:
         end = line_start - 1
         line_start = text.rfind("\n", 0, end) + 1
-        before = text[line_start:end]
-    before = _unfenced(before)
+        before = _unfenced(text[line_start:end])
     # A line that starts in lower case goes on the sentence of the line above.
     while before.lstrip()[:1].islower() and line_start > 0:
         end = line_start - 1

@@ -97,6 +97,22 @@ _IN_FORMAT: Final = re.compile(r"\bin\s+(?:\w+\s+){0,3}\S+\s*+:?\s*+\Z", re.IGNO
 """``in the requested format:``, ``in this schema:``: the answer, so framed;
 not after a label word (``An example in JSON format:`` shows an example)."""
 _LABEL_WORD: Final = re.compile(rf"(?<![\w.])(?:{_WORDS})(?:e?s)?\b", re.IGNORECASE)
+_LABEL_CHARS: Final = (
+    max(len(word.rstrip(".")) for word in EXAMPLE_LABELS) + len("es.")  # "templates."
+    + max(map(len, _SHOWN[3:-1].split("|"))) + len("s")  # "responses"
+    + len("lookslike:")
+)  # fmt: skip
+"""The most non-blank characters a match of :data:`_LABEL` holds (each of its
+characters matches one character of the lead, case folding too)."""
+_IN_WORDS: Final = 6
+"""The most blank-separated words a match of :data:`_IN_FORMAT` spans: the
+word ending in ``in``, three words, one more, and a colon."""
+_LABEL_WORDS: Final = 5
+"""The most blank-separated words a match of :data:`_LABEL` spans."""
+_LABEL_READ: Final = 2 * _LABEL_CHARS
+"""How much of the lead's end is read for :data:`_LABEL` when it is dense."""
+_SEARCHED_WHOLE: Final = 128
+"""A lead this short is searched whole: finding its last words costs more."""
 _SCALARS: Final = frozenset({int, float, bool, type(None)})
 """The types of the decoded scalars that hold no string."""
 
@@ -206,17 +222,92 @@ def rival_of_example(
         ...     max_depth=64))
         None
     """
-    lead = lead_of(text, span[0]).strip()
-    framed = _IN_FORMAT.search(lead)
-    if framed is not None and _LABEL_WORD.search(lead, 0, framed.start()) is None:
-        return None
-    if framed is None and _LABEL.search(lead) is None:
+    if not is_example(lead_of(text, span[0])):
         return None
     chosen = _loads(text[span[0] : span[1]], max_depth)
     for other, start in _other_values(text, span, max_depth=max_depth):
         if other is not None and other != chosen:
             return chosen, other, start
     return None
+
+
+def is_example(lead: str) -> bool:
+    """Whether a value's lead labels it a format or an example.
+
+    The patterns read the lead's last words only (a label ends the lead), so
+    a megabyte of text before the value costs what its label costs; only a
+    frame (``… in JSON format:``) has the words before it searched for a
+    label word.
+
+    Example:
+        >>> is_example("Output format:"), is_example("An example in JSON format:")
+        (True, True)
+        >>> is_example("Reply in the requested format:"), is_example("Answer:")
+        (False, False)
+    """
+    lead = lead.strip()
+    if len(lead) <= _SEARCHED_WHOLE:
+        found = _IN_FORMAT.search(lead)
+        framed, label_from = (None if found is None else found.start()), 0
+    else:
+        words = _last_words(lead, _IN_WORDS)
+        framed = _in_format(lead, words)
+        label_from = _label_from(lead, words) if framed is None else 0
+    if framed is not None:
+        return _LABEL_WORD.search(lead, 0, framed) is not None
+    return _LABEL.search(lead, label_from) is not None
+
+
+def _label_from(lead: str, words: list[tuple[int, int]]) -> int:
+    """Where a match of :data:`_LABEL` in ``lead`` can start, at the earliest.
+
+    A match ends the lead and holds at most :data:`_LABEL_CHARS` non-blanks
+    in at most five words (four runs of blanks: before the noun, after it,
+    inside ``looks like``, before the colon): it starts in the last five
+    words, and after any end of the lead that holds more non-blanks than it
+    can. Its lookbehind reads the character before, as ``search`` does.
+    """
+    start = words[-_LABEL_WORDS][0] if len(words) >= _LABEL_WORDS else 0
+    read = max(len(lead) - _LABEL_READ, 0)
+    if len("".join(lead[read:].split())) > _LABEL_CHARS:
+        start = max(start, read)
+    return start
+
+
+def _in_format(lead: str, words: list[tuple[int, int]]) -> int | None:
+    r"""Where :data:`_IN_FORMAT` first matches ``lead``, as ``search`` finds it.
+
+    A match starts at the ``in`` that ends a word followed by blanks, and
+    after it come at most three words, one more and a colon, to the end: it
+    starts two characters before the end of one of the lead's last words but
+    one (``words``), so only those places are tried, leftmost first.
+    ``\b`` reads the character before the place, as it does in ``search``.
+    """
+    for start, end in words[:-1]:
+        place = end - len("in")
+        if place >= start and _IN_FORMAT.match(lead, place) is not None:
+            return place
+    return None
+
+
+def _last_words(lead: str, count: int) -> list[tuple[int, int]]:
+    """Where the last ``count`` blank-separated words of ``lead`` lie, in order.
+
+    ``lead`` has no blanks at its ends, so the last word ends it. Each word
+    before is found from the right at the end of what is left of the lead:
+    the blanks before the next word are skipped by ``rfind``, which cannot
+    stop inside a word (a word holds no blank). Only the last words are
+    read, whatever their length.
+    """
+    parts = lead.rsplit(None, count)
+    spans: list[tuple[int, int]] = []
+    end = len(lead)
+    for word in reversed(parts[1:] if len(parts) > count else parts):
+        start = end - len(word) if end == len(lead) else lead.rfind(word, 0, end)
+        spans.append((start, start + len(word)))
+        end = start
+    spans.reverse()
+    return spans
 
 
 def _other_values(
