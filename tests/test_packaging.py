@@ -7,7 +7,7 @@ import tomllib
 from pathlib import Path
 
 from _shipped import needs
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
 import langchain_jsonrecover
 
@@ -89,6 +89,9 @@ def test_property_tests_run_under_the_profile_that_does_not_stick() -> None:
     assert current is not None
     assert current.database is None
     assert current.print_blob is True
+    # Nothing timed by the wall clock: a loaded machine must not fail a draw.
+    assert current.deadline is None
+    assert HealthCheck.too_slow in current.suppress_health_check
 
 
 @needs(".ci/run")
