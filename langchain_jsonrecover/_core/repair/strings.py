@@ -460,10 +460,7 @@ def write_triple_quoted(p: Pass, where: Where) -> int:
 
 
 def json_string(text: str) -> str | None:
-    r"""``text`` written as one JSON string; ``None`` with a lone surrogate in it.
-
-    orjson writes UTF-8 only, and half of a character has none: the reading
-    that needs it is refused, so the reply gets its typed error.
+    r"""``text`` as one JSON string; ``None`` with half a character (no UTF-8).
 
     Example:
         >>> json_string("café"), json_string("half \ud800")
