@@ -200,13 +200,19 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
         )
 
     def _schema_read(self) -> Schema | None:
-        """``self._schema``, read without pydantic's ``__getattr__``.
+        """``self._schema``, read without pydantic's ``__getattr__``."""
+        schema: Schema | None = self._private("_schema", None)
+        return schema
 
-        That lookup of a private attribute raises and catches an exception
-        on every read: about as long as the rest of a small reply's parse.
+    def _private(self, name: str, unset: Any) -> Any:
+        """A private attribute, read without pydantic's ``__getattr__``.
+
+        That lookup raises and catches an exception on every read (about
+        5 µs: as long as the rest of a small reply's parse). ``unset`` when
+        the model holds no private attributes yet.
         """
         private = self.__pydantic_private__
-        return None if private is None else private["_schema"]
+        return unset if private is None else private[name]
 
     def _partial(self, text: str) -> Any:
         """The value so far of a reply still arriving, or ``None``."""
@@ -230,10 +236,7 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
         schema = self._schema_read()
         if failure.kind == "schema" and schema is not None:
             failure = dataclasses.replace(failure, detail=schema.name)
-        # Read as ``_schema_read`` reads: ``self._shape`` costs 5 µs a read.
-        private = self.__pydantic_private__
-        shape = self._shape if private is None else private["_shape"]
-        return error_for(failure, text, shape)
+        return error_for(failure, text, self._private("_shape", Shape()))
 
     def _run(self, generation: Generation, text: str) -> Extraction:
         """Extract from a generation whose text is ``text``; note a length stop."""
