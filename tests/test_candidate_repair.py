@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from langchain_jsonrecover._core.candidates.find import iter_candidates
 from langchain_jsonrecover._core.candidates.kinds import Scan
+from langchain_jsonrecover._core.candidates.read import iter_candidates
 from langchain_jsonrecover._core.candidates.repair import RepairPass
 from langchain_jsonrecover._core.reply.markup import prepare_reply
 

@@ -22,17 +22,14 @@ from langchain_jsonrecover._core.candidates.choice import (
     read_all,
     recorded,
 )
-from langchain_jsonrecover._core.candidates.find import (
-    NON_SPACE,
-    close_or_fail,
-    iter_candidates,
-)
+from langchain_jsonrecover._core.candidates.find import NON_SPACE, close_or_fail
 from langchain_jsonrecover._core.candidates.kinds import (
     Candidate,
     CandidateFailure,
     Place,
     Scan,
 )
+from langchain_jsonrecover._core.candidates.read import iter_candidates, read_candidates
 from langchain_jsonrecover._core.candidates.repair import RepairPass
 from langchain_jsonrecover._core.decode.tolerant import (
     DecodeFailure,
@@ -162,9 +159,17 @@ def extract(
     if fast is None:  # a <think> block, blanked, before clean JSON: no scan
         fast = _read_clean_prepared(text, prepared, scan)
     stop = stopped if prepared.text is text else None  # where orjson stopped in it
-    candidates: Iterable[Candidate] = (
-        (fast,) if fast is not None else iter_candidates(prepared, scan.reading(stop))
-    )
+    read = read_candidates(prepared, scan.reading(stop)) if fast is None else (fast,)
+    if (
+        isinstance(read, Candidate)
+        and schema is None
+        and strict_first
+        and not read.rival
+        and not (repair and may_be_one_broken_value(prepared.text, stop))
+    ):  # one candidate that decodes: none to compare; its repairs never choose
+        found = Extraction(read.value, (read.start, read.end), read.step, read.repairs)
+        return recheck(prepared, found, max_depth, schema=None)
+    candidates: Iterable[Candidate] = (read,) if isinstance(read, Candidate) else read
 
     def repairs() -> RepairPass:
         return RepairPass(prepared, scan, source=text, stop=stop)
@@ -471,12 +476,6 @@ def _two_readings(first: Reading, second: Reading) -> ReplyFailure:
     return ReplyFailure(
         "schema", "", pos=start, start=start, detail=TWO_READINGS, errors=(error,)
     )
-
-
-def _to_extraction(candidate: Candidate) -> Extraction:
-    """A candidate that decoded, as the :class:`Extraction` callers get."""
-    span = (candidate.start, candidate.end)
-    return Extraction(candidate.value, span, candidate.step, candidate.repairs)
 
 
 def _to_reply_failure(candidate: Candidate, failure: CandidateFailure) -> ReplyFailure:

@@ -1,6 +1,7 @@
 """The places in a prepared reply that may hold its JSON, each decoded.
 
-Pure functions on ``str``. The candidates come in the order they are tried:
+Pure functions on ``str``: the readers of fences and prose that
+``read.iter_candidates`` runs. The candidates come in the order they are tried:
 
 1. fenced blocks: ``json``-tagged ones, then untagged ones whose body is
    JSON-like; when any fence holds a candidate, prose is not searched;
@@ -41,7 +42,6 @@ from langchain_jsonrecover._core.candidates.order import (
     only_brackets,
     order_spans,
     reuse_guess,
-    shift_fence,
     value_follows,
     value_in_rest,
     values_after,
@@ -53,15 +53,12 @@ from langchain_jsonrecover._core.decode.close import (
     opens_nested,
 )
 from langchain_jsonrecover._core.decode.tolerant import Decoded, DecodeFailure, decode
-from langchain_jsonrecover._core.reply.fences import Fence, find_fences, outer_fence
-from langchain_jsonrecover._core.reply.probe import find_token
 from langchain_jsonrecover._core.spans.flat import BARE_KEY_REASON, bare_first_key
-from langchain_jsonrecover._core.spans.frames import json_extent
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from langchain_jsonrecover._core.reply.markup import Prepared
+    from langchain_jsonrecover._core.reply.fences import Fence
     from langchain_jsonrecover._core.spans.kinds import Span
 
 MISLABELLED_FENCE: Final = "mislabelled_fence_read"
@@ -73,9 +70,6 @@ _NESTED: Final = (
     "a value inside an object whose opening bracket is missing (a key and a "
     "colon come before it)"
 )
-_MEMBERS_FIRST: Final = re.compile(
-    r'(?:"(?:[^"\\\n]|\\.)*+"|[A-Za-z_][\w-]*+")[ \t]*+:'
-)
 MEMBERS_FIRST: Final = "members_first"
 """``CandidateFailure.detail``: the reply starts with a key, its ``{`` missing."""
 MEMBERS_FIRST_REASON: Final = (
@@ -84,29 +78,6 @@ MEMBERS_FIRST_REASON: Final = (
 )
 _GOES_ON: Final = "the block goes on after the value ends (a stray or missing bracket?)"
 _SCALAR_START: Final = frozenset('"-0123456789tfn')
-
-
-def iter_candidates(prepared: Prepared, scan: Scan) -> Iterator[Candidate]:
-    """Yield the reply's candidates in the order they are tried, decoded.
-
-    Decoding is lazy: a caller that stops at the first success pays for no
-    more.
-
-    Args:
-        prepared: The reply prepared by ``prepare_reply``.
-        scan: The options.
-
-    Yields:
-        Candidates; each has a value or a failure.
-
-    Example:
-        >>> from langchain_jsonrecover._core.reply.markup import prepare_reply
-        >>> prepared = prepare_reply("[1] or {}")
-        >>> [c.value for c in iter_candidates(prepared, Scan(max_depth=200))]
-        [[1], {}]
-    """
-    yield from _read_text(prepared.text, prepared.repairs, scan)
-    yield from _read_tool_calls(prepared, scan)
 
 
 def decode_place(text: str, place: Place, scan: Scan) -> Candidate:
@@ -128,77 +99,7 @@ def strip_space(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _read_tool_calls(prepared: Prepared, scan: Scan) -> Iterator[Candidate]:
-    """The arguments of tool calls written as key/value markup.
-
-    GLM's ``<arg_key>`` and Qwen's ``<parameter=…>`` calls are blanked whole
-    from the text; built as JSON by the markup reader, their arguments are
-    candidates after the text's.
-    """
-    for call in prepared.tool_calls:
-        if NON_SPACE.search(prepared.text, call.start, call.end) is not None:
-            continue  # the JSON is in the text, a candidate already
-        repairs = (*prepared.repairs, "tool_call_read")
-        result = decode(call.arguments, max_depth=scan.max_depth, allow_trailing=False)
-        if isinstance(result, Decoded):
-            yield Candidate(call.start, call.end, "prose", repairs, value=result.value)
-        else:
-            reason = "cut off" if not call.closed else result.message
-            failure = CandidateFailure("invalid_json", reason, call.start)
-            yield Candidate(call.start, call.end, "prose", repairs, failure=failure)
-
-
-def _read_text(masked: str, base: tuple[str, ...], scan: Scan) -> Iterator[Candidate]:
-    """The candidates of the prepared text, in order (see :func:`iter_candidates`)."""
-    first = NON_SPACE.search(masked)
-    members = _MEMBERS_FIRST.match(masked, first.start()) if first else None
-    if members is not None and "}" in masked[members.end() :]:
-        # The reply starts inside an object whose ``{`` was prefilled: that
-        # object is its JSON, never a later value (an example, a second one).
-        start = members.start()
-        failure = CandidateFailure(
-            "invalid_json", MEMBERS_FIRST_REASON, start, detail=MEMBERS_FIRST
-        )
-        yield Candidate(start, len(masked), "raw", base, failure=failure)
-        return
-    first_fence = find_token(masked, "```")  # through "`": far faster than "```"
-    if first_fence < 0:
-        yield from _read_prose(masked, [], base, scan)
-        return
-    # Backticks inside the strings of JSON that opens before the first fence
-    # (the reply itself, or an object in the prose) are not fences.
-    lead = OPENERS.search(masked, 0, first_fence)
-    lead_end = json_extent(masked, lead.start()) if lead is not None else None
-    if (
-        lead is not None
-        and lead_end is not None
-        and (
-            lead_end > first_fence or NON_SPACE.search(masked, 0, lead.start()) is None
-        )
-    ):
-        if find_token(masked, "```", lead_end) < 0:
-            yield from _read_prose(masked, [], base, scan)
-            return
-        fences = [f for f in find_fences(masked[lead_end:]) if f.start >= 0]
-        fences = [shift_fence(f, lead_end) for f in fences]
-        yield from _read_fences_then_prose(masked, fences, base, scan)
-        return
-    guess = outer_fence(masked)
-    place = _locate_fence_body(masked, guess, base) if guess is not None else None
-    known: tuple[Place, Candidate] | None = None
-    if guess is not None and place is not None and (guess.is_json or not guess.tag):
-        candidate = decode_place(masked, place, scan)
-        if (
-            candidate.failure is None
-            and NON_SPACE.search(masked, candidate.end, place.end) is None
-        ):
-            yield candidate  # the only block there is (see outer_fence)
-            return
-        known = (place, candidate)
-    yield from _read_fences_then_prose(masked, find_fences(masked), base, scan, known)
-
-
-def _read_fences_then_prose(
+def read_fences_then_prose(
     text: str,
     fences: list[Fence],
     base: tuple[str, ...],
@@ -217,7 +118,7 @@ def _read_fences_then_prose(
         tagged.reverse()
         untagged.reverse()
     for fence in tagged + untagged:
-        place = _locate_fence_body(text, fence, base)
+        place = locate_fence_body(text, fence, base)
         if place is None:
             continue
         if tagged_failed and not fence.is_json and not scan.scalars:
@@ -230,11 +131,11 @@ def _read_fences_then_prose(
             fence.is_json and candidate.failure is not None
         )
     if not found_in_fences:
-        read_prose = False
-        for candidate in _read_prose(text, fences, base, scan):
-            read_prose = True
+        prose_read = False
+        for candidate in read_prose(text, fences, base, scan):
+            prose_read = True
             yield candidate
-        if not read_prose:
+        if not prose_read:
             yield from _read_mislabelled(text, fences, base, scan)
 
 
@@ -250,7 +151,7 @@ def _read_mislabelled(
         place
         for fence in fences
         if fence.tag and not fence.is_json
-        for place in [_locate_fence_body(text, fence, base)]
+        for place in [locate_fence_body(text, fence, base)]
         if place is not None
     ]
     if len(places) != 1:
@@ -266,7 +167,7 @@ def _read_mislabelled(
     yield _check_block(text, place, decode_place(text, place, scan), scan)
 
 
-def _locate_fence_body(text: str, fence: Fence, base: tuple[str, ...]) -> Place | None:
+def locate_fence_body(text: str, fence: Fence, base: tuple[str, ...]) -> Place | None:
     """Where the candidate of a fenced block lies, if it holds one."""
     start, end = strip_space(text, fence.body_start, fence.body_end)
     if start == end:
@@ -319,7 +220,7 @@ def _check_block(
     return candidate
 
 
-def _read_prose(
+def read_prose(
     text: str, fences: list[Fence], base: tuple[str, ...], scan: Scan
 ) -> Iterator[Candidate]:
     """The JSON-like spans of the prose, the reply's own first (see the module)."""
