@@ -24,7 +24,7 @@ from pydantic import BaseModel
 from langchain_jsonrecover._core import extract as extract_module
 from langchain_jsonrecover._core.candidates import choice
 from langchain_jsonrecover._core.candidates.kinds import Candidate
-from langchain_jsonrecover._core.candidates.read import iter_candidates
+from langchain_jsonrecover._core.candidates.read import iter_candidates, read_candidates
 from langchain_jsonrecover._core.extract import Extraction, ReplyFailure, extract
 from langchain_jsonrecover._core.schema.validate import Schema
 
@@ -146,7 +146,7 @@ def test_answers_equal_with_the_shortcut_off(
 ) -> None:
     replies = sorted(set(_replies()))
     taken = 0
-    real = extract_module.read_candidates
+    real = read_candidates
     lone: list[bool] = []
 
     def noting(prepared: Prepared, scan: Scan) -> Any:

@@ -90,11 +90,11 @@ def read_candidates(prepared: Prepared, scan: Scan) -> Candidate | Iterator[Cand
         ({'a': 1}, ('fence_stripped',))
     """
     read = _read_text(prepared.text, prepared.repairs, scan)
-    if isinstance(read, Candidate):
-        if not prepared.tool_calls:
-            return read
-        read = (read,)
-    return _then_tool_calls(read, prepared, scan)
+    if not isinstance(read, Candidate):
+        return _then_tool_calls(read, prepared, scan)
+    if prepared.tool_calls:
+        return _then_tool_calls((read,), prepared, scan)
+    return read
 
 
 def _then_tool_calls(
