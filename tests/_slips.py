@@ -11,10 +11,15 @@ from __future__ import annotations
 import random
 import re
 from functools import cache
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 from _oracle import FIXED_SEED, generate
+
+from langchain_jsonrecover._core.repair import single_edit_far
+
+if TYPE_CHECKING:
+    import pytest
 
 CASES = 320
 """Oracle replies per seed (every fault kind about 28 times)."""
@@ -96,3 +101,22 @@ def seeded_texts() -> tuple[str, ...]:
     for count in (1, 8, 40):
         texts.extend(slipped(count))
     return tuple(texts)
+
+
+def every_far_site(patch: pytest.MonkeyPatch) -> None:
+    """Make the far-site scan keep the sites it rules out on the tokens after them.
+
+    A closer dropped before a comma and a token its container cannot hold
+    there (``single_edit_far._MEMBER_NEXT``), or before its container's
+    closer followed by one (``_goes_on_open``), and a bracket swapped out of
+    a string where it cannot follow it (``quote_swaps``'s ``inner``).
+    """
+    comma = re.compile(r"[ \t\r\n]*+,")
+    patch.setattr(single_edit_far, "_MEMBER_NEXT", {"}": comma, "]": comma})
+    patch.setattr(single_edit_far, "_goes_on_open", lambda *_: True)
+    quote_swaps = single_edit_far.quote_swaps
+
+    def any_bracket(*args: Any, **options: Any) -> Any:
+        return quote_swaps(*args, **{**options, "inner": ""})
+
+    patch.setattr(single_edit_far, "quote_swaps", any_bracket)

@@ -35,7 +35,14 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 import pytest
-from _slips import SLIPS, records, scattered, seeded_texts, slipped
+from _slips import (
+    SLIPS,
+    every_far_site,
+    records,
+    scattered,
+    seeded_texts,
+    slipped,
+)
 
 from langchain_jsonrecover._core.candidates.repair import _same_value
 from langchain_jsonrecover._core.repair import single_edit, single_edit_far
@@ -73,6 +80,7 @@ def _trying_all(patch: pytest.MonkeyPatch) -> None:
 
     patch.setattr(single_edit, "kept_edits", every_insert)
     patch.setattr(single_edit, "cannot_follow", lambda *_: False)
+    every_far_site(patch)
 
 
 def _answer(text: str) -> tuple[Any, ...]:

@@ -36,6 +36,17 @@ CROSSED: Final = frozenset("{}[]")
 moves a comma or colon fails where the decoder reads the next token (see
 :func:`quote_swaps`), unless that token is past the stop."""
 _COMMA_NEXT: Final = re.compile(r"[ \t\r\n]*+,")
+_MEMBER_NEXT: Final = {
+    "}": re.compile(r'[ \t\r\n]*+,[ \t\r\n]*+"'),
+    "]": re.compile(
+        r"[ \t\r\n]*+,[ \t\r\n]*+"
+        r'(?=[\[{"\-0-9tfn])(?!"(?:[^"\\]++|\\.)*+"[ \t\r\n]*+:)'
+    ),
+}
+"""After a closer, a comma then what its container may hold next: a key (an
+object), a value but no key (an array). Where another token follows, the
+text with the closer dropped fails right there, inside the container."""
+_CLOSER: Final = {"{": "}", "[": "]"}
 _NOT_BRACKET: Final = re.compile(r"[^\[\]{}]++")
 _NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
 _TAIL_BRACKETS: Final = 4096
@@ -99,6 +110,8 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
     runs: list[int] = []
     shifts: list[tuple[int, int, int]] = []
     depths: list[int] = []
+    pending: list[list[int]] = [[]]
+    ruled: set[int] = set()
     members = _Members(text, openers, commas)
     solid = len(text[:stop].rstrip(" \t\r\n"))
     for start, end in _tokens(text, lo, stop):
@@ -110,7 +123,8 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
         elif char == '"':
             if end > lo:
                 strings.append((start, end))
-            for at in quote_swaps(text, start, end, solid):
+            inner = text[openers[-1]] if openers else ""
+            for at in quote_swaps(text, start, end, solid, inner=inner):
                 quotes.append(at)
                 members.note(at)
         elif char in "[{":
@@ -121,12 +135,22 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
             slots.append([end] if char == "[" else [])
             children.append([])
             commas.append([])
+            pending.append([])
             last.append(None)
         elif char in "]}":
             if openers:
-                if start < lo and _COMMA_NEXT.match(text, end):
-                    shifts.append((start, len(depths), len(openers) - runs[-1]))
+                stray = start < lo and _COMMA_NEXT.match(text, end) is not None
+                if stray:
+                    # Noted for the bracket edits of ``one_edit_readings`` too.
                     members.note(start)
+                    stray = _MEMBER_NEXT[char].match(text, end) is not None
+                if stray:
+                    shifts.append((start, len(depths), len(openers) - runs[-1]))
+                children_of = pending.pop()
+                if children_of and not _goes_on_open(text, end, char):
+                    ruled.update(children_of)
+                if stray:
+                    pending[-1].append(len(shifts) - 1)
                 runs.pop()
                 depths.append(len(openers) - 1)
                 closed = (openers.pop(), commas.pop())
@@ -142,7 +166,8 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
     far = Far(
         slots[-1], openers, openers + children[-1], quotes, child, child_ends, strings
     )
-    far.closers = _strays(shifts, depths, len(openers))
+    kept = [shift for index, shift in enumerate(shifts) if index not in ruled]
+    far.closers = _strays(kept, depths, len(openers))
     for at in chain(far.slots, far.openers):
         members.note(at)
     if child is not None:
@@ -153,6 +178,28 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
     far.contexts = members.found
     far.near = members.context(lo)
     return far
+
+
+def _goes_on_open(text: str, end: int, closer: str) -> bool:
+    """Whether the text after ``closer`` may go on with its container left open.
+
+    A child's closer dropped before it, ``closer`` closes that child instead
+    and its own container stays open: a comma must then lead to what the
+    container holds next (``_MEMBER_NEXT``), and a closer must be its own.
+
+    Example:
+        >>> _goes_on_open('[{"a": {"b": 1}}, {"c": 2}]', 16, "}")  # {"c" no key
+        False
+        >>> _goes_on_open('{"p": {"a": {"b": 1}}, "c": 2}', 21, "}")
+        True
+    """
+    after = _NEXT_CHAR.match(text, end)
+    if after is None:
+        return True
+    char = after.group(1)
+    if char == ",":
+        return _MEMBER_NEXT[closer].match(text, end) is not None
+    return char not in CROSSED or char == closer
 
 
 def outside_strings(text: str, far: Far, lo: int, stop: int) -> int:
@@ -351,7 +398,9 @@ def _strays(
     return [at for at, index, floor in shifts if lowest[index] >= floor]
 
 
-def quote_swaps(text: str, start: int, end: int, solid: int) -> Iterator[int]:
+def quote_swaps(
+    text: str, start: int, end: int, solid: int, *, inner: str = ""
+) -> Iterator[int]:
     """Where swapping a quote of a string with a neighbour may read on.
 
     The string spans ``start:end``, in the valid prefix that ends where the
@@ -363,6 +412,10 @@ def quote_swaps(text: str, start: int, end: int, solid: int) -> Iterator[int]:
     (``"a":``), the string is followed by the token that followed the
     separator (a value) or the string (a separator or closer) before the
     swap. Such a swap is kept only where that token may lie past the stop.
+    Where ``inner`` is the opener of the container the string is in, a
+    bracket before its closing quote is left there unless it closes that
+    container: moved out (``"a"]`` for ``"a]"``), it follows the string at
+    once, and an opener or the other kind of closer fails there.
 
     Example:
         >>> text = '{"a": ["x]", "y"], "b": 1} ?'
@@ -374,7 +427,11 @@ def quote_swaps(text: str, start: int, end: int, solid: int) -> Iterator[int]:
     crossed = _NEIGHBOURS if end >= solid else CROSSED
     if text[start + 1] in crossed:
         yield start
-    if end - 2 > start and text[end - 2] in crossed:
+    if (
+        end - 2 > start
+        and text[end - 2] in crossed
+        and not (inner and text[end - 2] in CROSSED and text[end - 2] != _CLOSER[inner])
+    ):
         yield end - 2
     if start and text[start - 1] in crossed:
         yield start - 1
