@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 from _oracle import FIXED_SEED, generate
 
-from langchain_jsonrecover._core.repair import single_edit_far
+from langchain_jsonrecover._core.repair import single_edit, single_edit_far
 
 if TYPE_CHECKING:
     import pytest
@@ -104,13 +104,16 @@ def seeded_texts() -> tuple[str, ...]:
 
 
 def every_far_site(patch: pytest.MonkeyPatch) -> None:
-    """Make the far-site scan keep the sites it rules out on the tokens after them.
+    """Make the single-edit search try the edits it rules out on the tokens after them.
 
     A closer dropped before a comma and a token its container cannot hold
     there (``single_edit_far._MEMBER_NEXT``), or before its container's
-    closer followed by one (``_goes_on_open``), and a bracket swapped out of
-    a string where it cannot follow it (``quote_swaps``'s ``inner``).
+    closer followed by one (``_goes_on_open``), a bracket swapped out of
+    a string where it cannot follow it (``quote_swaps``'s ``inner``), and
+    any edit before the innermost container open at the stop
+    (``before_innermost``).
     """
+    patch.setattr(single_edit, "before_innermost", lambda *_: False)
     comma = re.compile(r"[ \t\r\n]*+,")
     patch.setattr(single_edit_far, "_MEMBER_NEXT", {"}": comma, "]": comma})
     patch.setattr(single_edit_far, "_goes_on_open", lambda *_: True)

@@ -24,7 +24,7 @@ from typing import Any
 
 import orjson
 import pytest
-from _slips import every_far_site
+from _slips import SLIPS, every_far_site, slipped
 
 from langchain_jsonrecover._core.repair import single_edit, single_edit_far
 from langchain_jsonrecover._core.repair.single_edit import CONTROL, stop_of
@@ -150,3 +150,34 @@ def test_a_lost_bracket_has_as_many_far_sites_however_many_records_before_it() -
     small, large = (_lost_bracket(count) for count in (40, 80))
     assert _sites(large) == _sites(small) <= 4
     assert _sites(large, every=True) - _sites(small, every=True) >= 3 * 20
+
+
+def _calls(text: str, *, every: bool = False) -> int:
+    """How many times the search hands the decoder a text or a piece."""
+    calls = 0
+    real = orjson.loads
+
+    def counting(data: str) -> Any:
+        nonlocal calls
+        calls += 1
+        return real(data)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(orjson, "loads", counting)
+        if every:
+            every_far_site(patch)
+        single_edit.fix_single_edit(text, max_depth=200)
+    return calls
+
+
+@pytest.mark.parametrize("slip", range(len(SLIPS)), ids=[n for _, _, n in SLIPS])
+def test_the_decodes_per_slip_do_not_grow_with_the_records_before_it(
+    slip: int,
+) -> None:
+    # Every site before the container open at the stop is left out: no more
+    # decodes with 20 more records before the slip (in the middle record,
+    # whose own tags differ), where each record was a far site or more
+    # before (its closer, its address's closer).
+    small, large = (slipped(count)[slip] for count in (40, 80))
+    assert _calls(large) <= _calls(small) + 10
+    assert _calls(large, every=True) - _calls(small, every=True) >= 20

@@ -1,7 +1,7 @@
 """The single-edit search's piece check changes no answer, only the work.
 
 Before the whole edited text is decoded, the search reads the edited member
-alone, in its containers (``single_edit_far.member_piece``): a piece that does
+alone, in its containers (``single_edit_pieces.member_piece``): a piece that does
 not read on rules the edit out. That is a filter, never a reading of its own,
 so with it the search must answer exactly as without it, on every reply.
 Here both run on the fault oracle's replies (one fault each, seeded) and on
