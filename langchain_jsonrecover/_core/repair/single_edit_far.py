@@ -29,6 +29,11 @@ _KEY_COLON: Final = re.compile(
     r'[ \t\r\n]*+"(?:[^"\\]++|\\.)*+"[ \t\r\n]*+:', re.DOTALL
 )
 _NEIGHBOURS: Final = frozenset("{}[],:")
+_OPENERS_FROM: Final = re.compile(
+    r'(?:[^"{}\[\],]++|"(?:[^"\\]++|\\.)*+"|(,))*+(?:([{}\[\]])|"|\Z)', re.DOTALL
+)
+"""The next bracket (group 2) past the strings, commas and layout before it;
+group 1, the last of those commas."""
 CROSSED: Final = frozenset("{}[]")
 """What a far quote swap may move into or out of a string: a bracket. One that
 moves a comma or colon fails where the decoder reads the next token (see
@@ -95,21 +100,25 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
     innermost array), or after the last ``:`` (the innermost object's current
     value); at the top level, the candidate's start.
     """
-    openers: list[int] = []
-    slots: list[list[int]] = [[0]]
-    children: list[list[int]] = [[]]
-    commas: list[list[int]] = [[]]
-    last: list[tuple[int, list[int]] | None] = [None]
+    begin, openers, before = open_before(text, lo, stop)
+    levels = range(len(openers) + 1)
+    slots: list[list[int]] = [[0]] + [[] for _ in openers]
+    children: list[list[int]] = [[] for _ in levels]
+    commas: list[list[int]] = [[at] if at >= 0 else [] for at in before]
+    last: list[tuple[int, list[int]] | None] = [None for _ in levels]
     quotes: list[int] = []
     strings: list[tuple[int, int]] = []
     runs: list[int] = []
+    for level, at in enumerate(openers):
+        same = level > 0 and text[openers[level - 1]] == text[at]
+        runs.append(runs[-1] + 1 if same else 1)
     shifts: list[tuple[int, int, int]] = []
     depths: list[int] = []
-    pending: list[list[int]] = [[]]
+    pending: list[list[int]] = [[] for _ in levels]
     ruled: set[int] = set()
     members = _Members(text, openers, commas)
     solid = len(text[:stop].rstrip(" \t\r\n"))
-    for start, end in _tokens(text, lo, stop):
+    for start, end in _tokens(text, lo, stop, begin):
         char = text[start]
         if char == ",":  # the most frequent
             commas[-1].append(start)
@@ -260,16 +269,72 @@ def _last_colon(text: str, opener: int, commas: list[int], stop: int) -> list[in
     return []
 
 
-def _tokens(text: str, lo: int, stop: int) -> Iterator[tuple[int, int]]:
-    """The spans of the tokens before ``stop`` that the scan reads.
+def open_before(text: str, lo: int, stop: int) -> tuple[int, list[int], list[int]]:
+    """Where the token scan starts, the containers open there, the last comma of each.
+
+    At the opener of the innermost container open at the stop, or, where that
+    is later, where the scan reads every token (before the first bracket at
+    or past ``lo``). No edit before that opener can read the text
+    (:func:`before_innermost`): the scan need not look for sites there.
+    Where no container is open at the stop (the value closed before it, text
+    follows), at the start. The
+    brackets before it are taken in one pass in C with the strings, commas
+    and layout between them. The last comma of each level (``-1``: none,
+    the top level first) is where a member holding a site after it starts.
+
+    Example:
+        >>> text = '{"a": [1, 2], "b": {"c": [3 4]}}'
+        >>> open_before(text, 27, 28)  # at the innermost opener
+        (25, [0, 19], [-1, 12, -1])
+        >>> open_before(text, 20, 28)  # past the last bracket before lo
+        (20, [0, 19], [-1, 12, -1])
+    """
+    openers: list[int] = []
+    commas = [-1]
+    start = 0
+    state: tuple[list[int], list[int]] = ([], [-1])
+    for found in _OPENERS_FROM.finditer(text, 0, stop):
+        bracket = found.start(2)
+        if not 0 <= bracket < lo:
+            start, state = found.start(), (openers.copy(), commas.copy())
+            break
+        if found.start(1) >= 0:
+            commas[-1] = found.start(1)
+        if text[bracket] in "[{":
+            openers.append(bracket)
+            commas.append(-1)
+        elif openers:
+            openers.pop()
+            commas.pop()
+    for found in _OPENERS_FROM.finditer(text, start, stop):
+        if found.start(1) >= 0:
+            commas[-1] = found.start(1)
+        bracket = found.start(2)
+        if bracket < 0:
+            break
+        if text[bracket] in "[{":
+            openers.append(bracket)
+            commas.append(-1)
+        elif openers:
+            openers.pop()
+            commas.pop()
+    if not openers:  # the value closed before the stop: every site counts
+        return 0, [], [-1]
+    if openers[-1] < start:
+        return openers[-1], openers[:-1], commas[:-1]
+    return start, *state
+
+
+def _tokens(text: str, lo: int, stop: int, begin: int = 0) -> Iterator[tuple[int, int]]:
+    """The spans of the tokens from ``begin`` to ``stop`` that the scan reads.
 
     Before ``lo``, a string with no quote swap to try (:func:`quote_swaps`)
     is passed over in C with the layout and colons around it; from the first token at
     or past ``lo`` on (or where the text stops being a valid prefix: a quote
     that opens a string the stop cut), every token.
     """
-    resume = 0
-    for found in _far_tokens(CROSSED).finditer(text, 0, stop):
+    resume = begin
+    for found in _far_tokens(CROSSED).finditer(text, begin, stop):
         start = found.start(1)
         if not 0 <= start < lo:
             resume = found.start()
