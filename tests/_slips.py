@@ -19,6 +19,8 @@ from _oracle import FIXED_SEED, generate
 from langchain_jsonrecover._core.repair import single_edit, single_edit_far
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import pytest
 
 CASES = 320
@@ -124,3 +126,20 @@ def every_far_site(patch: pytest.MonkeyPatch) -> None:
         return quote_swaps(*args, **{**options, "inner": ""})
 
     patch.setattr(single_edit_far, "quote_swaps", any_bracket)
+
+
+def changed_answers(
+    old: Sequence[Any], new: Sequence[Any], exact: Sequence[Any]
+) -> list[int]:
+    """Where ``new`` answers otherwise than ``old`` (the indexes).
+
+    Where the old search ran out of budget (its answer is not ``exact``'s, the
+    old search's with no budget at all), the new one may read as ``exact``.
+    """
+    return [
+        index
+        for index, (before, after, unbounded) in enumerate(
+            zip(old, new, exact, strict=True)
+        )
+        if after != before and not (before != unbounded and after == unbounded)
+    ]

@@ -291,25 +291,14 @@ def open_before(text: str, lo: int, stop: int) -> tuple[int, list[int], list[int
     """
     openers: list[int] = []
     commas = [-1]
-    start = 0
+    start = -1
     state: tuple[list[int], list[int]] = ([], [-1])
     for found in _OPENERS_FROM.finditer(text, 0, stop):
         bracket = found.start(2)
-        if not 0 <= bracket < lo:
+        if start < 0 and not 0 <= bracket < lo:
             start, state = found.start(), (openers.copy(), commas.copy())
-            break
         if found.start(1) >= 0:
             commas[-1] = found.start(1)
-        if text[bracket] in "[{":
-            openers.append(bracket)
-            commas.append(-1)
-        elif openers:
-            openers.pop()
-            commas.pop()
-    for found in _OPENERS_FROM.finditer(text, start, stop):
-        if found.start(1) >= 0:
-            commas[-1] = found.start(1)
-        bracket = found.start(2)
         if bracket < 0:
             break
         if text[bracket] in "[{":
