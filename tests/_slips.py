@@ -11,10 +11,17 @@ from __future__ import annotations
 import random
 import re
 from functools import cache
-from typing import Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 from _oracle import FIXED_SEED, generate
+
+from langchain_jsonrecover._core.repair import single_edit, single_edit_far
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    import pytest
 
 CASES = 320
 """Oracle replies per seed (every fault kind about 28 times)."""
@@ -96,3 +103,43 @@ def seeded_texts() -> tuple[str, ...]:
     for count in (1, 8, 40):
         texts.extend(slipped(count))
     return tuple(texts)
+
+
+def every_far_site(patch: pytest.MonkeyPatch) -> None:
+    """Make the single-edit search try the edits it rules out on the tokens after them.
+
+    A closer dropped before a comma and a token its container cannot hold
+    there (``single_edit_far._MEMBER_NEXT``), or before its container's
+    closer followed by one (``_goes_on_open``), a bracket swapped out of
+    a string where it cannot follow it (``quote_swaps``'s ``inner``), and
+    any edit before the innermost container open at the stop
+    (``before_innermost``), and the sites before it (``open_before``).
+    """
+    patch.setattr(single_edit, "before_innermost", lambda *_: False)
+    patch.setattr(single_edit_far, "open_before", lambda *_: (0, [], [-1]))
+    comma = re.compile(r"[ \t\r\n]*+,")
+    patch.setattr(single_edit_far, "_MEMBER_NEXT", {"}": comma, "]": comma})
+    patch.setattr(single_edit_far, "_goes_on_open", lambda *_: True)
+    quote_swaps = single_edit_far.quote_swaps
+
+    def any_bracket(*args: Any, **options: Any) -> Any:
+        return quote_swaps(*args, **{**options, "inner": ""})
+
+    patch.setattr(single_edit_far, "quote_swaps", any_bracket)
+
+
+def changed_answers(
+    old: Sequence[Any], new: Sequence[Any], exact: Sequence[Any]
+) -> list[int]:
+    """Where ``new`` answers otherwise than ``old`` (the indexes).
+
+    Where the old search ran out of budget (its answer is not ``exact``'s, the
+    old search's with no budget at all), the new one may read as ``exact``.
+    """
+    return [
+        index
+        for index, (before, after, unbounded) in enumerate(
+            zip(old, new, exact, strict=True)
+        )
+        if after != before and not (before != unbounded and after == unbounded)
+    ]

@@ -9,7 +9,7 @@ import pytest
 from _counting import GROWTH
 
 from langchain_jsonrecover import JsonFenceOutputParser
-from langchain_jsonrecover._core.repair import single_edit, single_edit_far
+from langchain_jsonrecover._core.repair import single_edit, single_edit_pieces
 from langchain_jsonrecover._core.repair.single_edit import Ambiguous, fix_single_edit
 from langchain_jsonrecover._core.repair.syntax import Repaired
 from langchain_jsonrecover.errors import InvalidJsonError
@@ -218,9 +218,9 @@ def test_the_tail_check_is_one_pass_whatever_the_nesting(
     # pass per level (it took seconds at 32 KB).
     calls = []
     for depth in (1_000, 2_000):
-        counting = _CountingSub(single_edit_far._NOT_BRACKET)
+        counting = _CountingSub(single_edit_pieces._NOT_BRACKET)
         with monkeypatch.context() as patch:
-            patch.setattr(single_edit_far, "_NOT_BRACKET", counting)
+            patch.setattr(single_edit_pieces, "_NOT_BRACKET", counting)
             text = '{"a": "x, "b": 1} Also: ' + "[" * depth + "]" * depth
             assert isinstance(fix_single_edit(text, max_depth=200), Repaired)
         calls.append(counting.calls)

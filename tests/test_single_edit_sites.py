@@ -35,7 +35,14 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 import pytest
-from _slips import SLIPS, records, scattered, seeded_texts, slipped
+from _slips import (
+    SLIPS,
+    every_far_site,
+    records,
+    scattered,
+    seeded_texts,
+    slipped,
+)
 
 from langchain_jsonrecover._core.candidates.repair import _same_value
 from langchain_jsonrecover._core.repair import single_edit, single_edit_far
@@ -73,6 +80,7 @@ def _trying_all(patch: pytest.MonkeyPatch) -> None:
 
     patch.setattr(single_edit, "kept_edits", every_insert)
     patch.setattr(single_edit, "cannot_follow", lambda *_: False)
+    every_far_site(patch)
 
 
 def _answer(text: str) -> tuple[Any, ...]:
@@ -133,9 +141,11 @@ def test_the_far_sites_are_those_of_a_scan_of_every_token(
     fast = [_far(text, back) for text, back in starts]
     assert sum(far is not None and bool(far["quotes"]) for far in fast) > 100
 
-    def every_token(text: str, lo: int, stop: int) -> Iterator[tuple[int, int]]:
+    def every_token(
+        text: str, lo: int, stop: int, begin: int
+    ) -> Iterator[tuple[int, int]]:
         del lo
-        return (token.span() for token in _TOKEN.finditer(text, 0, stop))
+        return (token.span() for token in _TOKEN.finditer(text, begin, stop))
 
     monkeypatch.setattr(single_edit_far, "_tokens", every_token)
     assert [_far(text, back) for text, back in starts] == fast

@@ -19,7 +19,7 @@ from langchain_jsonrecover._core.candidates.find import NON_SPACE, strip_space
 from langchain_jsonrecover._core.candidates.kinds import Candidate, Place
 from langchain_jsonrecover._core.candidates.repair import reads_markup_as_data
 from langchain_jsonrecover._core.decode.tolerant import Decoded, decode
-from langchain_jsonrecover._core.repair.single_edit import read_inner_quotes
+from langchain_jsonrecover._core.repair.single_edit_readings import read_inner_quotes
 from langchain_jsonrecover._core.repair.syntax import repair as repair_syntax
 from langchain_jsonrecover._core.reply.fences import find_fences
 from langchain_jsonrecover._core.reply.reasoning import (

@@ -27,7 +27,7 @@ digits (``[1 500]`` may be ``1500``).
 
 Most edits break the text right where they are made, so before the whole
 candidate is decoded, the member the edit is in is read alone, inside a value
-slot of each container around it (``single_edit_far.member_piece``): a short
+slot of each container around it (``single_edit_pieces.member_piece``): a short
 piece past the edit, then longer ones. Where a piece does not read on, the
 whole text would not either, and the edit is ruled out; the few edits left
 are decoded whole. The search reads the candidate a bounded number of times
@@ -73,13 +73,16 @@ from langchain_jsonrecover._core.repair.single_edit_far import (
     END,
     TRAILING,
     Far,
+    before_innermost,
     find_far_sites,
+    outside_strings,
+)
+from langchain_jsonrecover._core.repair.single_edit_pieces import (
     goes_on,
     member_reads_on,
-    outside_strings,
     reads_on,
 )
-from langchain_jsonrecover._core.repair.syntax import Repaired, repair_inner_quotes
+from langchain_jsonrecover._core.repair.syntax import Repaired
 
 if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
@@ -319,6 +322,8 @@ def kept_edits(
     layout = outside_strings(text, sites, lo, stop)
     edits = _edits(text, lo, sites, layout, distinct=distinct)
     for at, drop, insert, name in chain(edits, extra):
+        if before_innermost(text, sites, at, drop, insert):
+            continue
         context = sites.contexts.get(at) if at < lo else sites.near
         if (
             context is not None
@@ -480,21 +485,3 @@ def _edits_at(text: str, at: int, *, in_array: bool, stop: int) -> Iterator[Edit
     after = text[at + 1 : at + 2]
     if after and after != char and (char in _SWAPPED or after in _SWAPPED):
         yield at, 2, after + char, "characters_swapped"
-
-
-def read_inner_quotes(text: str, *, max_depth: int) -> Repaired | None:
-    """``repair_inner_quotes`` where the candidate has no single-edit reading.
-
-    Only for a candidate of at most :data:`INNER_LIMIT` characters.
-
-    Example:
-        >>> read_inner_quotes('{"t": "say "hi"", "n": 1}', max_depth=9).repairs
-        ('inner_quotes_escaped',)
-        >>> read_inner_quotes('{"t": "1/2" wrench"}', max_depth=9) is None
-        True
-    """
-    if len(text) > INNER_LIMIT:
-        return None
-    if fix_single_edit(text, max_depth=max_depth) is not None:
-        return None
-    return repair_inner_quotes(text)

@@ -21,8 +21,6 @@ from functools import cache
 from itertools import chain
 from typing import TYPE_CHECKING, Final
 
-import orjson
-
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
@@ -31,17 +29,30 @@ _KEY_COLON: Final = re.compile(
     r'[ \t\r\n]*+"(?:[^"\\]++|\\.)*+"[ \t\r\n]*+:', re.DOTALL
 )
 _NEIGHBOURS: Final = frozenset("{}[],:")
+_OPENERS_FROM: Final = re.compile(
+    r'(?:[^"{}\[\],]++|"(?:[^"\\]++|\\.)*+"|(,))*+(?:([{}\[\]])|"|\Z)', re.DOTALL
+)
+"""The next bracket (group 2) past the strings, commas and layout before it;
+group 1, the last of those commas."""
 CROSSED: Final = frozenset("{}[]")
 """What a far quote swap may move into or out of a string: a bracket. One that
 moves a comma or colon fails where the decoder reads the next token (see
 :func:`quote_swaps`), unless that token is past the stop."""
 _COMMA_NEXT: Final = re.compile(r"[ \t\r\n]*+,")
-_NOT_BRACKET: Final = re.compile(r"[^\[\]{}]++")
+_MEMBER_NEXT: Final = {
+    "}": re.compile(r'[ \t\r\n]*+,[ \t\r\n]*+"'),
+    "]": re.compile(
+        r"[ \t\r\n]*+,[ \t\r\n]*+"
+        r'(?=[\[{"\-0-9tfn])(?!"(?:[^"\\]++|\\.)*+"[ \t\r\n]*+:)'
+    ),
+}
+"""After a closer, a comma then what its container may hold next: a key (an
+object), a value but no key (an array). Where another token follows, the
+text with the closer dropped fails right there, inside the container."""
+_CLOSER: Final = {"{": "}", "[": "]"}
 _NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
-_TAIL_BRACKETS: Final = 4096
 _ANCESTORS: Final = 32
 """How many containers around a far edit's own a piece of it is read in."""
-_NUMBER_GOES_ON: Final = re.compile(r"\.?[0-9]")
 TRAILING: Final = "unexpected content after document"
 END: Final = "unexpected end of data"
 
@@ -89,19 +100,25 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
     innermost array), or after the last ``:`` (the innermost object's current
     value); at the top level, the candidate's start.
     """
-    openers: list[int] = []
-    slots: list[list[int]] = [[0]]
-    children: list[list[int]] = [[]]
-    commas: list[list[int]] = [[]]
-    last: list[tuple[int, list[int]] | None] = [None]
+    begin, openers, before = open_before(text, lo, stop)
+    levels = range(len(openers) + 1)
+    slots: list[list[int]] = [[0]] + [[] for _ in openers]
+    children: list[list[int]] = [[] for _ in levels]
+    commas: list[list[int]] = [[at] if at >= 0 else [] for at in before]
+    last: list[tuple[int, list[int]] | None] = [None for _ in levels]
     quotes: list[int] = []
     strings: list[tuple[int, int]] = []
     runs: list[int] = []
+    for level, at in enumerate(openers):
+        same = level > 0 and text[openers[level - 1]] == text[at]
+        runs.append(runs[-1] + 1 if same else 1)
     shifts: list[tuple[int, int, int]] = []
     depths: list[int] = []
+    pending: list[list[int]] = [[] for _ in levels]
+    ruled: set[int] = set()
     members = _Members(text, openers, commas)
     solid = len(text[:stop].rstrip(" \t\r\n"))
-    for start, end in _tokens(text, lo, stop):
+    for start, end in _tokens(text, lo, stop, begin):
         char = text[start]
         if char == ",":  # the most frequent
             commas[-1].append(start)
@@ -110,7 +127,8 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
         elif char == '"':
             if end > lo:
                 strings.append((start, end))
-            for at in quote_swaps(text, start, end, solid):
+            inner = text[openers[-1]] if openers else ""
+            for at in quote_swaps(text, start, end, solid, inner=inner):
                 quotes.append(at)
                 members.note(at)
         elif char in "[{":
@@ -121,12 +139,22 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
             slots.append([end] if char == "[" else [])
             children.append([])
             commas.append([])
+            pending.append([])
             last.append(None)
         elif char in "]}":
             if openers:
-                if start < lo and _COMMA_NEXT.match(text, end):
-                    shifts.append((start, len(depths), len(openers) - runs[-1]))
+                stray = start < lo and _COMMA_NEXT.match(text, end) is not None
+                if stray:
+                    # Noted for the bracket edits of ``one_edit_readings`` too.
                     members.note(start)
+                    stray = _MEMBER_NEXT[char].match(text, end) is not None
+                if stray:
+                    shifts.append((start, len(depths), len(openers) - runs[-1]))
+                children_of = pending.pop()
+                if children_of and not _goes_on_open(text, end, char):
+                    ruled.update(children_of)
+                if stray:
+                    pending[-1].append(len(shifts) - 1)
                 runs.pop()
                 depths.append(len(openers) - 1)
                 closed = (openers.pop(), commas.pop())
@@ -142,7 +170,8 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
     far = Far(
         slots[-1], openers, openers + children[-1], quotes, child, child_ends, strings
     )
-    far.closers = _strays(shifts, depths, len(openers))
+    kept = [shift for index, shift in enumerate(shifts) if index not in ruled]
+    far.closers = _strays(kept, depths, len(openers))
     for at in chain(far.slots, far.openers):
         members.note(at)
     if child is not None:
@@ -153,6 +182,57 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
     far.contexts = members.found
     far.near = members.context(lo)
     return far
+
+
+def _goes_on_open(text: str, end: int, closer: str) -> bool:
+    """Whether the text after ``closer`` may go on with its container left open.
+
+    A child's closer dropped before it, ``closer`` closes that child instead
+    and its own container stays open: a comma must then lead to what the
+    container holds next (``_MEMBER_NEXT``), and a closer must be its own.
+
+    Example:
+        >>> _goes_on_open('[{"a": {"b": 1}}, {"c": 2}]', 16, "}")  # {"c" no key
+        False
+        >>> _goes_on_open('{"p": {"a": {"b": 1}}, "c": 2}', 21, "}")
+        True
+    """
+    after = _NEXT_CHAR.match(text, end)
+    if after is None:
+        return True
+    char = after.group(1)
+    if char == ",":
+        return _MEMBER_NEXT[closer].match(text, end) is not None
+    return char not in CROSSED or char == closer
+
+
+def before_innermost(text: str, far: Far, at: int, drop: int, insert: str) -> bool:
+    """Whether an edit before the innermost open container leaves the stop as it is.
+
+    The container open at the stop (``far.stack[-1]``) holds all from its
+    opener to the stop, and JSON reads a container alike wherever it stands.
+    An edit wholly before that opener that keeps the quotes after it as they
+    were (as many quotes put as taken, no backslash in it or before it)
+    leaves the opener outside strings: the decoder fails before it, closes
+    the value before it (text follows), or reads it as a value and stops
+    where it stopped. No such edit reads the text.
+
+    Example:
+        >>> text = '{"a": 1, "b": [1 2]}'
+        >>> far = find_far_sites(text, 17, 1)
+        >>> before_innermost(text, far, 7, 1, "")  # the comma after 1 dropped
+        True
+        >>> before_innermost(text, far, 16, 0, ",")  # a comma put after 1
+        False
+    """
+    if not far.stack or at + drop > far.stack[-1] or text[at - 1 : at] == "\\":
+        return False
+    taken = text[at : at + drop]
+    return (
+        "\\" not in taken
+        and "\\" not in insert
+        and taken.count('"') == insert.count('"')
+    )
 
 
 def outside_strings(text: str, far: Far, lo: int, stop: int) -> int:
@@ -189,16 +269,61 @@ def _last_colon(text: str, opener: int, commas: list[int], stop: int) -> list[in
     return []
 
 
-def _tokens(text: str, lo: int, stop: int) -> Iterator[tuple[int, int]]:
-    """The spans of the tokens before ``stop`` that the scan reads.
+def open_before(text: str, lo: int, stop: int) -> tuple[int, list[int], list[int]]:
+    """Where the token scan starts, the containers open there, the last comma of each.
+
+    At the opener of the innermost container open at the stop, or, where that
+    is later, where the scan reads every token (before the first bracket at
+    or past ``lo``). No edit before that opener can read the text
+    (:func:`before_innermost`): the scan need not look for sites there.
+    Where no container is open at the stop (the value closed before it, text
+    follows), at the start. The
+    brackets before it are taken in one pass in C with the strings, commas
+    and layout between them. The last comma of each level (``-1``: none,
+    the top level first) is where a member holding a site after it starts.
+
+    Example:
+        >>> text = '{"a": [1, 2], "b": {"c": [3 4]}}'
+        >>> open_before(text, 27, 28)  # at the innermost opener
+        (25, [0, 19], [-1, 12, -1])
+        >>> open_before(text, 20, 28)  # past the last bracket before lo
+        (20, [0, 19], [-1, 12, -1])
+    """
+    openers: list[int] = []
+    commas = [-1]
+    start = -1
+    state: tuple[list[int], list[int]] = ([], [-1])
+    for found in _OPENERS_FROM.finditer(text, 0, stop):
+        bracket = found.start(2)
+        if start < 0 and not 0 <= bracket < lo:
+            start, state = found.start(), (openers.copy(), commas.copy())
+        if found.start(1) >= 0:
+            commas[-1] = found.start(1)
+        if bracket < 0:
+            break
+        if text[bracket] in "[{":
+            openers.append(bracket)
+            commas.append(-1)
+        elif openers:
+            openers.pop()
+            commas.pop()
+    if not openers:  # the value closed before the stop: every site counts
+        return 0, [], [-1]
+    if openers[-1] < start:
+        return openers[-1], openers[:-1], commas[:-1]
+    return start, *state
+
+
+def _tokens(text: str, lo: int, stop: int, begin: int = 0) -> Iterator[tuple[int, int]]:
+    """The spans of the tokens from ``begin`` to ``stop`` that the scan reads.
 
     Before ``lo``, a string with no quote swap to try (:func:`quote_swaps`)
     is passed over in C with the layout and colons around it; from the first token at
     or past ``lo`` on (or where the text stops being a valid prefix: a quote
     that opens a string the stop cut), every token.
     """
-    resume = 0
-    for found in _far_tokens(CROSSED).finditer(text, 0, stop):
+    resume = begin
+    for found in _far_tokens(CROSSED).finditer(text, begin, stop):
         start = found.start(1)
         if not 0 <= start < lo:
             resume = found.start()
@@ -281,59 +406,6 @@ def _slots(text: str, openers: list[int]) -> str:
     return "".join('{"":' if text[at] == "{" else "[" for at in openers)
 
 
-def member_piece(
-    text: str, context: tuple[str, int], at: int, edit: tuple[int, str], ahead: int
-) -> str:
-    """The edited member holding ``at``, in its containers, cut ``ahead`` past the edit.
-
-    ``context`` is a value slot in each container around the member's
-    (``{"":[``), then its opener, and the member's start in ``text``;
-    ``edit`` drops that many characters at ``at`` and inserts the string
-    there. Read alone, the piece decodes, ends early or stops at its end
-    wherever the whole edited text reads past the edit: the text before
-    ``at`` is unchanged, JSON's grammar does not look back past a member's
-    start, and the state after an opener admits all that the state after a
-    comma does. So a piece that does not read on (:func:`reads_on`) rules
-    the edit out without reading the text before the member.
-
-    Example:
-        >>> text = '{"a": 1, "b:" 2}'
-        >>> member_piece(text, ("{", 8), 11, (2, '":'), 4)
-        '{ "b": 2}'
-        >>> member_piece('[{"a": 1}, 2]', ('[{', 2), 8, (1, ""), 4)
-        '[{"a": 1, 2]'
-    """
-    prefix, begin = context
-    drop, insert = edit
-    return prefix + text[begin:at] + insert + text[at + drop : at + drop + ahead]
-
-
-def member_reads_on(
-    text: str,
-    context: tuple[str, int],
-    at: int,
-    edit: tuple[int, str],
-    pasts: tuple[int, ...],
-) -> tuple[bool, int]:
-    """Whether the edited member reads on, cut at each of ``pasts``; what it read.
-
-    Each piece is :func:`member_piece`, a short one first.
-
-    Example:
-        >>> member_reads_on('[{"a": 1}, {"b" 2}]', ("[", 10), 15, (0, ":"), (4, 9))
-        (True, 22)
-        >>> member_reads_on('[{"a": 1}, {"b" 2}]', ("[", 10), 15, (0, ","), (4, 9))
-        (False, 11)
-    """
-    read = 0
-    for past in pasts:
-        piece = member_piece(text, context, at, edit, past)
-        read += len(piece)
-        if not reads_on(piece):
-            return False, read
-    return True, read
-
-
 def _strays(
     shifts: list[tuple[int, int, int]], depths: list[int], depth: int
 ) -> list[int]:
@@ -351,7 +423,9 @@ def _strays(
     return [at for at, index, floor in shifts if lowest[index] >= floor]
 
 
-def quote_swaps(text: str, start: int, end: int, solid: int) -> Iterator[int]:
+def quote_swaps(
+    text: str, start: int, end: int, solid: int, *, inner: str = ""
+) -> Iterator[int]:
     """Where swapping a quote of a string with a neighbour may read on.
 
     The string spans ``start:end``, in the valid prefix that ends where the
@@ -363,6 +437,10 @@ def quote_swaps(text: str, start: int, end: int, solid: int) -> Iterator[int]:
     (``"a":``), the string is followed by the token that followed the
     separator (a value) or the string (a separator or closer) before the
     swap. Such a swap is kept only where that token may lie past the stop.
+    Where ``inner`` is the opener of the container the string is in, a
+    bracket before its closing quote is left there unless it closes that
+    container: moved out (``"a"]`` for ``"a]"``), it follows the string at
+    once, and an opener or the other kind of closer fails there.
 
     Example:
         >>> text = '{"a": ["x]", "y"], "b": 1} ?'
@@ -374,56 +452,13 @@ def quote_swaps(text: str, start: int, end: int, solid: int) -> Iterator[int]:
     crossed = _NEIGHBOURS if end >= solid else CROSSED
     if text[start + 1] in crossed:
         yield start
-    if end - 2 > start and text[end - 2] in crossed:
+    if (
+        end - 2 > start
+        and text[end - 2] in crossed
+        and not (inner and text[end - 2] in CROSSED and text[end - 2] != _CLOSER[inner])
+    ):
         yield end - 2
     if start and text[start - 1] in crossed:
         yield start - 1
     if text[end : end + 1] in crossed:
         yield end - 1
-
-
-def goes_on(text: str, end: int) -> bool:
-    """Whether the text after the value (from ``end``) reads as more of it.
-
-    It does when it goes on as JSON would (a quote, separator or closer next,
-    which takes in every case of ``_spans.continues_structure``, or a digit
-    that goes on a number: ``}0.01`` read as
-    ``0}.01``), closes a bracket it did not open, leaves one open, or leaves a
-    quote open: a value that an edit closed early, the rest of the reply still
-    the JSON, or a cut one. Text after it with more than ``_TAIL_BRACKETS``
-    brackets is not read as prose at all (it costs one pass in C to tell).
-    """
-    after = _NEXT_CHAR.match(text, end)
-    if after is not None and after.group(1) in '":,]}':
-        return True
-    if _NUMBER_GOES_ON.match(text, end):
-        return True
-    tail = text[end:]
-    if (tail.count('"') - tail.count('\\"')) % 2:
-        return True
-    if sum(map(tail.count, "[]{}")) > _TAIL_BRACKETS:
-        return True
-    skeleton = _NOT_BRACKET.sub("", tail)
-    depth = 0
-    for bracket in skeleton:
-        depth += 1 if bracket in "[{" else -1
-        if depth < 0:
-            return True
-    return depth > 0
-
-
-def reads_on(piece: str) -> bool:
-    """Whether ``piece`` is the start of a container that may decode.
-
-    ``piece`` runs from the innermost container open before the edited
-    offsets to a little past the decoder's stop. Every such piece of a valid
-    text decodes, closes early (text follows) or ends inside the value; only
-    then is the edited text decoded whole. The piece is small where the reply
-    is a list of records, and bounded past the stop: a text with a second
-    slip far after the first is not read to it once per edit.
-    """
-    try:
-        orjson.loads(piece)
-    except orjson.JSONDecodeError as exc:
-        return exc.msg.startswith((TRAILING, END))
-    return True

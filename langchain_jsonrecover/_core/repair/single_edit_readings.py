@@ -27,13 +27,16 @@ from langchain_jsonrecover._core.decode.tolerant import Decoded, decode
 from langchain_jsonrecover._core.repair.single_edit import (
     CONTROL,
     ESCAPE,
+    INNER_LIMIT,
     REFUSING,
     Edit,
     Kept,
+    fix_single_edit,
     kept_edits,
     stop_of,
 )
 from langchain_jsonrecover._core.repair.single_edit_far import TRAILING
+from langchain_jsonrecover._core.repair.syntax import Repaired, repair_inner_quotes
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -111,3 +114,21 @@ def _bracket_edits(text: str, stop: int) -> Iterator[Edit]:
                 yield start - 1, 2, char + '"', "characters_swapped"
             if text[end : end + 1] == '"':
                 yield start, 2, '"' + char, "characters_swapped"
+
+
+def read_inner_quotes(text: str, *, max_depth: int) -> Repaired | None:
+    """``repair_inner_quotes`` where the candidate has no single-edit reading.
+
+    Only for a candidate of at most :data:`INNER_LIMIT` characters.
+
+    Example:
+        >>> read_inner_quotes('{"t": "say "hi"", "n": 1}', max_depth=9).repairs
+        ('inner_quotes_escaped',)
+        >>> read_inner_quotes('{"t": "1/2" wrench"}', max_depth=9) is None
+        True
+    """
+    if len(text) > INNER_LIMIT:
+        return None
+    if fix_single_edit(text, max_depth=max_depth) is not None:
+        return None
+    return repair_inner_quotes(text)
