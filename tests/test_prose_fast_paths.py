@@ -28,6 +28,7 @@ from langchain_jsonrecover import (
     TruncationRecoveringOutputParser,
 )
 from langchain_jsonrecover._core.candidates import find as candidates_find
+from langchain_jsonrecover._core.candidates import order as candidates_order
 from langchain_jsonrecover._core.decode.tolerant import DecodeFailure, decode
 from langchain_jsonrecover._core.extract import extract
 from langchain_jsonrecover._core.found import ReplyFailure
@@ -274,3 +275,45 @@ def test_json_like_prose_is_never_handed_to_the_decoder(
         return len(calls)
 
     assert decoded(50) == decoded(400)
+
+
+def test_the_order_and_the_glue_read_in_c_are_those_of_the_loops(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Spans all objects in text order keep it; no glue found: no run built.
+
+    Checked on the spans as found, reversed, and folded (runs merged at the
+    end: out of text order), with and without the C reads.
+    """
+    fast_order = 0
+    for text in TEXTS:
+        found = candidates_order.find_prose_spans(text, 0, [], max_depth=200)
+        folded, _ = candidates_order.fold_runs(text, found)
+        for spans in (found, found[::-1], folded):
+            raw = next((i for i, c in enumerate(text) if not c.isspace()), -1)
+            for last in (False, True):
+                fast = candidates_order.order_spans(text, spans, raw, last=last)
+                with monkeypatch.context() as patched:
+                    patched.setattr(
+                        candidates_order, "_objects_in_text_order", lambda _: False
+                    )
+                    slow = candidates_order.order_spans(text, spans, raw, last=last)
+                assert fast == slow, (text, last)
+            fast_order += candidates_order._objects_in_text_order(spans)
+            glued = candidates_order.glued_runs(text, spans)
+            with monkeypatch.context() as patched:
+                patched.setattr(candidates_order, "_any_glued", lambda *_: True)
+                assert glued == candidates_order.glued_runs(text, spans), text
+    assert fast_order > 300  # the seeded texts exercise the shortcut
+
+
+def test_the_c_reads_give_the_answers_of_the_loops(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for text in TEXTS[::2]:
+        fast = _answers(text)
+        with monkeypatch.context() as patched:
+            patched.setattr(candidates_order, "_objects_in_text_order", lambda _: False)
+            patched.setattr(candidates_order, "_any_glued", lambda *_: True)
+            slow = _answers(text)
+        assert fast == slow, text
