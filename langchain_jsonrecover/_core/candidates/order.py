@@ -63,9 +63,9 @@ def order_spans(
         >>> [s.start for s in order_spans('[2] see {"a": 1}', spans, 0, last=False)]
         [8, 0]
     """
-    if not last and _objects_in_text_order(spans):
-        # The key below is then (not own, start), and the own one starts at
-        # ``raw``, before any other: text order.
+    if len(spans) < 2 or (not last and _objects_in_text_order(spans)):
+        # One span; or the key below is (not own, start), and the own one
+        # starts at ``raw``, before any other: text order.
         return list(spans)
     sign = -1 if last else 1
 
@@ -95,7 +95,7 @@ def glued_runs(text: str, spans: Sequence[Span]) -> list[list[Span]]:
         >>> [[s.start for s in run] for run in glued_runs(text, spans)]
         [[0, 8]]
     """
-    if not _any_glued(text, spans):
+    if len(spans) < 2 or not _any_glued(text, spans):
         return []
     runs: list[list[Span]] = []
     current: list[Span] = []

@@ -174,6 +174,8 @@ class _Scan:
             nothing follows), or ``-1`` when prose resumes.
         """
         text, end, spans = self.text, self.root_end, self.spans
+        if end >= self.hi:
+            return -1  # nothing follows (each look below needs a character)
         first = self.chain if self.chain >= 0 else len(spans) - 1
         glued = QUOTE_AFTER_ROOT.match(text, end, min(self.hi, end + LOOK))
         if glued is not None:
