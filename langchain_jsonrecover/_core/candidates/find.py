@@ -348,7 +348,7 @@ def _read_prose(
             # schema, the schema decides (it may want an array).
             return
         repairs = head if step == "raw" else base
-        run = runs.get(span.start)
+        run = runs.get(span.start) if runs else None
         candidate = (
             _read_run(text, run, step, repairs, scan)
             if run is not None

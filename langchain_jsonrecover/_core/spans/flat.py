@@ -117,7 +117,8 @@ def take_flat_objects(text: str, i: int, lo: int, hi: int, spans: list[Span]) ->
         # its length: a Python call more)
         made = (start, end, True, True, False, None, None, False, nested, key, None)
         append(tuple.__new__(Span, made))
-        flat = match(text, end, min(hi, end + SKIP_WINDOW))
+        limit = end + SKIP_WINDOW
+        flat = match(text, end, limit if limit < hi else hi)  # noqa: FURB136 - per brace
         if flat is None:
             return end
         start, end = flat.span(1)
