@@ -14,28 +14,17 @@ a nesting too deep, a cut). Work is counted, never timed.
 
 from __future__ import annotations
 
-import functools
-from typing import TYPE_CHECKING, Any
-
 import pytest
+from _entry_points import every_answer
 from _slips import records, scattered, seeded_texts
-from pydantic import BaseModel
 
-from langchain_jsonrecover import (
-    JsonFenceOutputParser,
-    TruncationRecoveringOutputParser,
-)
 from langchain_jsonrecover._core.candidates import find as candidates_find
 from langchain_jsonrecover._core.candidates.kinds import Scan
 from langchain_jsonrecover._core.decode.tolerant import DecodeFailure, decode, stop_in
-from langchain_jsonrecover._core.extract import extract
 from langchain_jsonrecover._core.spans import find as spans_find
 from langchain_jsonrecover._core.spans.find import find_spans
 from langchain_jsonrecover._core.spans.frames import Frame
 from langchain_jsonrecover._core.spans.kinds import JSON, Span
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
 
 _DEEP = "[" * 201 + "]" * 201
 _EDGES = (
@@ -80,6 +69,8 @@ def _texts() -> list[str]:
 
 
 TEXTS = _texts()
+ANSWERED = [*_EDGES, *TEXTS[len(_EDGES) :: 3]]
+"""Every entry point is asked on these: the edge cases, a third of the rest."""
 
 
 def _spans(text: str) -> list[Span]:
@@ -126,50 +117,13 @@ def test_a_broken_span_too_deep_is_decoded_whole() -> None:
     assert spans_find._failed(frame, len(text)) is None
 
 
-class _Person(BaseModel):
-    name: str
-    age: int = 0
-
-
-def _answer(call: Callable[[], Any]) -> Any:
-    """A value, or an error in full (its message, observation and reply too)."""
-    try:
-        return call()
-    except Exception as exc:  # noqa: BLE001 - compared in full
-        return (
-            type(exc).__name__,
-            str(exc),
-            getattr(exc, "observation", None),
-            getattr(exc, "llm_output", None),
-        )
-
-
-def _answers(text: str) -> list[Any]:
-    """What every entry point says on ``text``."""
-    calls: list[Callable[[], Any]] = [
-        functools.partial(extract, text, repair=repair, prefer=prefer)
-        for repair in (False, "safe", True)
-        for prefer in ("first", "last")
-    ]
-    calls.append(functools.partial(extract, text, close_truncated=True, repair=False))
-    calls.extend(
-        functools.partial(parser.parse, text)
-        for parser in (
-            JsonFenceOutputParser(repair=False),
-            JsonFenceOutputParser(pydantic_object=_Person),
-            TruncationRecoveringOutputParser(repair=True),
-        )
-    )
-    return [_answer(call) for call in calls]
-
-
-@pytest.mark.parametrize("part", range(4))
+@pytest.mark.parametrize("part", range(2))
 def test_every_entry_point_answers_as_with_the_second_decode(
     monkeypatch: pytest.MonkeyPatch, part: int
 ) -> None:
-    for text in TEXTS[part::4]:
-        fast = _answers(text)
+    for text in ANSWERED[part::2]:
+        fast = every_answer(text)
         with monkeypatch.context() as patched:
             patched.setattr(spans_find, "_failed", lambda *_: None)
-            slow = _answers(text)
+            slow = every_answer(text)
         assert fast == slow, text
