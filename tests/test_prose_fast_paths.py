@@ -14,20 +14,16 @@ entry point and repair level. Work is counted, never timed.
 
 from __future__ import annotations
 
-import functools
 import random
 import re
 from typing import TYPE_CHECKING, Any
 
 import orjson
 import pytest
-from pydantic import BaseModel
+from _entry_points import every_answer
 
-from langchain_jsonrecover import (
-    JsonFenceOutputParser,
-    TruncationRecoveringOutputParser,
-)
 from langchain_jsonrecover._core.candidates import find as candidates_find
+from langchain_jsonrecover._core.candidates import order as candidates_order
 from langchain_jsonrecover._core.decode.tolerant import DecodeFailure, decode
 from langchain_jsonrecover._core.extract import extract
 from langchain_jsonrecover._core.found import ReplyFailure
@@ -40,8 +36,6 @@ from langchain_jsonrecover._core.spans.flat import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from langchain_jsonrecover._core.spans.kinds import Span
 
 _NEVER = re.compile(r"(?!)")
@@ -184,46 +178,15 @@ def test_the_flat_match_finds_the_spans_of_the_walk(
     assert len(taken) > 250  # the seeded texts exercise the shortcut
 
 
-class _Person(BaseModel):
-    name: str
-    age: int = 0
-
-
-def _answer(call: Callable[[], Any]) -> Any:
-    """A value, or an error in full (a crash too, compared alike)."""
-    try:
-        return call()
-    except Exception as exc:  # noqa: BLE001 - compared in full
-        return (type(exc).__name__, str(exc))
-
-
-def _answers(text: str) -> list[Any]:
-    """What every entry point says on ``text``."""
-    calls: list[Callable[[], Any]] = [
-        functools.partial(extract, text, repair=repair, prefer=prefer)
-        for repair in (False, "safe", True)
-        for prefer in ("first", "last")
-    ]
-    calls.append(functools.partial(extract, text, close_truncated=True, repair=False))
-    calls.extend(
-        functools.partial(parser.parse, text)
-        for parser in (
-            JsonFenceOutputParser(pydantic_object=_Person),
-            TruncationRecoveringOutputParser(repair=True),
-        )
-    )
-    return [_answer(call) for call in calls]
-
-
 def test_the_shortcuts_give_the_answers_of_the_walk_and_the_decoder(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     for text in TEXTS:
-        fast = _answers(text)
+        fast = every_answer(text)
         with monkeypatch.context() as patched:
             patched.setattr(spans_flat, "FLAT_BARE_OBJECT", _NEVER)
             patched.setattr(candidates_find, "bare_first_key", lambda *_: -1)
-            slow = _answers(text)
+            slow = every_answer(text)
         assert fast == slow, text
 
 
@@ -274,3 +237,45 @@ def test_json_like_prose_is_never_handed_to_the_decoder(
         return len(calls)
 
     assert decoded(50) == decoded(400)
+
+
+def test_the_order_and_the_glue_read_in_c_are_those_of_the_loops(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Spans all objects in text order keep it; no glue found: no run built.
+
+    Checked on the spans as found, reversed, and folded (runs merged at the
+    end: out of text order), with and without the C reads.
+    """
+    fast_order = 0
+    for text in TEXTS:
+        found = candidates_order.find_prose_spans(text, 0, [], max_depth=200)
+        folded, _ = candidates_order.fold_runs(text, found)
+        for spans in (found, found[::-1], folded):
+            raw = next((i for i, c in enumerate(text) if not c.isspace()), -1)
+            for last in (False, True):
+                fast = candidates_order.order_spans(text, spans, raw, last=last)
+                with monkeypatch.context() as patched:
+                    patched.setattr(
+                        candidates_order, "_objects_in_text_order", lambda _: False
+                    )
+                    slow = candidates_order.order_spans(text, spans, raw, last=last)
+                assert fast == slow, (text, last)
+            fast_order += candidates_order._objects_in_text_order(spans)
+            glued = candidates_order.glued_runs(text, spans)
+            with monkeypatch.context() as patched:
+                patched.setattr(candidates_order, "_any_glued", lambda *_: True)
+                assert glued == candidates_order.glued_runs(text, spans), text
+    assert fast_order > 300  # the seeded texts exercise the shortcut
+
+
+def test_the_c_reads_give_the_answers_of_the_loops(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for text in TEXTS[::3]:
+        fast = every_answer(text)
+        with monkeypatch.context() as patched:
+            patched.setattr(candidates_order, "_objects_in_text_order", lambda _: False)
+            patched.setattr(candidates_order, "_any_glued", lambda *_: True)
+            slow = every_answer(text)
+        assert fast == slow, text

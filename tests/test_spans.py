@@ -18,7 +18,12 @@ from _counting import CountingStr, Tally, as_params, assert_linear_work, measure
 from langchain_jsonrecover._core.decode.skip import skip_comment, skip_string
 from langchain_jsonrecover._core.spans import find as find_module
 from langchain_jsonrecover._core.spans import frames as frames_module
-from langchain_jsonrecover._core.spans.after import continues_structure
+from langchain_jsonrecover._core.spans.after import (
+    AFTER_ROOT,
+    QUOTE_AFTER_ROOT,
+    continues_structure,
+    cut_key_after,
+)
 from langchain_jsonrecover._core.spans.find import find_spans
 from langchain_jsonrecover._core.spans.frames import json_extent, skip_nested, tokens_of
 from langchain_jsonrecover._core.spans.kinds import JSON, MAYBE, PROSE, Span, classify
@@ -516,3 +521,15 @@ def test_skipping_failed_roots_takes_linear_work(
         return measure(monkeypatch, scan)
 
     assert_linear_work(count, build, N)
+
+
+@pytest.mark.parametrize(
+    "text", ['{"a": 1}', "[1]", '{"a": 1}, ', '{"a": 1}"', '{"a": 1}}', "x, {"]
+)
+def test_no_look_after_a_root_reads_an_empty_rest(text: str) -> None:
+    """A root that closes at the scan's limit is not looked past (``_after_root``):
+    each look needs a character, whatever the text beyond the limit holds."""
+    for limit in range(len(text) + 1):
+        assert QUOTE_AFTER_ROOT.match(text, limit, limit) is None
+        assert AFTER_ROOT.match(text, limit, limit) is None
+        assert not cut_key_after(text, limit, limit)

@@ -236,7 +236,7 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
         schema = self._schema_read()
         if failure.kind == "schema" and schema is not None:
             failure = dataclasses.replace(failure, detail=schema.name)
-        return error_for(failure, text, self._private("_shape", Shape()))
+        return error_for(failure, text, self._private("_shape", None))
 
     def _run(self, generation: Generation, text: str) -> Extraction:
         """Extract from a generation whose text is ``text``; note a length stop."""

@@ -249,7 +249,7 @@ def read_prose(
             # schema, the schema decides (it may want an array).
             return
         repairs = head if step == "raw" else base
-        run = runs.get(span.start)
+        run = runs.get(span.start) if runs else None
         candidate = (
             _read_run(text, run, step, repairs, scan)
             if run is not None
@@ -270,9 +270,8 @@ def _read_run(
     read = [_read_span(text, span, step, repairs, scan) for span in run]
     whole = run[-1].closed and all(c.failure is None for c in read)
     values = [c.value for c in read] if whole else None  # cut: never a list
-    return _several(
-        Place(run[0].start, run[-1].end, repairs, step, closed=True), values, scan
-    )
+    place = Place(run[0].start, run[-1].end, repairs, step, closed=True)
+    return _several(place, values, scan)
 
 
 def _several(place: Place, values: list[Any] | None, scan: Scan) -> Candidate:
@@ -290,9 +289,7 @@ def _read_span(
 ) -> Candidate:
     """The candidate of one span, decoded (by the span scan already, if it could)."""
     if span.nested:
-        failure = CandidateFailure(
-            "invalid_json", _NESTED, span.start, detail="nested_value"
-        )
+        failure = CandidateFailure("invalid_json", _NESTED, span.start, "nested_value")
         return Candidate(span.start, span.end, step, repairs, failure=failure)
     if span.decoded is not None:
         return _take_decoded(text, span.start, span.decoded, step, repairs)
@@ -306,6 +303,9 @@ def _read_span(
         # No value, cut key or rival; one value when the span is broken.
         read = (step, repairs, None, tuple.__new__(CandidateFailure, why), None, ())
         return tuple.__new__(Candidate, (span.start, span.end, *read, span.broken))
+    if span.failed is not None:  # the scan decoded this very text (Span.failed)
+        why = describe_failure(text, *span[:2], span.failed, closed=span.closed)
+        return Candidate(*span[:2], step, repairs, failure=why, whole=span.broken)
     place = Place(span.start, span.end, repairs, step, span.closed, whole=span.broken)
     return decode_place(text, place, scan)
 

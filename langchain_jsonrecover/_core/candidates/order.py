@@ -12,6 +12,8 @@ the candidate layer fails them, or lists them for a schema that wants a list.
 from __future__ import annotations
 
 import re
+from itertools import repeat
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Final
 
 from langchain_jsonrecover._core.decode.tolerant import Decoded, decode
@@ -35,6 +37,13 @@ _CITATION_MAX: Final = 9999
 _GAP: Final = re.compile(r"[ \t\r\n]*+,?+[ \t\r\n]*+")
 _NON_SPACE: Final = re.compile(r"\S")
 _BRACKETS: Final = re.compile(r"[\s\[\]{},]*+")
+# A span's fields read in C, over every span at once (JSON-like prose holds
+# one per brace): its start, end, closed, is_object and empty.
+_STARTS: Final = itemgetter(0)
+_ENDS: Final = itemgetter(1)
+_CLOSED: Final = itemgetter(2)
+_OBJECTS: Final = itemgetter(3)
+_EMPTIES: Final = itemgetter(4)
 
 
 def order_spans(
@@ -54,6 +63,10 @@ def order_spans(
         >>> [s.start for s in order_spans('[2] see {"a": 1}', spans, 0, last=False)]
         [8, 0]
     """
+    if len(spans) < 2 or (not last and _objects_in_text_order(spans)):
+        # One span; or the key below is (not own, start), and the own one
+        # starts at ``raw``, before any other: text order.
+        return list(spans)
     sign = -1 if last else 1
 
     def key(span: Span) -> tuple[bool, bool, bool, int]:
@@ -82,6 +95,8 @@ def glued_runs(text: str, spans: Sequence[Span]) -> list[list[Span]]:
         >>> [[s.start for s in run] for run in glued_runs(text, spans)]
         [[0, 8]]
     """
+    if len(spans) < 2 or not _any_glued(text, spans):
+        return []
     runs: list[list[Span]] = []
     current: list[Span] = []
     for span in spans:
@@ -101,6 +116,20 @@ def glued_runs(text: str, spans: Sequence[Span]) -> list[list[Span]]:
     if len(current) > 1:
         runs.append(current)
     return runs
+
+
+def _objects_in_text_order(spans: Sequence[Span]) -> bool:
+    """Whether the spans are all objects, none empty, in text order (read in C)."""
+    if not all(map(_OBJECTS, spans)) or any(map(_EMPTIES, spans)):
+        return False
+    starts = list(map(_STARTS, spans))
+    return starts == sorted(starts)
+
+
+def _any_glued(text: str, spans: Sequence[Span]) -> bool:
+    """Whether two spans in a row are apart only by spaces or a comma (in C)."""
+    ends = map(_ENDS, spans[:-1])
+    return any(map(_GAP.fullmatch, repeat(text), ends, map(_STARTS, spans[1:])))
 
 
 def _citation_beside_object(left: Span, right: Span) -> bool:
@@ -190,7 +219,9 @@ def find_prose_spans(
     spans += find_spans(
         text, gap_start, end, max_depth=max_depth, budget=budget, stop=stop
     )
-    if any(not s.closed and s.end < end for s in spans):
+    if not all(map(_CLOSED, spans)) and any(
+        not s.closed and s.end < end for s in spans
+    ):
         # A JSON span runs into a "fence": the backticks were inside its
         # strings. Read the prose again as one piece.
         spans = find_spans(text, lo, end, max_depth=max_depth, budget=budget, stop=stop)

@@ -70,6 +70,10 @@ class Described:
     """1-based column of the failure in the reply."""
 
 
+_ANY_SHAPE: Final = Shape()
+"""No schema: a JSON object, no fields (frozen, so one serves every call)."""
+
+
 def locate(text: str, pos: int) -> tuple[int, int]:
     r"""1-based line and column of offset ``pos`` in ``text``.
 
@@ -120,7 +124,7 @@ def describe(failure: ReplyFailure, text: str, shape: Shape | None = None) -> De
         >>> print(describe(extract("hello"), "hello").message)
         No JSON found in the reply.
     """
-    shape = shape or Shape()
+    shape = shape or _ANY_SHAPE  # made once, not per error
     described = _describe(failure, text, shape.noun)
     if not shape.fields:
         return described

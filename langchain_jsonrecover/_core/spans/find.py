@@ -126,6 +126,9 @@ class _Scan:
     """Where a root just closed (its span is the last one; -1: none)."""
     stopped: int = -1
     """Where the decoder stopped in the root that just failed (-1: not decoded)."""
+    failure: DecodeFailure | None = None
+    """The decoder's failure on the root that just failed (from its opener to
+    the limit)."""
 
     def run(self) -> None:
         """Walk the text once; frames still open at the limit are unclosed."""
@@ -171,6 +174,8 @@ class _Scan:
             nothing follows), or ``-1`` when prose resumes.
         """
         text, end, spans = self.text, self.root_end, self.spans
+        if end >= self.hi:
+            return -1  # nothing follows (each look below needs a character)
         first = self.chain if self.chain >= 0 else len(spans) - 1
         glued = QUOTE_AFTER_ROOT.match(text, end, min(self.hi, end + LOOK))
         if glued is not None:
@@ -322,6 +327,8 @@ class _Scan:
         after = space.end() if space else i + 1
         frame.squote = text.startswith("'", after) or (bool(stack) and stack[-1].squote)
         frame.nested = not in_json and mode != PROSE and after_key(text, i, self.lo)
+        if failed and self.failure is not None:
+            frame.failed = (self.hi, self.failure)  # for its span, if that is all
         stack.append(frame)
         self.open_count[char] += 1
         self.pos = i + 1
@@ -377,7 +384,7 @@ class _Scan:
             ``None`` when it did not (the scan opens a frame).
         """
         text, hi, depth = self.text, self.hi, self.max_depth
-        self.stopped = -1
+        self.stopped, self.failure = -1, None
         if self.budget[0] < hi - i:
             return None
         self.budget[0] -= hi - i
@@ -385,6 +392,7 @@ class _Scan:
         result = decode(text[i:hi], max_depth=depth, allow_trailing=True, stop=stop)
         if isinstance(result, DecodeFailure) and result.kind != "truncated":
             self.stopped = i + result.pos
+            self.failure = result
             return None
         # Decoded, or valid JSON up to the limit (cut off): then the span runs
         # to the limit, and the frames around it close there too.
@@ -457,6 +465,20 @@ def _finish(frame: Frame, spans: list[Span], end: int, *, closed: bool) -> bool:
             frame.empty and closed,
             broken=frame.broken,
             nested=frame.nested,
+            failed=_failed(frame, end),
         )
     )
     return closed
+
+
+def _failed(frame: Frame, end: int) -> DecodeFailure | None:
+    """The decoder's failure on the frame's span, if it read just that text.
+
+    It read it as a root that may go on; a broken span is read whole, where
+    only a nesting too deep may fail otherwise (text after a value: the
+    decoder's check of its depth never ran). That one is not kept.
+    """
+    if frame.failed is None or frame.failed[0] != end:
+        return None
+    failure = frame.failed[1]
+    return None if frame.broken and failure.kind == "too_deep" else failure

@@ -112,11 +112,13 @@ def take_flat_objects(text: str, i: int, lo: int, hi: int, spans: list[Span]) ->
     key = flat.start(1)
     match, append = FLAT_BARE_OBJECT_NEXT.match, spans.append
     while True:
-        # closed, an object, not empty, nothing decoded, not cut, not broken;
-        # made as a tuple is (Span._make checks its length: a Python call more)
-        made = (start, end, True, True, False, None, None, False, nested, key)
+        # closed, an object, not empty, nothing decoded, not cut, not broken,
+        # its key, no failure known; made as a tuple is (Span._make checks
+        # its length: a Python call more)
+        made = (start, end, True, True, False, None, None, False, nested, key, None)
         append(tuple.__new__(Span, made))
-        flat = match(text, end, min(hi, end + SKIP_WINDOW))
+        limit = end + SKIP_WINDOW
+        flat = match(text, end, limit if limit < hi else hi)  # noqa: FURB136 - per brace
         if flat is None:
             return end
         start, end = flat.span(1)

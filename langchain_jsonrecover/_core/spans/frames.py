@@ -11,7 +11,7 @@ run, not per bracket.
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from langchain_jsonrecover._core.decode.skip import (
     COMMENT_END,
@@ -20,6 +20,9 @@ from langchain_jsonrecover._core.decode.skip import (
     skip_string,
 )
 from langchain_jsonrecover._core.spans.kinds import JSON, MAYBE, PROSE, classify
+
+if TYPE_CHECKING:
+    from langchain_jsonrecover._core.decode.tolerant import DecodeFailure
 
 _OPENER_RUN: Final = re.compile(r"[\[{]++")
 _CLOSER_OF: Final = {"{": "}", "[": "]"}
@@ -46,6 +49,7 @@ class Frame:
         "broken",
         "char",
         "empty",
+        "failed",
         "has_colon",
         "in_json",
         "mark",
@@ -78,6 +82,8 @@ class Frame:
         self.has_colon = False
         self.broken = False
         self.nested = False
+        # A root the decoder failed on: where the text it read ended, and why.
+        self.failed: tuple[int, DecodeFailure] | None = None
         # A run of identical frames held as one (``[[[[`` inside JSON, ``{{{{``
         # in prose): the brackets of the units, and how many remain; ``char``
         # is the top unit's bracket.

@@ -80,6 +80,11 @@ class Span(NamedTuple):
     """Where its first key stands, when the span is known to open with a key
     without quotes and to hold no lone surrogate (a strict decode fails
     there: see ``flat.bare_first_key``); -1: not known."""
+    failed: DecodeFailure | None = None
+    """The decoder's failure on exactly this span's text (``text[start:end]``,
+    offsets relative to ``start``), when the scan handed it over as a root
+    and the candidate reader would fail it so too (``find._failed``);
+    ``None``: not known."""
 
 
 def classify(text: str, start: int, limit: int) -> tuple[int, bool]:
