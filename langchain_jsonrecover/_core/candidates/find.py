@@ -450,6 +450,9 @@ def close_or_fail(
             trim_runaway_newlines=scan.trim_runaway_newlines,
             final_only=scan.final_only,
             after_closer=scan.cut_off,
+            # Only a schema reads the removed member's path (``scalars``:
+            # set exactly when there is one).
+            key_path=scan.scalars,
         )
         if isinstance(closing, Closed):
             return Candidate(

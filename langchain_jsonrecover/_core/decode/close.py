@@ -195,6 +195,7 @@ def close_truncated(
     trim_runaway_newlines: bool = False,
     final_only: bool = False,
     after_closer: bool = True,
+    key_path: bool = True,
 ) -> Closed | DecodeFailure:
     r"""Close a JSON text that stops before its value does.
 
@@ -209,6 +210,8 @@ def close_truncated(
         after_closer: Close a text that ends right after a closer (the model
             said it stopped at its token limit, or a stream still arriving);
             else that is a failure: a closer lost before it reads so too.
+        key_path: Report the path of a member whose value the cut removed
+            (``Closed.cut_key``: a schema reads it); else it is ``None``.
 
     Returns:
         The closed value and the repairs made, or why it cannot be closed.
@@ -254,7 +257,9 @@ def close_truncated(
         return DecodeFailure("invalid_json", len(stripped) - 1, AFTER_CLOSER)
     # A scalar that space follows, or a literal, is kept whole: no member
     # lost its value, so the path to one is not read (else read once more).
-    path = len(stripped) == len(text) and not stripped.endswith(_LITERAL_ENDS)
+    path = (
+        key_path and len(stripped) == len(text) and not stripped.endswith(_LITERAL_ENDS)
+    )
     state = cut_state(stripped, path=path)
     kept_scalar = False
     if (
@@ -292,7 +297,7 @@ def close_truncated(
         elif tail:
             text = stripped[: len(stripped) - len(tail)]
     cut_key = None
-    if state.key_start is not None and not kept_scalar:
+    if key_path and state.key_start is not None and not kept_scalar:
         cut_key = _cut_path(stripped, state if path else cut_state(stripped))
     repairs.append("truncation_closed")
     import pydantic_core  # noqa: PLC0415 - loaded when first needed (start-up)
