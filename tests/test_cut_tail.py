@@ -21,12 +21,14 @@ from pydantic import BaseModel
 
 from langchain_jsonrecover import TruncationRecoveringOutputParser
 from langchain_jsonrecover._core.candidates import find as _find
+from langchain_jsonrecover._core.decode import close as _close
 from langchain_jsonrecover._core.decode import cut_scan as _cut_scan
 from langchain_jsonrecover._core.decode.close import close_truncated
 from langchain_jsonrecover._core.decode.cut_scan import (
     CutState,
     _cut_state_tokens,
     cut_state,
+    read_tail,
     tail_state,
 )
 from langchain_jsonrecover.errors import JsonRecoveryError
@@ -40,6 +42,8 @@ _DOCUMENTS = [
     json.dumps({"items": [_RECORD], "note": '\u00e9\\"]}'}, indent=2),
     '{"a": {"b": [1, {"c": "x\\"y", "d": [[], {}]}], "e": "z"}, "f": ["q", {"g": 1}]}',
     '[{"id": 1, "tags": ["x", "{y}"]}, {"id": 2, "note": "a\\\\"}, [true, null]]',
+    # Closers then words inside strings, at several depths.
+    '{"items": [{"id": 1, "name": "/tmp}]} Please confirm.", "tags": ["]}]} ok"]}]}',
 ]
 _PREFIXES = [doc[:cut] for doc in _DOCUMENTS for cut in range(len(doc) + 1)]
 # Texts that break what the tail reading assumes, and texts at its edges.
@@ -84,6 +88,10 @@ def test_the_tail_agrees_with_the_token_scan(text: str) -> None:
     if tail is not None:
         assert _fields(tail) == _fields(tokens)
         assert tail.outer == ()
+        # Its depth and string start are the end state's, blanks after or not.
+        ends = read_tail(text.rstrip())
+        assert ends is not None
+        assert (ends[1], ends[0].string_start) == _close._end_state(text)
     assert cut_state(text) == tokens
     assert _fields(cut_state(text, path=False)) == _fields(tokens)
 
@@ -91,10 +99,11 @@ def test_the_tail_agrees_with_the_token_scan(text: str) -> None:
 def test_the_tail_agrees_on_random_garbage() -> None:
     settled = 0
     for text in _garbage(24, 20_000):
-        tail = tail_state(text)
+        tail = read_tail(text)
         if tail is not None:
             settled += 1
-            assert _fields(tail) == _fields(_cut_state_tokens(text)), text
+            assert _fields(tail[0]) == _fields(_cut_state_tokens(text)), text
+            assert (tail[1], tail[0].string_start) == _close._end_state(text), text
     assert settled > 5_000  # the check has something to check
 
 
@@ -197,7 +206,7 @@ def _answers(schema: type[BaseModel] | None, repair: object) -> list[object]:
     parser = TruncationRecoveringOutputParser(pydantic_object=schema, repair=repair)
     return [
         _answer(parser, form[:cut], cut_off=cut_off)
-        for document in _DOCUMENTS[:2]
+        for document in (*_DOCUMENTS[:2], _DOCUMENTS[-1])
         for form in _forms(document)
         for cut in range(1, len(form) + 1)
         for cut_off in (False, True)
@@ -217,6 +226,7 @@ def test_every_cut_parses_as_with_the_walk_and_the_path(
     def with_path(*args: Any, **kwargs: Any) -> object:
         return close_truncated(*args, **{**kwargs, "key_path": True})
 
-    monkeypatch.setattr(_cut_scan, "tail_state", lambda _text: None)
+    for module in (_cut_scan, _close):
+        monkeypatch.setattr(module, "read_tail", lambda _text: None)
     monkeypatch.setattr(_find, "close_truncated", with_path)
     assert fast == _answers(schema, repair)

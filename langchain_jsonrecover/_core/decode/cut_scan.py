@@ -191,6 +191,24 @@ innermost ones); a text nested deeper is left to the bracket walk."""
 def tail_state(text: str) -> CutState | None:
     """:func:`cut_state` without ``outer``, read from the text's end.
 
+    That of :func:`read_tail`, without the depth.
+
+    Example:
+        >>> tail_state('{"a": [1, {"b": "x')
+        CutState(string_start=16, key_start=None, scalar_start=18, outer=())
+        >>> tail_state('{"a": 1, "b": 2')
+        CutState(string_start=None, key_start=9, scalar_start=13, outer=())
+    """
+    tail = read_tail(text)
+    return None if tail is None else tail[0]
+
+
+def read_tail(text: str) -> tuple[CutState, int] | None:
+    """:func:`cut_state` without ``outer``, and the depth where the text ends.
+
+    The depth counts the brackets outside the strings (an opener adds one,
+    a closer of either kind takes one), as ``close._end_state`` does.
+
     ``None`` where this reading does not settle it (the walk then says): a
     backslash outside the strings, containers closed deeper than
     :data:`_PEELS` levels, a ``:`` after no key.
@@ -210,10 +228,8 @@ def tail_state(text: str) -> CutState | None:
     container is an object and a ``{`` or ``,`` comes before it.
 
     Example:
-        >>> tail_state('{"a": [1, {"b": "x')
-        CutState(string_start=16, key_start=None, scalar_start=18, outer=())
-        >>> tail_state('{"a": 1, "b": 2')
-        CutState(string_start=None, key_start=9, scalar_start=13, outer=())
+        >>> read_tail('{"a": [1, {"b": "x')
+        (CutState(string_start=16, key_start=None, scalar_start=18, outer=()), 3)
     """
     raw = text.encode("utf-8", "surrogatepass")
     skeleton, opened = skeleton_outside_strings(raw, fold=False)
@@ -228,19 +244,20 @@ def tail_state(text: str) -> CutState | None:
     else:
         return None
     in_object = skeleton.endswith(b"{")
+    depth = len(skeleton) - 2 * skeleton.count(b")")  # stray closers left first
     size = len(text)
     if opened >= 0:
-        if len(raw) != size:
-            opened = len(raw[:opened].decode("utf-8", "surrogatepass"))
+        if len(raw) != size:  # the string's own characters: fewer to decode
+            opened = size - len(raw[opened:].decode("utf-8", "surrogatepass"))
         before = _last_token(text, opened)
         is_key = in_object and before >= 0 and text[before] in "{,"
-        return CutState(opened, opened if is_key else None, size)
+        return CutState(opened, opened if is_key else None, size), depth
     last = _last_token(text, size)
     if last < 0:
-        return CutState(None, None, 0)
+        return CutState(None, None, 0), depth
     char = text[last]
     if not in_object or char not in {'"', ":"}:
-        return CutState(None, None, last + 1)
+        return CutState(None, None, last + 1), depth
     key = last
     if char == ":":
         key = _last_token(text, last)
@@ -249,10 +266,10 @@ def tail_state(text: str) -> CutState | None:
     opener = _string_opener(text, key)
     before = _last_token(text, opener)
     if before >= 0 and text[before] in "{,":
-        return CutState(None, opener, last + 1)
+        return CutState(None, opener, last + 1), depth
     if char == ":":
         return None  # a ':' after a string value: the walk says
-    return CutState(None, None, last + 1)
+    return CutState(None, None, last + 1), depth
 
 
 def _last_token(text: str, end: int) -> int:
