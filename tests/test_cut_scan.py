@@ -21,6 +21,7 @@ from langchain_jsonrecover._core.decode.cut_scan import (
     CutState,
     _cut_state_tokens,
     cut_state,
+    read_tail,
 )
 from langchain_jsonrecover._core.decode.skip import skip_string
 
@@ -231,7 +232,8 @@ def test_a_cut_after_a_closer_is_refused_without_the_cut_state(
     monkeypatch: pytest.MonkeyPatch, *, after_closer: bool
 ) -> None:
     # Outside a string (read in C), the refusal needs nothing more; closing
-    # the same text (the model said it was cut) reads the cut state once.
+    # the same text (the model said it was cut) reads the cut state once
+    # (from the text's end, or by the walk).
     reads = 0
 
     def counted(text: str, *, path: bool = True) -> CutState:
@@ -239,7 +241,13 @@ def test_a_cut_after_a_closer_is_refused_without_the_cut_state(
         reads += 1
         return cut_state(text, path=path)
 
+    def counted_tail(text: str) -> tuple[CutState, int] | None:
+        nonlocal reads
+        reads += 1
+        return read_tail(text)
+
     monkeypatch.setattr(_close, "cut_state", counted)
+    monkeypatch.setattr(_close, "read_tail", counted_tail)
     result = close_truncated(
         _records(50)[: -len("]}")], max_depth=200, after_closer=after_closer
     )

@@ -346,7 +346,7 @@ def test_closing_takes_linear_work_and_few_parser_calls(
     [
         pytest.param('{\n  "a": {\n    "b": "Hauptstra', 0, id="in_a_value"),
         pytest.param('{\n  "a": [\n    "x", "y z', 0, id="in_an_item"),
-        pytest.param('{"a": {"b": "c", "d": "Dear {name}', 2, id="closer_last"),
+        pytest.param('{"a": {"b": "c", "d": "Dear {name}', 1, id="closer_last"),
         pytest.param('{"a": {"b": 1}', 1, id="after_a_closer"),
     ],
 )
@@ -355,7 +355,8 @@ def test_a_cut_in_a_string_reads_the_whole_text_only_before_a_closer(
 ) -> None:
     # The bracket count over the whole text (``_end_state``) asks whether a
     # string swallowed the lines that close the JSON: only a text ending with
-    # a closer can show that.
+    # a closer can show that. Once the cut state is read (from the text's
+    # end, ``read_tail``), that check takes its depth from it: no second read.
     reads = _calls(monkeypatch, close_module, "_end_state")
     close_truncated(text, max_depth=200, after_closer=False)
     assert reads["n"] == whole_reads

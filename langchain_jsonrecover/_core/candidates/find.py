@@ -343,14 +343,14 @@ def close_or_fail(
         and result.kind == "truncated"
         and not (place.closed and opens_nested(text, start, end))
     ):
-        # A block the model closed, or JSON that prose follows, was not cut:
-        # a closer is missing, and only a flat value shows where (its end).
+        # Closed (or prose after it), not cut: a flat value lost a closer at its end.
         closing = close_truncated(
             text[start:end],
             max_depth=scan.max_depth,
             trim_runaway_newlines=scan.trim_runaway_newlines,
             final_only=scan.final_only,
             after_closer=scan.cut_off,
+            key_path=scan.scalars,  # only a schema (scalars) reads the path
         )
         if isinstance(closing, Closed):
             return Candidate(

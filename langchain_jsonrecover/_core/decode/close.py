@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final
 
-from langchain_jsonrecover._core.decode.cut_scan import CutState, cut_state
+from langchain_jsonrecover._core.decode.cut_scan import CutState, cut_state, read_tail
 from langchain_jsonrecover._core.decode.skip import (
     skeleton_outside_strings,
     skip_string,
@@ -195,6 +195,7 @@ def close_truncated(
     trim_runaway_newlines: bool = False,
     final_only: bool = False,
     after_closer: bool = True,
+    key_path: bool = True,
 ) -> Closed | DecodeFailure:
     r"""Close a JSON text that stops before its value does.
 
@@ -209,6 +210,8 @@ def close_truncated(
         after_closer: Close a text that ends right after a closer (the model
             said it stopped at its token limit, or a stream still arriving);
             else that is a failure: a closer lost before it reads so too.
+        key_path: Report the path of a member whose value the cut removed
+            (``Closed.cut_key``: a schema reads it); else it is ``None``.
 
     Returns:
         The closed value and the repairs made, or why it cannot be closed.
@@ -223,10 +226,12 @@ def close_truncated(
     repairs: list[str] = []
     if text and "\ud800" <= text[-1] <= "\udbff":
         text = text[:-1]  # half of a character the cut split
+    stripped = text.rstrip(" \t\r\n")
+    ends = _Ends(stripped)
     last_quote = text.rfind('"')
     if last_quote >= 0 and END_IN_STRING.search(text, last_quote):
         # Rare: only then is the whole text read to see if it ends in a string.
-        string_start = _end_state(text)[1]
+        string_start = ends.of(text)[1]
         if string_start is not None and END_IN_STRING.search(text, string_start):
             return DecodeFailure("invalid_json", string_start, _MISSING_QUOTE)
     if (
@@ -234,17 +239,18 @@ def close_truncated(
         and last_quote >= 0
         and _CLOSERS_THEN_WORDS.search(text, last_quote)
     ):
-        depth, string_start = _end_state(text)
+        depth, string_start = ends.of(text)
         if string_start is not None and _closes_then_words(text, string_start, depth):
             return DecodeFailure("invalid_json", string_start, _MISSING_QUOTE)
     if trim_runaway_newlines:
-        depth, string_start = _end_state(text)
+        depth, string_start = ends.of(text)
         if string_start is not None and depth == 1:
             keep = _runaway_start(text, string_start + 1)
             if keep < len(text):
                 text = text[:keep]
                 repairs.append("runaway_newlines_trimmed")
-    stripped = text.rstrip(" \t\r\n")
+                stripped = text.rstrip(" \t\r\n")
+                ends = _Ends(stripped)
     if (
         not (after_closer or final_only)
         and stripped[-1:] in {"}", "]"}
@@ -254,8 +260,10 @@ def close_truncated(
         return DecodeFailure("invalid_json", len(stripped) - 1, AFTER_CLOSER)
     # A scalar that space follows, or a literal, is kept whole: no member
     # lost its value, so the path to one is not read (else read once more).
-    path = len(stripped) == len(text) and not stripped.endswith(_LITERAL_ENDS)
-    state = cut_state(stripped, path=path)
+    path = (
+        key_path and len(stripped) == len(text) and not stripped.endswith(_LITERAL_ENDS)
+    )
+    state = ends.cut_state(path=path)
     kept_scalar = False
     if (
         state.string_start is not None
@@ -270,7 +278,7 @@ def close_truncated(
         # ``_CLOSERS_AT_END`` needs a closer last; else no whole-text read.
         and stripped[-1:] in {"}", "]"}
     ):
-        depth, string_start = _end_state(stripped)
+        depth, string_start = ends.of(stripped)
         if (
             string_start is not None
             and "\n" in stripped[string_start:]  # it swallowed lines
@@ -292,7 +300,7 @@ def close_truncated(
         elif tail:
             text = stripped[: len(stripped) - len(tail)]
     cut_key = None
-    if state.key_start is not None and not kept_scalar:
+    if key_path and state.key_start is not None and not kept_scalar:
         cut_key = _cut_path(stripped, state if path else cut_state(stripped))
     repairs.append("truncation_closed")
     import pydantic_core  # noqa: PLC0415 - loaded when first needed (start-up)
@@ -322,6 +330,38 @@ def close_truncated(
             return too_deep(0, max_depth)
         return Closed(value, tuple(repairs), cut_key)
     return DecodeFailure("invalid_json", len(text), "cannot be closed")
+
+
+class _Ends:
+    """Where a cut text ends, read once (:func:`read_tail`) for every check.
+
+    The text with or without its trailing blanks (``stripped``): blanks end
+    no string and hold no bracket, so both end alike.
+    """
+
+    __slots__ = ("_tail", "_unread", "stripped")
+
+    def __init__(self, stripped: str) -> None:
+        self.stripped = stripped
+        self._tail: tuple[CutState, int] | None = None
+        self._unread = True
+
+    def _read(self) -> tuple[CutState, int] | None:
+        if self._unread:
+            self._tail, self._unread = read_tail(self.stripped), False
+        return self._tail
+
+    def of(self, text: str) -> tuple[int, int | None]:
+        """``_end_state(text)``, ``text`` being ``stripped`` or it with blanks."""
+        tail = self._read()
+        return _end_state(text) if tail is None else (tail[1], tail[0].string_start)
+
+    def cut_state(self, *, path: bool) -> CutState:
+        """``cut_state(stripped, path=path)``."""
+        tail = self._read()
+        if tail is None or (path and tail[0].key_start is not None):
+            return cut_state(self.stripped, path=path)
+        return tail[0]
 
 
 def opens_nested(text: str, start: int, end: int) -> bool:
@@ -390,7 +430,8 @@ def _end_state(text: str) -> tuple[int, int | None]:
         depth = skeleton.count(b"(") - skeleton.count(b")")
         if opened < 0:
             return depth, None
-        return depth, len(raw[:opened].decode("utf-8", "surrogatepass"))
+        # The string's own characters: fewer to decode than those before it.
+        return depth, len(text) - len(raw[opened:].decode("utf-8", "surrogatepass"))
     closed = _CLOSED_STRINGS.match(text)
     end = len(text) if closed is None else closed.end()
     bare = _STRING.sub("", text[:end]) if '"' in text else text

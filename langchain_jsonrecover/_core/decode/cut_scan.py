@@ -13,22 +13,33 @@ containers around it only when the member the cut removed needs its path (an
 object's last stretch, an array's commas counted in C). The token-by-token
 scan of the whole text is kept for the one shape that reading does not
 settle (a ``:`` that follows no key).
+
+Before either, :func:`tail_state` reads the state from the text's end: the
+skeleton outside the strings (C passes over its bytes) says where a string
+the text ends in starts and which containers are open; the last tokens say
+the rest. It leaves ``outer`` to the walk (only a schema reads that path),
+and the few texts it does not settle.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
-from langchain_jsonrecover._core.decode.skip import skip_string
+from langchain_jsonrecover._core.decode.skip import (
+    skeleton_outside_strings,
+    skip_string,
+)
 
 _STATE_TOKENS: Final = re.compile(r'[\[\]{}",:]')
 
 
-@dataclass(frozen=True, slots=True)
-class CutState:
-    """Where a cut text stops: in a string or not, after a key or not."""
+class CutState(NamedTuple):
+    """Where a cut text stops: in a string or not, after a key or not.
+
+    A named tuple: built once per cut, at half a frozen dataclass's cost.
+    """
 
     string_start: int | None
     """Start of the string the text ends in."""
@@ -149,7 +160,9 @@ def cut_state(text: str, *, path: bool = True) -> CutState:
     ``path``: read ``outer`` too; else it may be left empty (the containers
     around the innermost one are not read for it), the other fields the same.
 
-    The first walks from bracket to bracket (the text between two, strings
+    :func:`tail_state` answers first where it settles the state and no
+    ``outer`` is wanted (or there is none: no key at the cut). Else the first
+    walks from bracket to bracket (the text between two, strings
     and closed containers without a bracket inside and all, is one match in
     C), keeping the containers still open; the second reads the tokens of the
     innermost open container's own text after its last closed container, and
@@ -158,11 +171,136 @@ def cut_state(text: str, *, path: bool = True) -> CutState:
     every bracket. The token scan of the whole text (``_cut_state_tokens``)
     is kept for a text this reading does not settle.
     """
+    state = tail_state(text)
+    if state is not None and (not path or state.key_start is None):
+        return state  # no path to read: the tail said all
     state = _read(text, _open_frames(text, _RUN_FLAT), fine=False, path=path)
     if state is None:  # a key before an object's last stretch: every bracket
         state = _read(text, _open_frames(text, _RUN), fine=True, path=path)
     # On fine frames every read settles; the token scan is the full answer.
     return state if state is not None else _cut_state_tokens(text)
+
+
+# A token of the cut state, then none to the end of the window.
+_LAST_TOKEN: Final = re.compile(r'[\[\]{}",:][^\[\]{}",:]*+\Z')
+_WINDOW: Final = 64
+_CLOSERS_AS_ONE: Final = bytes.maketrans(b"]}", b"))")
+_PEELS: Final = 24
+"""Passes that drop closed containers from a skeleton (each drops the
+innermost ones); a text nested deeper is left to the bracket walk."""
+
+
+def tail_state(text: str) -> CutState | None:
+    """:func:`cut_state` without ``outer``, read from the text's end.
+
+    That of :func:`read_tail`, without the depth.
+
+    Example:
+        >>> tail_state('{"a": [1, {"b": "x')
+        CutState(string_start=16, key_start=None, scalar_start=18, outer=())
+        >>> tail_state('{"a": 1, "b": 2')
+        CutState(string_start=None, key_start=9, scalar_start=13, outer=())
+    """
+    tail = read_tail(text)
+    return None if tail is None else tail[0]
+
+
+def read_tail(text: str) -> tuple[CutState, int] | None:
+    """:func:`cut_state` without ``outer``, and the depth where the text ends.
+
+    The depth counts the brackets outside the strings (an opener adds one,
+    a closer of either kind takes one), as ``close._end_state`` does.
+
+    ``None`` where this reading does not settle it (the walk then says): a
+    backslash outside the strings, containers closed deeper than
+    :data:`_PEELS` levels, a ``:`` after no key.
+
+    The skeleton of the text outside its strings (C passes, as
+    ``skeleton_outside_strings`` pairs the quotes) says where a string the
+    text ends in starts; dropping closed containers from it, a pass per level,
+    leaves the open ones, the innermost last (a closer of either kind closes
+    any opener; one with none open is passed over, as the walk does). The
+    last token then lies before that string (or the end) with only other
+    text between, so it is outside the strings; one before a string's
+    opening quote, likewise. A string that token closes opens at the nearest
+    quote before it that an even run of backslashes precedes: with no
+    backslash outside the strings, no opening quote follows one, and every
+    quote inside a string follows an odd run. So the token read's ``prev``
+    is known from the tail alone: a string is a key where the innermost open
+    container is an object and a ``{`` or ``,`` comes before it.
+
+    Example:
+        >>> read_tail('{"a": [1, {"b": "x')
+        (CutState(string_start=16, key_start=None, scalar_start=18, outer=()), 3)
+    """
+    raw = text.encode("utf-8", "surrogatepass")
+    skeleton, opened = skeleton_outside_strings(raw, fold=False)
+    if b"\0" in skeleton:
+        return None
+    skeleton = skeleton.translate(_CLOSERS_AS_ONE, b"'/#")
+    for _ in range(_PEELS):
+        peeled = skeleton.replace(b"[)", b"").replace(b"{)", b"")
+        if len(peeled) == len(skeleton):
+            break
+        skeleton = peeled
+    else:
+        return None
+    in_object = skeleton.endswith(b"{")
+    depth = len(skeleton) - 2 * skeleton.count(b")")  # stray closers left first
+    size = len(text)
+    if opened >= 0:
+        if len(raw) != size:  # the string's own characters: fewer to decode
+            opened = size - len(raw[opened:].decode("utf-8", "surrogatepass"))
+        before = _last_token(text, opened)
+        is_key = in_object and before >= 0 and text[before] in "{,"
+        return CutState(opened, opened if is_key else None, size), depth
+    last = _last_token(text, size)
+    if last < 0:
+        return CutState(None, None, 0), depth
+    char = text[last]
+    if not in_object or char not in {'"', ":"}:
+        return CutState(None, None, last + 1), depth
+    key = last
+    if char == ":":
+        key = _last_token(text, last)
+        if key < 0 or text[key] != '"':
+            return None  # a ':' after no key: the walk says
+    opener = _string_opener(text, key)
+    before = _last_token(text, opener)
+    if before >= 0 and text[before] in "{,":
+        return CutState(None, opener, last + 1), depth
+    if char == ":":
+        return None  # a ':' after a string value: the walk says
+    return CutState(None, None, last + 1), depth
+
+
+def _last_token(text: str, end: int) -> int:
+    """Where the last token of the cut state before ``end`` lies, or -1."""
+    size = _WINDOW
+    while True:
+        lo = end - size if end > size else 0
+        found = _LAST_TOKEN.search(text, lo, end)
+        if found is not None:
+            return found.start()
+        if lo == 0:
+            return -1
+        size *= 4
+
+
+def _string_opener(text: str, close: int) -> int:
+    """The opening quote of the string whose closing quote is at ``close``.
+
+    The nearest quote before it that an even run of backslashes precedes
+    (see :func:`tail_state`: no backslash lies outside the strings).
+    """
+    quote = close
+    while True:
+        quote = text.rfind('"', 0, quote)
+        run = quote
+        while run > 0 and text[run - 1] == "\\":
+            run -= 1
+        if (quote - run) % 2 == 0:
+            return quote
 
 
 def _open_frames(text: str, run: re.Pattern[str]) -> list[_Frame]:

@@ -75,18 +75,20 @@ def skip_comment(
     return None if end < 0 else end + len(close)
 
 
-def skeleton_outside_strings(raw: bytes) -> tuple[bytes, int]:
+def skeleton_outside_strings(raw: bytes, *, fold: bool = True) -> tuple[bytes, int]:
     r"""The skeleton of UTF-8 text outside its double-quoted strings, in C.
 
-    Brackets folded to ``(`` and ``)``; single quotes, ``/``, ``#`` and escape
-    marks kept (a NUL: a ``\\`` or ``\"`` pair, marked when the text holds an
-    escaped quote, or a NUL byte); every other byte, and every string, dropped.
+    Brackets folded to ``(`` and ``)`` (``fold=False``: kept as written);
+    single quotes, ``/``, ``#`` and escape marks kept (a NUL: a ``\\`` or
+    ``\"`` pair, marked when the text holds an escaped quote, or a NUL byte);
+    every other byte, and every string, dropped.
     Quotes pair in order once escaped ones are marked, as a walk pairs them
     when no escape mark is left outside the strings (one there means a
     backslash outside them: a walk may read that text otherwise).
 
     Args:
         raw: The text's UTF-8 form (``surrogatepass``).
+        fold: Fold the brackets (else their kinds are kept).
 
     Returns:
         The skeleton, and the byte offset of the quote of a string the text
@@ -102,7 +104,9 @@ def skeleton_outside_strings(raw: bytes) -> tuple[bytes, int]:
         # An escaped quote never closes a string, nor does one after an
         # escaped backslash: one pass, left to right. Same lengths: offsets hold.
         raw = _ESCAPE_PAIR.sub(b"\0\0", raw)
-    skeleton = raw.translate(_FOLD, _NOT_SKELETON)  # every quote of raw kept
+    skeleton = raw.translate(
+        _FOLD if fold else None, _NOT_SKELETON
+    )  # every quote of raw kept
     opened = -1
     if skeleton.count(b'"') % 2:  # a string runs past the end: cut at its quote
         opened = raw.rfind(b'"')
