@@ -81,6 +81,54 @@ FOUND = [
         [("", "", True), ("", "", False)],
         id="odd_run_opens_an_unclosed_block",
     ),
+    # A one-line block whose first run is inside a string of its array or
+    # object: the run after that value closes it (the only run that can).
+    pytest.param(
+        '```json ["```"]```',
+        [("json", ' ["```"]', True)],
+        id="run_in_a_one_line_string",
+    ),
+    pytest.param(
+        '```json {"k": "a```"} ```',
+        [("json", ' {"k": "a```"} ', True)],
+        id="value_ending_in_a_string_with_a_run",
+    ),
+    pytest.param(
+        '```json ["```"]```` ok',
+        [("json", ' ["```"]', True)],
+        id="closed_by_a_longer_run",
+    ),
+    pytest.param(
+        '```json ["```"]``` and ```json [2]```',
+        [("json", ' ["```"]', True), ("json", " [2]", True)],
+        id="two_one_line_blocks_on_a_line",
+    ),
+    pytest.param(
+        '```json [1]``` and ```json ["```"]```',
+        [("json", " [1]", True), ("json", ' ["```"]', True)],
+        id="the_second_block_holds_the_run",
+    ),
+    pytest.param(
+        '```json ["```"]``` see ```x``` then',
+        [("json", ' ["```"]', True), ("x", "", True)],
+        id="prose_with_runs_after",
+    ),
+    # Kept at the first run: no array or object runs over it to a run.
+    pytest.param(
+        '```json "a```" b```',
+        [("json", ' "a', True), ("", "", False)],
+        id="a_bare_string_is_not_read_on",
+    ),
+    pytest.param(
+        '```json ["a```, 1``` b',
+        [("json", ' ["a', True), ("", " b", False)],
+        id="no_value_closes_at_a_later_run",
+    ),
+    pytest.param(
+        '```json ["```",\n"b"]```',
+        [("json", ' ["', True), ("", "", False)],
+        id="a_value_over_lines_is_not_read_on",
+    ),
 ]
 
 
@@ -190,6 +238,9 @@ HOSTILE: list[tuple[str, Callable[[int], str]]] = [
     ("quoted_backticks", lambda n: '"```' * n),
     ("growing_run_lengths", growing_runs),
     ("many_closed_blocks", lambda n: "```json\n{}\n```\n" * n),
+    ("one_line_blocks_with_runs_in_strings", lambda n: '```json ["```"]``` ' * n),
+    ("one_line_blocks_cut_in_strings", lambda n: '```json ["' + "```json [1" * n),
+    ("one_long_string_of_runs", lambda n: '```json ["' + "```x" * n),
 ]
 
 

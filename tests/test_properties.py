@@ -304,13 +304,6 @@ MARKUP_IN_STRINGS: list[Any] = [
         '```json ["```"]```',
         ["```"],
         id="backticks_in_a_one_line_json_fence",
-        # Known limitation: a one-line fence closes at the first run of
-        # backticks, inside the string, and the reply is an InvalidJsonError
-        # (an error, never a wrong value). Found by the property below with
-        # more examples than CI draws; the mark goes when it is fixed.
-        marks=pytest.mark.xfail(
-            raises=InvalidJsonError, reason="a one-line fence closes inside a string"
-        ),
     ),
 ]
 
@@ -339,10 +332,6 @@ def test_wrapped_value_with_markup_in_its_strings_is_extracted_intact(
     value: Any, serializer: str, wrapper: str
 ) -> None:
     json_text = SERIALIZERS[serializer](value)
-    # Backticks in a one-line fence are the known limitation pinned (strict
-    # xfail) by backticks_in_a_one_line_json_fence above: drawn here, it fails
-    # this test whenever a change of the test moves its derandomized draws.
-    assume(wrapper != "one_line_json_fence" or "```" not in json_text)
     reply = WRAPPERS[wrapper](json_text, Extras("Sure:", "Bye.", "hm"))
     assert same_value(extract_json(reply).value, value), reply
 

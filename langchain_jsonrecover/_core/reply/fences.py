@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import Final, NamedTuple
 
+import orjson
+
 from langchain_jsonrecover._core.reply.probe import find_token
 
 #: Info-string tags that mark a block as JSON (compared in lower case).
@@ -23,6 +25,8 @@ _BACKTICKS: Final = re.compile(r"`++")
 # An opening fence in one call: the run, the tag, then spaces to a newline
 # (group 3) or to the end; anything else on the line makes a one-line block.
 _HEAD: Final = re.compile(r"(`++)([A-Za-z0-9_+.#-]*+)[^\S\n]*+(\n)?+")
+_CUT: Final = "unexpected end of data"
+_AFTER_VALUE: Final = "unexpected content after document"
 
 
 class Fence(NamedTuple):
@@ -91,7 +95,9 @@ def find_fences(text: str) -> list[Fence]:
         one_line = head.start(3) < 0 and head_end < length
         body_start = tag_end if one_line else head_end
         tag = text[run_end:tag_end].lower()
-        close = _find_close(text, run_end - start, body_start, no_line_start_from)
+        close = _find_close(
+            text, run_end - start, body_start, no_line_start_from, one_line=one_line
+        )
         if close < 0:
             fences.append(Fence(start, length, body_start, length, tag, closed=False))
             return fences
@@ -156,7 +162,12 @@ def _opening(text: str, start: int, run: int, line_end: int) -> tuple[str, int]:
 
 
 def _find_close(
-    text: str, size: int, body_start: int, no_line_start_from: dict[int, int]
+    text: str,
+    size: int,
+    body_start: int,
+    no_line_start_from: dict[int, int],
+    *,
+    one_line: bool = False,
 ) -> int:
     """Find the closing run of ``size`` or more backticks for a block's body."""
     marker = "`" * size
@@ -180,7 +191,47 @@ def _find_close(
         search = found + _run_length(text, found)
     no_line_start_from[size] = min(no_line_start_from.get(size, body_start), body_start)
     # No closing line: the first run anywhere (`}```` at the end of a line).
-    return text.find(marker, body_start)
+    first = text.find(marker, body_start)
+    if one_line and first >= 0:
+        return _json_close(text, marker, body_start, first)
+    return first
+
+
+def _json_close(text: str, marker: str, body_start: int, first: int) -> int:
+    """The close of a one-line block whose first run may be inside a string.
+
+    ```` ```json ["```"]``` ```` holds a run in its string: the body up to
+    the first run (`` ["``) is a JSON array or object cut inside it. Then
+    the line is read on: when that value runs over the first run and a run
+    follows it (after spaces), that run closes the block. No other run
+    could: the body up to a later run starts with that whole value, and the
+    backticks after it are no JSON. Any other body keeps the first run (as
+    before: a bare string there is prose as likely as JSON).
+    """
+    if text[body_start:first].lstrip(" \t\r\n")[:1] not in ("[", "{"):
+        return first
+    # Windows that double from the first run, so that a value cut short
+    # costs what it reads, not the rest of a long line (a line of such
+    # blocks stays linear); the last one ends at the end of the line.
+    end, last = first, False
+    while True:
+        try:
+            orjson.loads(text[body_start:end])
+        except orjson.JSONDecodeError as exc:
+            at = body_start + exc.pos
+            if exc.msg.startswith(_AFTER_VALUE) and text.startswith(marker, at):
+                return at
+            if not exc.msg.startswith(_CUT) or last:
+                return first
+        else:
+            if end == first or text.startswith(marker, end):
+                return end  # the value and spaces up to a run
+            if last:
+                return first
+        start, end = end, min(len(text), end + (end - body_start))
+        line_end = text.find("\n", start, end)
+        if line_end >= 0 or end == len(text):
+            end, last = (line_end if line_end >= 0 else end), True
 
 
 def _starts_line(text: str, index: int, body_start: int) -> bool:
