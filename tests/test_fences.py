@@ -334,3 +334,61 @@ def test_many_fences_are_found_in_order() -> None:
     fences = find_fences(text)
     assert len(fences) == 1000
     assert all(a.end <= b.start for a, b in itertools.pairwise(fences))
+
+
+def _assert_unclosed_by_the_rule(text: str) -> None:
+    """Each block is unclosed exactly when no run of its marker follows its body.
+
+    Checked plainly from the rule (a run starting a line closes the block,
+    else the first run anywhere): the walk that saves the second search of
+    an unclosed block must keep to it.
+    """
+    for fence in find_fences(text):
+        marker = "`" * (len(text[fence.start :]) - len(text[fence.start :].lstrip("`")))
+        line_run = next(
+            (
+                i
+                for i in range(fence.body_start, len(text))
+                if text.startswith(marker, i)
+                and (i == fence.body_start or text[i - 1] in "\r\n")
+            ),
+            -1,
+        )
+        assert fence.closed == (text.find(marker, fence.body_start) >= 0), text
+        if not fence.closed:
+            assert line_run < 0
+
+
+PAYLOAD = '{"a": [1, {"b": "x ``` y"}], "c": "~~~"}'
+DOCUMENTS = [
+    pytest.param(f"Here:\n```json\n{PAYLOAD}\n```\nBye", id="json_tag"),
+    pytest.param(f"```\n{PAYLOAD}\n```\nThen ```py\nx\n```", id="second_fence_after"),
+    pytest.param(f"Sure ````json5\n  {PAYLOAD}\n  ````", id="long_indented_marker"),
+    pytest.param(f'```json {PAYLOAD}``` and ```json ["```"]```', id="one_line_blocks"),
+    pytest.param(f"~~~json\n{PAYLOAD}\n~~~\n```json\n{PAYLOAD}", id="tildes_then_cut"),
+]
+
+
+@pytest.mark.parametrize("document", DOCUMENTS)
+def test_every_cut_of_a_fenced_reply_reads_unclosed_blocks_by_the_rule(
+    document: str,
+) -> None:
+    # Every cut position: a block is unclosed exactly when no run of its
+    # marker follows its body's start, and then none starts a line.
+    for cut in range(len(document) + 1):
+        _assert_unclosed_by_the_rule(document[:cut])
+
+
+@pytest.mark.parametrize("size", [3_000, 30_000])
+def test_an_unclosed_block_is_read_once(
+    monkeypatch: pytest.MonkeyPatch, size: int
+) -> None:
+    # A cut reply: one search through the body finds no close; the search
+    # for a run anywhere is not made again over the same body.
+    body = '{"k": "é ' + "x" * size
+    text = f"Here:\n```json\n{body}"
+    work, fences = measure(
+        monkeypatch, lambda tally: find_fences(CountingStr(text, tally.charge))
+    )
+    assert [(f.tag, f.closed) for f in fences] == [("json", False)]
+    assert work.chars < 1.5 * len(text), (work, len(text))

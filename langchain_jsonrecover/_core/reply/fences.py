@@ -178,8 +178,14 @@ def _find_close(
             if length <= size and pos < limit:
                 limit = pos
     search = body_start
+    # The first run after the body's start, once a search has met it: a
+    # search that met none read to the end (an unclosed block, as a cut
+    # reply leaves it), and no second search repeats that read.
+    first = -2
     while search < limit:
         found = text.find(marker, search)
+        if first == -2:
+            first = found
         if found < 0:
             break
         if (
@@ -190,8 +196,9 @@ def _find_close(
             return found
         search = found + _run_length(text, found)
     no_line_start_from[size] = min(no_line_start_from.get(size, body_start), body_start)
-    # No closing line: the first run anywhere (`}```` at the end of a line).
-    first = text.find(marker, body_start)
+    if first == -2:  # the limit stopped the walk before any search
+        # No closing line: the first run anywhere (`}```` at the end of a line).
+        first = text.find(marker, body_start)
     if one_line and first >= 0:
         return _json_close(text, marker, body_start, first)
     return first
