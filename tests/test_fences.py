@@ -13,12 +13,7 @@ from typing import TYPE_CHECKING
 import pytest
 from _counting import CountingStr, Tally, as_params, assert_linear_work, measure
 
-from langchain_jsonrecover._core.reply.fences import (
-    Fence,
-    _find_run,
-    find_fences,
-    outer_fence,
-)
+from langchain_jsonrecover._core.reply.fences import Fence, find_fences, outer_fence
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -397,20 +392,3 @@ def test_an_unclosed_block_is_read_once(
     )
     assert [(f.tag, f.closed) for f in fences] == [("json", False)]
     assert work.chars < 1.5 * len(text), (work, len(text))
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        pytest.param("no backtick 𝄞 at all", id="no_backtick"),
-        pytest.param("a `b` c `` d ``` e ```` f", id="single_and_double_before_runs"),
-        pytest.param("𝄞`x``y`\n``" + "`" * 5, id="run_only_at_the_end"),
-        pytest.param("`" * 7, id="all_backticks"),
-    ],
-)
-def test_the_run_search_finds_what_str_find_finds(text: str) -> None:
-    # A single backtick is looked for first: lone and double backticks
-    # before a run must not move what is found.
-    for marker in ("```", "````"):
-        for start in range(len(text) + 1):
-            assert _find_run(text, marker, start) == text.find(marker, start)
