@@ -72,6 +72,7 @@ _KEY_FIRST: Final = re.compile(r'"(?:[^"\\\n]|\\.)*"[ \t]*:')
 # A reply that starts with a bare key and its colon, up to its value.
 _BARE_KEY_FIRST: Final = re.compile(r"[ \t\r\n]*[A-Za-z_][A-Za-z0-9_]*[ \t]*:[ \t]*\Z")
 _REPAIRABLE: Final = frozenset({"invalid_json", "truncated"})
+_ESCAPED: Final = "control_characters_escaped"
 # A member's value, or several values together: no repair makes one answer.
 _NOT_REPAIRED: Final = frozenset({"nested_value", SEVERAL, MEMBERS_FIRST})
 
@@ -282,16 +283,12 @@ class RepairPass:
             or _member_before_brace(masked, candidate.start, end, scan.max_depth)
         ):
             return None
-        repairs = tuple(
-            r for r in candidate.repairs if r != "control_characters_escaped"
-        )
+        repairs = tuple(r for r in candidate.repairs if r != _ESCAPED)
         if fixed.truncated:
             if not scan.close_truncated:
                 return None
-            if masked[candidate.start :].rstrip()[-1:] in {
-                "}",
-                "]",
-            } or swallows_structure(fixed.text):
+            ends = masked[candidate.start :].rstrip()[-1:]
+            if ends in {"}", "]"} or swallows_structure(fixed.text):
                 # The reply ends with a closer, yet the repair ran out of text
                 # (in a string or a comment it opened): not a cut.
                 return None
@@ -368,7 +365,7 @@ class RepairPass:
             return fixed
         if inside_structure(self.masked, start):
             return fixed
-        single = fix_single_edit(text, max_depth=self.scan.max_depth)
+        single = fix_single_edit(text, max_depth=self.scan.max_depth, stopped=stop)
         if isinstance(single, Ambiguous):
             return None
         if single is None and fixed is None and len(text) <= INNER_LIMIT:
@@ -377,9 +374,14 @@ class RepairPass:
             return fixed
         if fixed is None:
             return single
-        if _same_value(fixed, single):
-            return fixed if fixed.end >= single.end else single
-        return None
+        if not _same_value(fixed, single):
+            return None
+        if fixed.end < single.end:
+            return single
+        if fixed.text == single.text and single.value and not fixed.value:
+            # As ``_decode`` would decode it (``loads_within``; orjson reads it).
+            self._decoded[start, entities] = Decoded(single.value[0], len(fixed.text))
+        return fixed
 
     def _decode(
         self, start: int, fixed: Repaired, *, entities: bool

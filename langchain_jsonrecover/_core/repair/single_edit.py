@@ -171,12 +171,16 @@ class Ambiguous:
     """Offset of an edit that gives another value."""
 
 
-def fix_single_edit(text: str, *, max_depth: int) -> Repaired | Ambiguous | None:
+def fix_single_edit(
+    text: str, *, max_depth: int, stopped: Stopped | None = None
+) -> Repaired | Ambiguous | None:
     r"""The candidate after its only single-character fix, if it has one.
 
     Args:
         text: The reply from the candidate's opener on (prose may follow).
         max_depth: Deepest nesting accepted.
+        stopped: Where orjson stops in ``text``, when an earlier read learnt
+            it: the text is not decoded again to learn it.
 
     Returns:
         The fixed value's text (strict JSON), named ``character_dropped``,
@@ -196,7 +200,10 @@ def fix_single_edit(text: str, *, max_depth: int) -> Repaired | Ambiguous | None
     if text[:1] not in _OPENERS:
         return None
     escaped = None
-    stop, message = stop_of(text)
+    if stopped is None:
+        stop, message = stop_of(text)
+    else:
+        stop, message = stopped.pos, stopped.msg
     if message.startswith(CONTROL):
         escaped = escape_control_characters(text)
         if escaped.dangling >= 0:
