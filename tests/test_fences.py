@@ -8,16 +8,12 @@ whether it closed. ``outer_fence`` (the one-block guess) must agree with
 from __future__ import annotations
 
 import itertools
-import random
-import re
 from typing import TYPE_CHECKING
 
 import pytest
 from _counting import CountingStr, Tally, as_params, assert_linear_work, measure
 
-from langchain_jsonrecover._core.reply import fences
 from langchain_jsonrecover._core.reply.fences import Fence, find_fences, outer_fence
-from langchain_jsonrecover._core.reply.probe import find_token
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -338,62 +334,3 @@ def test_many_fences_are_found_in_order() -> None:
     fences = find_fences(text)
     assert len(fences) == 1000
     assert all(a.end <= b.start for a, b in itertools.pairwise(fences))
-
-
-# --- the outer guess's shortcuts --------------------------------------------------
-
-OUTER_PIECES = (
-    "```", "````", "`````", "`", "``", "json", "JSON", "py", "c++", "x.y-z#", "\n",
-    "\r\n", " ", "\t", "\x0b", "\u00a0", "\u3000", "\x85", '"', "'", '{"a": 1}',
-    "[1, 2]", "Here:", "tail {b}", '"```"', "é",
-)  # fmt: skip
-
-
-def _outer_texts(seed: int) -> list[str]:
-    """Random pieces; every other text a block whose lines are random pieces."""
-    rng = random.Random(seed)  # noqa: S311 - test data
-
-    def pieces(most: int) -> str:
-        return "".join(rng.choice(OUTER_PIECES) for _ in range(rng.randrange(most)))
-
-    return [
-        pieces(16)
-        if i % 2
-        else f"{pieces(3)}```{pieces(3)}\n{pieces(4)}\n{pieces(2)}```{pieces(3)}"
-        for i in range(300)
-    ]
-
-
-_TAG_WORD = re.compile(r"[A-Za-z0-9_+.#-]*")
-
-
-def _opening_by_two_searches(text: str, after: int, line_end: int) -> tuple[str, int]:
-    """The opening line read as it was: the tag, then a search for more."""
-    tag = _TAG_WORD.match(text, after, line_end)
-    tag_end = tag.end() if tag else after
-    if re.compile(r"\S").search(text, tag_end, line_end) is not None:
-        return text[after:tag_end].lower(), tag_end
-    return text[after:tag_end].lower(), min(line_end + 1, len(text))
-
-
-@pytest.mark.parametrize("seed", range(12))
-def test_outer_fence_shortcuts_change_no_guess(seed: int) -> None:
-    # The opening line read by one pattern gives what the tag and a search
-    # for more gave; the first run handed in by the caller changes nothing.
-    texts = _outer_texts(seed)
-    fast = [outer_fence(text, find_token(text, "```")) for text in texts]
-    assert fast == [outer_fence(text) for text in texts]
-    for text in texts:
-        after = text.find("```") + 3
-        line_end = text.find("\n", after)
-        for end in {len(text), line_end if line_end >= 0 else len(text)}:
-            expected = _opening_by_two_searches(text, after, end)
-            assert fences._opening(text, after, end) == expected
-    # Guesses were made, on both kinds of opening line (a body on its own
-    # line, a one-line block).
-    kinds = {
-        text[fence.body_start - 1] == "\n"
-        for text, fence in zip(texts, fast, strict=True)
-        if fence is not None
-    }
-    assert kinds == {True, False}
