@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 import re
+import sys
 from typing import TYPE_CHECKING
 
 import pytest
@@ -194,3 +195,28 @@ def test_the_whole_lead_search_grew_with_the_lead(
             count_patterns(patch, placeholder, lambda _name: tally.charge)  # noqa: B023
             _whole_lead("{" * n)
     assert tallies[1].chars >= 2 * tallies[0].chars >= 80_000
+
+
+def test_a_label_letter_matches_only_what_casefolds_to_it() -> None:
+    # The ground of the substring pre-check: a character that IGNORECASE
+    # matches to a letter of a label word casefolds to that very letter.
+    every = "".join(map(chr, [*range(0xD800), *range(0xE000, sys.maxunicode + 1)]))
+    letters = set("".join(placeholder._PLAIN_WORDS))
+    folds = {
+        (letter, char.casefold())
+        for letter in letters
+        for char in re.findall(re.escape(letter), every, re.IGNORECASE)
+    }
+    assert folds == {(letter, letter) for letter in letters}
+    assert ("s", "s") in folds  # the long s was among the matches
+    assert re.fullmatch("s", "\u017f", re.IGNORECASE) is not None
+
+
+@pytest.mark.parametrize(
+    "lead",
+    ["Here is the export you asked for:", "\u017fAMPLE OUTPUT:", "E.G.:", "Ans:"],
+)
+def test_the_pre_check_answers_as_the_patterns(lead: str) -> None:
+    assert is_example(lead) is _whole_lead(lead)
+    if is_example(lead):
+        assert placeholder._may_hold_label_word(lead)

@@ -157,7 +157,7 @@ def _read_text(
         fences = [f for f in find_fences(masked[lead_end:]) if f.start >= 0]
         fences = [shift_fence(f, lead_end) for f in fences]
         return read_fences_then_prose(masked, fences, base, scan)
-    guess = outer_fence(masked)
+    guess = outer_fence(masked, first_fence)
     place = locate_fence_body(masked, guess, base) if guess is not None else None
     known: tuple[Place, Candidate] | None = None
     if guess is not None and place is not None and (guess.is_json or not guess.tag):

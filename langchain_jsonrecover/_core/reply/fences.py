@@ -20,7 +20,8 @@ from langchain_jsonrecover._core.reply.probe import find_token
 JSON_TAGS: Final = frozenset({"json", "jsonc", "json5"})
 
 _TAG_WORD: Final = re.compile(r"[A-Za-z0-9_+.#-]*")
-_NON_SPACE: Final = re.compile(r"\S")
+_TAG_LINE: Final = re.compile(r"([A-Za-z0-9_+.#-]*+)\s*+\Z")
+"""An opening line holding a tag and blanks only (matched up to its end)."""
 _BACKTICKS: Final = re.compile(r"`++")
 # An opening fence in one call: the run, the tag, then spaces to a newline
 # (group 3) or to the end; anything else on the line makes a one-line block.
@@ -106,7 +107,7 @@ def find_fences(text: str) -> list[Fence]:
     return fences
 
 
-def outer_fence(text: str) -> Fence | None:
+def outer_fence(text: str, first: int | None = None) -> Fence | None:
     r"""The block from the first fence to the last run of backticks, if any.
 
     A guess for the common reply with one fenced block, found in two short
@@ -117,6 +118,8 @@ def outer_fence(text: str) -> Fence | None:
 
     Args:
         text: The reply (reasoning masked).
+        first: Where the first run of three backticks starts, when the caller
+            has found it (``find_token(text, "```")``).
 
     Returns:
         The guessed block, or ``None`` when the last run does not start a line
@@ -127,22 +130,21 @@ def outer_fence(text: str) -> Fence | None:
         >>> fence.tag, fence.body_start, fence.body_end
         ('json', 14, 23)
     """
-    start = find_token(text, "```")
+    start = find_token(text, "```") if first is None else first
     if start < 0 or _quoted(text, start):
         return None
-    run = _run_length(text, start)
+    after = start + _run_length(text, start)
     last = text.rfind("```")
-    while last > start + run and text[last - 1] == "`":
+    while last > after and text[last - 1] == "`":
         last -= 1
-    if last <= start + run:
+    if last <= after:
         return None
-    newline = text.find("\n", start + run, last)
-    tag, body_start = _opening(text, start, run, newline if newline >= 0 else last)
+    newline = text.find("\n", after, last)
+    tag, body_start = _opening(text, after, newline if newline >= 0 else last)
     if body_start > last or not _starts_line(text, last, body_start):
         return None
-    return Fence(
-        start, last + _run_length(text, last), body_start, last, tag, closed=True
-    )
+    end = last + _run_length(text, last)
+    return Fence(start, end, body_start, last, tag, closed=True)
 
 
 def _quoted(text: str, start: int) -> bool:
@@ -150,15 +152,15 @@ def _quoted(text: str, start: int) -> bool:
     return start > 0 and text[start - 1] in "\"'"
 
 
-def _opening(text: str, start: int, run: int, line_end: int) -> tuple[str, int]:
-    """The tag of an opening fence and where its body starts."""
-    after = start + run
-    tag_match = _TAG_WORD.match(text, after, line_end)
-    tag_end = tag_match.end() if tag_match else after
-    if _NON_SPACE.search(text, tag_end, line_end) is not None:
-        # A one-line block: the body starts right after the tag.
-        return text[after:tag_end].lower(), tag_end
-    return text[after:tag_end].lower(), min(line_end + 1, len(text))
+def _opening(text: str, after: int, line_end: int) -> tuple[str, int]:
+    """The tag of an opening fence (its run ends at ``after``); its body's start."""
+    opening = _TAG_LINE.match(text, after, line_end)
+    if opening is not None:  # the common line: a tag, then blanks to its end
+        return opening.group(1).lower(), min(line_end + 1, len(text))
+    # More on the line: a one-line block, its body right after the tag.
+    tag = _TAG_WORD.match(text, after, line_end)
+    tag_end = tag.end() if tag else after
+    return text[after:tag_end].lower(), tag_end
 
 
 def _find_close(

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, NamedTuple
 
 from langchain_jsonrecover._core.reply.call_forms import READERS
 from langchain_jsonrecover._core.reply.call_json import ScanText, find_clean_end
@@ -84,9 +84,11 @@ class MarkupCall:
     a member): such a call is not unwrapped silently."""
 
 
-@dataclass(frozen=True, slots=True)
-class Prepared:
+class Prepared(NamedTuple):
     """A reply made ready for the JSON scan: reasoning and markup blanked.
+
+    A named tuple, not a frozen dataclass: as immutable, and built for every
+    reply that is not clean JSON, at a third of the cost.
 
     Example:
         >>> p = prepare_reply('<|python_tag|>{"a": 1}<|eot_id|>')
