@@ -147,8 +147,12 @@ prose = st.text(
 shows the value goes on (a closer or a key right after it: a broken value)."""
 
 CLOSING_THINK = re.compile(r"</think\s*>", re.IGNORECASE)
-thoughts = st.text(max_size=40).filter(lambda text: not CLOSING_THINK.search(text))
-"""What a reasoning block holds: anything that does not close it."""
+thoughts = st.text(max_size=40).filter(
+    lambda text: not CLOSING_THINK.search(text) and not text.startswith('"')
+)
+"""What a reasoning block holds: anything that does not close it, nor opens
+with a quote (a tag beside a quote is quoted text, as in ``"<think>"``; see
+``test_a_think_tag_before_a_quote_is_text``)."""
 
 
 @dataclass(frozen=True)
@@ -219,6 +223,20 @@ def replies(draw: st.DrawFn) -> Reply:
 def test_wrapped_value_is_extracted_intact(reply: Reply) -> None:
     found = extract_json(reply.text)
     assert same_value(found.value, reply.value), (found, reply)
+
+
+def test_a_think_tag_before_a_quote_is_text() -> None:
+    """A ``<think>`` tag right before a quote reads as quoted, not as reasoning.
+
+    Found by the property test above: the thought ``"{[-`` leaves the tag
+    unread, and the broken span it opens comes before the value, so the reply
+    is an error, never the broken span's neighbour read as the answer.
+    """
+    with pytest.raises(InvalidJsonError):
+        extract_json('<think>"{[-</think>\n [\n  {}\n]')
+    # A thought that opens with a quote and holds no JSON-like text is read.
+    reply = '<think>"Okay," the user wants JSON.</think>\n{"a": 1}'
+    assert extract_json(reply).value == {"a": 1}
 
 
 @SETTINGS
