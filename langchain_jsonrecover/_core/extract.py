@@ -32,6 +32,7 @@ from langchain_jsonrecover._core.candidates.kinds import (
 from langchain_jsonrecover._core.candidates.read import iter_candidates, read_candidates
 from langchain_jsonrecover._core.candidates.repair import RepairPass
 from langchain_jsonrecover._core.decode.tolerant import (
+    END_OF_DATA,
     DecodeFailure,
     Stopped,
     loads_within,
@@ -74,7 +75,6 @@ if TYPE_CHECKING:
 
 DEFAULT_MAX_DEPTH: Final = 200
 
-_END_OF_DATA: Final = "unexpected end of data"
 _FILLS_NOTHING: Final = (
     "none of the schema's fields is in the JSON: every value would be a default"
 )
@@ -387,7 +387,7 @@ def _read_clean_reply(
     try:
         value, shallow = loads_within(text, scan.max_depth)
     except orjson.JSONDecodeError as exc:
-        if close and exc.msg.startswith(_END_OF_DATA):
+        if close and exc.msg.startswith(END_OF_DATA):
             place = Place(first.start(), len(text), (), "raw", closed=False)
             cut = DecodeFailure("truncated", exc.pos - first.start(), "cut off")
             return close_or_fail(text, place, scan, cut)

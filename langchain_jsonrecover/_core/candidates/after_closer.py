@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from langchain_jsonrecover._core.decode.close import AT_A_CLOSER
-from langchain_jsonrecover._core.decode.tolerant import stop_in
-from langchain_jsonrecover._core.repair.single_edit_far import END
+from langchain_jsonrecover._core.decode.tolerant import END_OF_DATA, stop_in
 from langchain_jsonrecover._core.repair.syntax import quote_like
 
 if TYPE_CHECKING:
@@ -88,4 +87,4 @@ def cut_at_a_closer(text: str, start: int) -> bool:
     if rest.rstrip()[-1:] not in {"}", "]"} or quote_like(rest):
         return False
     stopped = stop_in(rest)
-    return stopped is not None and stopped.msg.startswith(END)
+    return stopped is not None and stopped.msg.startswith(END_OF_DATA)

@@ -21,8 +21,10 @@ from langchain_jsonrecover._core.decode.skip import skip_string
 
 DecodeFailureKind = Literal["invalid_json", "truncated", "too_deep"]
 
-_TRAILING: Final = "unexpected content after document"
-_END: Final = "unexpected end of data"
+TRAILING: Final = "unexpected content after document"
+"""orjson's message (its start) for text after a whole value."""
+END_OF_DATA: Final = "unexpected end of data"
+"""orjson's message (its start) for a text cut off inside its value."""
 _CONTROL: Final = "unexpected control character in string"
 _DEPTH: Final = "depth limit exceeded"
 _SURROGATES: Final = "str is not valid UTF-8"
@@ -175,7 +177,7 @@ def decode(
                 return DecodeFailure("invalid_json", at, why)
             candidate = escaped.text
             continue
-        if msg.startswith(_TRAILING) and allow_trailing:
+        if msg.startswith(TRAILING) and allow_trailing:
             inner = decode(candidate[:pos], max_depth=max_depth, allow_trailing=False)
             if escaped is not None and isinstance(inner, Decoded):
                 inner = Decoded(inner.value, inner.end, _ESCAPED)
@@ -260,7 +262,7 @@ def _failure(text: str, msg: str, pos: int, max_depth: int) -> DecodeFailure:
         return too_deep(pos, max_depth, DECODER_DEPTH)
     if msg.startswith(_ALLOCATION):
         return _allocation_failure(text, pos, max_depth)
-    if msg.startswith(_END) or pos >= len(text.rstrip()):
+    if msg.startswith(END_OF_DATA) or pos >= len(text.rstrip()):
         return DecodeFailure("truncated", pos, "the text ends before the JSON does")
     reason = _MESSAGES.get(msg, msg)
     if reason.startswith(_EXPECTED):

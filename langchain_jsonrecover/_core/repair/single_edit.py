@@ -46,6 +46,8 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from langchain_jsonrecover._core.decode.tolerant import (
+    END_OF_DATA,
+    TRAILING,
     Decoded,
     Stopped,
     decode,
@@ -70,8 +72,6 @@ from langchain_jsonrecover._core.repair.single_edit_checks import (
     swallows,
 )
 from langchain_jsonrecover._core.repair.single_edit_far import (
-    END,
-    TRAILING,
     Far,
     before_innermost,
     find_far_sites,
@@ -209,7 +209,7 @@ def fix_single_edit(
         if escaped.dangling >= 0:
             return None
         stop, message = stop_of(escaped.text)
-    if stop < 0 or message.startswith((END, _DEPTH)):
+    if stop < 0 or message.startswith((END_OF_DATA, _DEPTH)):
         return None
     work = text if escaped is None else escaped.text
     if stop >= len(work.rstrip()):

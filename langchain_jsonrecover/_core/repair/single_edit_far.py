@@ -53,8 +53,6 @@ _CLOSER: Final = {"{": "}", "[": "]"}
 _NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
 _ANCESTORS: Final = 32
 """How many containers around a far edit's own a piece of it is read in."""
-TRAILING: Final = "unexpected content after document"
-END: Final = "unexpected end of data"
 
 
 @dataclass(slots=True)

@@ -15,7 +15,7 @@ from typing import Final
 
 import orjson
 
-from langchain_jsonrecover._core.repair.single_edit_far import END, TRAILING
+from langchain_jsonrecover._core.decode.tolerant import END_OF_DATA, TRAILING
 
 _NOT_BRACKET: Final = re.compile(r"[^\[\]{}]++")
 _NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
@@ -119,5 +119,5 @@ def reads_on(piece: str) -> bool:
     try:
         orjson.loads(piece)
     except orjson.JSONDecodeError as exc:
-        return exc.msg.startswith((TRAILING, END))
+        return exc.msg.startswith((TRAILING, END_OF_DATA))
     return True

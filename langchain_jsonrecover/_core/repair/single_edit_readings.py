@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Final
 
-from langchain_jsonrecover._core.decode.tolerant import Decoded, decode
+from langchain_jsonrecover._core.decode.tolerant import TRAILING, Decoded, decode
 from langchain_jsonrecover._core.repair.single_edit import (
     CONTROL,
     ESCAPE,
@@ -35,7 +35,6 @@ from langchain_jsonrecover._core.repair.single_edit import (
     kept_edits,
     stop_of,
 )
-from langchain_jsonrecover._core.repair.single_edit_far import TRAILING
 from langchain_jsonrecover._core.repair.syntax import Repaired, repair_inner_quotes
 
 if TYPE_CHECKING:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
-from langchain_jsonrecover._core.decode.tolerant import loads_within
+from langchain_jsonrecover._core.decode.tolerant import TRAILING, loads_within
 from langchain_jsonrecover._core.repair import tokens as tok
 from langchain_jsonrecover._core.repair.walk import DEEPEST, rewrite
 
@@ -50,7 +50,6 @@ _TRIES: Final = 16
 long array), and the whole pass reads the text."""
 _AFTER_STOP: Final = 64
 """Characters past the stop each slice keeps, for orjson to see the same slip."""
-_CLOSED: Final = "unexpected content after document"
 _WHITE: Final = " \t\r\n"
 
 
@@ -98,7 +97,7 @@ def _innermost_object(text: str, stop: Stopped) -> int:
     read the same tokens up to there, inside that object (had the object
     closed before, orjson would have stopped at what follows it).
     """
-    if stop.msg.startswith(_CLOSED):
+    if stop.msg.startswith(TRAILING):
         return -1  # the value closed before the stop: no object is open there
     pos, hi = stop.pos, stop.pos + _AFTER_STOP
     for _ in range(_TRIES):

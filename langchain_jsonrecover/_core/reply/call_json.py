@@ -17,6 +17,7 @@ from typing import Any, Final, NamedTuple, Self
 import orjson
 
 from langchain_jsonrecover._core.decode.skip import skip_string
+from langchain_jsonrecover._core.decode.tolerant import TRAILING
 from langchain_jsonrecover._core.reply.envelopes import (
     CALL_ARGUMENT_KEYS,
     CALL_KEYS,
@@ -30,7 +31,6 @@ from langchain_jsonrecover._core.reply.markup_tokens import (
 )
 
 _WINDOW: Final = 512
-_TRAILING: Final = "unexpected content after document"
 _SPACE: Final = re.compile(r"\s*+")
 _ENVELOPE_HEAD: Final = re.compile(
     r'\{\s*+(?:"type"\s*+:\s*+"function"\s*+,\s*+)?+'
@@ -128,7 +128,7 @@ def find_clean_end(text: str, start: int, limit: int) -> int | None:
     try:
         orjson.loads(text[start:limit])
     except orjson.JSONDecodeError as exc:
-        if not exc.msg.startswith(_TRAILING):
+        if not exc.msg.startswith(TRAILING):
             return None
         end = start + exc.pos
     else:

@@ -14,6 +14,7 @@ from typing import Final, NamedTuple
 
 import orjson
 
+from langchain_jsonrecover._core.decode.tolerant import END_OF_DATA, TRAILING
 from langchain_jsonrecover._core.reply.probe import find_token
 
 #: Info-string tags that mark a block as JSON (compared in lower case).
@@ -26,8 +27,6 @@ _BACKTICKS: Final = re.compile(r"`++")
 # An opening fence in one call: the run, the tag, then spaces to a newline
 # (group 3) or to the end; anything else on the line makes a one-line block.
 _HEAD: Final = re.compile(r"(`++)([A-Za-z0-9_+.#-]*+)[^\S\n]*+(\n)?+")
-_CUT: Final = "unexpected end of data"
-_AFTER_VALUE: Final = "unexpected content after document"
 
 
 class Fence(NamedTuple):
@@ -230,9 +229,9 @@ def _json_close(text: str, marker: str, body_start: int, first: int) -> int:
             orjson.loads(text[body_start:end])
         except orjson.JSONDecodeError as exc:
             at = body_start + exc.pos
-            if exc.msg.startswith(_AFTER_VALUE) and text.startswith(marker, at):
+            if exc.msg.startswith(TRAILING) and text.startswith(marker, at):
                 return at
-            if not exc.msg.startswith(_CUT) or last:
+            if not exc.msg.startswith(END_OF_DATA) or last:
                 return first
         else:
             if end == first or text.startswith(marker, end):
