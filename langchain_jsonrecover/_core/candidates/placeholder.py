@@ -114,6 +114,11 @@ _LABEL_READ: Final = 2 * _LABEL_CHARS
 """How much of the lead's end is read for :data:`_LABEL` when it is dense."""
 _SEARCHED_WHOLE: Final = 128
 """A lead this short is searched whole: finding its last words costs more."""
+_HEAD_READ: Final = 512
+"""A value this close to the reply's start has the text before it checked for
+a label word before its lead is read (:func:`_may_be_labelled`)."""
+_MARKER: Final = re.compile(r"`++[\w+.#-]*+[ \t]*+")
+"""A fence marker from its backticks on, as ``mention._FENCE_LINE`` drops it."""
 _SCALARS: Final = frozenset({int, float, bool, type(None)})
 """The types of the decoded scalars that hold no string."""
 
@@ -223,13 +228,50 @@ def rival_of_example(
         ...     max_depth=64))
         None
     """
-    if not is_example(lead_of(text, span[0])):
+    if not _may_be_labelled(text, span[0]) or not is_example(lead_of(text, span[0])):
         return None
     chosen = _loads(text[span[0] : span[1]], max_depth)
     for other, start in _other_values(text, span, max_depth=max_depth):
         if other is not None and other != chosen:
             return chosen, other, start
     return None
+
+
+def _may_be_labelled(text: str, start: int) -> bool:
+    r"""Whether the lead of the value at ``start`` may be a label: a cheap test.
+
+    ``False`` only where ``is_example(lead_of(text, start))`` is ``False``.
+    Finding the lead (lines read back past blank ones and a fence's opening
+    line, each with its fence markers dropped) costs a third of decoding a
+    300-byte reply; most replies hold no label word before their value. The
+    lead is made of pieces of the lines before ``start``, joined by spaces;
+    a piece is a line's text with its fence markers (``mention._FENCE_LINE``:
+    blanks, a run of three backticks or more, a tag, blanks) dropped. A label
+    word holds no blank, so the match ``is_example`` needs (a label word, see
+    :func:`_may_hold_label_word`) lies in one piece: either within what the
+    piece kept of its line, so in the casefolded text before ``start``; or
+    across a dropped marker, which then has more of its line after it. When
+    neither can be, the lead is not read. A longer head is not checked.
+
+    Example:
+        >>> _may_be_labelled('Here it is:\n```json\n{"a": 1}\n```', 20)
+        False
+        >>> _may_be_labelled('For``` mat:\n```json\n{"a": 1}\n```', 20)
+        True
+    """
+    if start > _HEAD_READ:
+        return True
+    head = text[:start]
+    if _may_hold_label_word(head):
+        return True
+    at = head.find("```")
+    while at >= 0:
+        marker = _MARKER.match(head, at)
+        end = marker.end() if marker is not None else at + 3
+        if head[end : end + 1] not in ("", "\n", "\r"):
+            return True  # a word may run on over the dropped marker
+        at = head.find("```", end)
+    return False
 
 
 def is_example(lead: str) -> bool:
