@@ -177,15 +177,16 @@ def locate_fence_body(text: str, fence: Fence, base: tuple[str, ...]) -> Place |
     if text[start] not in "{[" and text.find("\n", fence.start, start) < 0:
         return None  # a one-line "block" of prose: ```json in a sentence
     repairs = (*base, "fence_stripped")
-    label = _JSON_LABEL.match(text, start, end)
-    if label is not None and not fence.is_json:
-        start = label.end()
-        repairs = (*repairs, "json_label_dropped")
-    if start >= end:
-        return None  # a block holding only the word "json"
-    if not fence.is_json and text[start] not in "{[":
-        return None  # an untagged block of something else (code, a table)
-    return Place(start, end, repairs, "fence", closed=fence.closed)
+    if not fence.is_json:
+        label = _JSON_LABEL.match(text, start, end)
+        if label is not None:
+            start = label.end()
+            repairs = (*repairs, "json_label_dropped")
+            if start >= end:
+                return None  # a block holding only the word "json"
+        if text[start] not in "{[":
+            return None  # an untagged block of something else (code, a table)
+    return Place(start, end, repairs, "fence", fence.closed)
 
 
 def _check_block(

@@ -132,7 +132,10 @@ def outer_fence(text: str, first: int | None = None) -> Fence | None:
     start = find_token(text, "```") if first is None else first
     if start < 0 or _quoted(text, start):
         return None
-    after = start + _run_length(text, start)
+    # Each step's common case inline (a run of three, a closing line that
+    # starts after a newline): on a 300-byte reply the calls cost as much
+    # as the searches.
+    after = start + 3 if text[start + 3 : start + 4] != "`" else _run_end(text, start)
     last = text.rfind("```")
     while last > after and text[last - 1] == "`":
         last -= 1
@@ -140,9 +143,11 @@ def outer_fence(text: str, first: int | None = None) -> Fence | None:
         return None
     newline = text.find("\n", after, last)
     tag, body_start = _opening(text, after, newline if newline >= 0 else last)
-    if body_start > last or not _starts_line(text, last, body_start):
+    if body_start > last or (
+        text[last - 1] != "\n" and not _starts_line(text, last, body_start)
+    ):
         return None
-    end = last + _run_length(text, last)
+    end = last + 3 if text[last + 3 : last + 4] != "`" else _run_end(text, last)
     return Fence(start, end, body_start, last, tag, closed=True)
 
 
@@ -155,7 +160,7 @@ def _opening(text: str, after: int, line_end: int) -> tuple[str, int]:
     """The tag of an opening fence (its run ends at ``after``); its body's start."""
     opening = _TAG_LINE.match(text, after, line_end)
     if opening is not None:  # the common line: a tag, then blanks to its end
-        return opening.group(1).lower(), min(line_end + 1, len(text))
+        return opening.group(1).lower(), line_end + (line_end < len(text))
     # More on the line: a one-line block, its body right after the tag.
     tag = _TAG_WORD.match(text, after, line_end)
     tag_end = tag.end() if tag else after
@@ -256,5 +261,10 @@ def _run_length(text: str, start: int) -> int:
     """Length of the run of backticks starting at ``start`` (three at least)."""
     if not text.startswith("`", start + 3):
         return 3  # the common fence: no regex call
+    return _run_end(text, start) - start
+
+
+def _run_end(text: str, start: int) -> int:
+    """Where the run of backticks starting at ``start`` ends."""
     run = _BACKTICKS.match(text, start)
-    return run.end() - start if run is not None else 0
+    return run.end() if run is not None else start
