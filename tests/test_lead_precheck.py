@@ -27,7 +27,7 @@ from langchain_jsonrecover._core.candidates.placeholder import (
     is_example,
     rival_of_example,
 )
-from langchain_jsonrecover._core.extract import ReplyFailure, extract
+from langchain_jsonrecover._core.extract import extract
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -66,7 +66,9 @@ def _text(rng: random.Random) -> tuple[str, int, int]:
             parts.append(rng.choice(PIECES))
         parts.append(rng.choice(BLANKS))
     if rng.random() < 0.6:
-        parts.append(rng.choice(("```json", "```", "```JSON")) + rng.choice(("\n", "\r\n")))
+        parts.append(
+            rng.choice(("```json", "```", "```JSON")) + rng.choice(("\n", "\r\n"))
+        )
     if rng.random() < 0.3:  # a lead whose label a dropped marker joins
         first, second = rng.choice(SPLIT_LABELS)
         marker = rng.choice(MARKERS) + rng.choice(("", " ", "\t"))

@@ -156,7 +156,8 @@ def extract(
                 return reread(text, found, schema, max_depth=max_depth)
             return found
     prepared = prepare_reply(text)
-    if fast is None:  # a <think> block, blanked, before clean JSON: no scan
+    if fast is None and prepared.text is not text:
+        # A <think> block, blanked, before clean JSON: no scan.
         fast = _read_clean_prepared(text, prepared, scan)
     stop = stopped if prepared.text is text else None  # where orjson stopped in it
     read = read_candidates(prepared, scan.reading(stop)) if fast is None else (fast,)
