@@ -187,11 +187,12 @@ class _JsonRecoveringParser(BaseTransformOutputParser[T]):
 
         ``cut_off``: the model said it stopped at its token limit.
         """
+        schema: Schema | None = self._private("_schema", None)  # (_schema_read)
         return extract(
             text,
             max_chars=self.max_chars,
             max_depth=self.max_depth,
-            schema=self._schema_read(),
+            schema=schema,
             prefer=self.prefer,
             close_truncated=self._closes_truncation,
             trim_runaway_newlines=self._trims_newlines(),

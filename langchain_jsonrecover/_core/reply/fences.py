@@ -142,7 +142,10 @@ def outer_fence(text: str, first: int | None = None) -> Fence | None:
     if last <= after:
         return None
     newline = text.find("\n", after, last)
-    tag, body_start = _opening(text, after, newline if newline >= 0 else last)
+    if newline >= 0 and text[after:newline] == "json":
+        tag, body_start = "json", newline + 1  # the common line, as _opening reads it
+    else:
+        tag, body_start = _opening(text, after, newline if newline >= 0 else last)
     if body_start > last or (
         text[last - 1] != "\n" and not _starts_line(text, last, body_start)
     ):
