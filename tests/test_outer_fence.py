@@ -74,3 +74,45 @@ def test_outer_fence_shortcuts_change_no_guess(seed: int) -> None:
         if fence is not None
     }
     assert kinds == {True, False}
+
+
+def _outer_by_helpers(text: str) -> fences.Fence | None:
+    """The guess as it was read before its common cases went inline."""
+    start = find_token(text, "```")
+    if start < 0 or fences._quoted(text, start):
+        return None
+    after = start + fences._run_length(text, start)
+    last = text.rfind("```")
+    while last > after and text[last - 1] == "`":
+        last -= 1
+    if last <= after:
+        return None
+    newline = text.find("\n", after, last)
+    tag, body_start = fences._opening(text, after, newline if newline >= 0 else last)
+    if body_start > last or not fences._starts_line(text, last, body_start):
+        return None
+    end = last + fences._run_length(text, last)
+    return fences.Fence(start, end, body_start, last, tag, closed=True)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_inline_common_cases_change_no_guess(seed: int) -> None:
+    # A run of three, a closing run after a newline and a ```json line are
+    # read inline; the guesses are those the helpers give, on the seeded
+    # texts and on blocks opened by ```json (runs of four, CRLF, blanks).
+    rng = random.Random(seed)  # noqa: S311 - test data
+    opened = []
+    for _ in range(300):
+        head = rng.choice(OUTER_PIECES) + rng.choice(("```", "````")) + "json"
+        line_end = rng.choice(("\n", "\r\n", " \n", "\n\n", ""))
+        body = rng.choice(OUTER_PIECES) + rng.choice(("\n", "\r\n", " ", "\t", ""))
+        closing = rng.choice(("```", "````", "`````", "``")) + rng.choice(OUTER_PIECES)
+        opened.append(head + line_end + body + closing)
+    texts = _outer_texts(seed) + opened
+    guesses = [outer_fence(text) for text in texts]
+    assert guesses == [_outer_by_helpers(text) for text in texts]
+    json_lines = sum(
+        guess is not None and text[guess.body_start - 5 : guess.body_start] == "json\n"
+        for text, guess in zip(texts, guesses, strict=True)
+    )
+    assert json_lines > 30

@@ -162,9 +162,9 @@ def _read_text(
     known: tuple[Place, Candidate] | None = None
     if guess is not None and place is not None and (guess.is_json or not guess.tag):
         candidate = decode_place(masked, place, scan)
-        if (
-            candidate.failure is None
-            and NON_SPACE.search(masked, candidate.end, place.end) is None
+        if candidate.failure is None and (
+            candidate.end == place.end
+            or NON_SPACE.search(masked, candidate.end, place.end) is None
         ):
             return candidate  # the only block there is (see outer_fence)
         known = (place, candidate)
