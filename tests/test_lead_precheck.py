@@ -19,6 +19,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from test_lone_fence import OPTIONS, _replies
 
 from langchain_jsonrecover._core.candidates import placeholder
 from langchain_jsonrecover._core.candidates.mention import lead_of
@@ -118,6 +119,32 @@ def test_rivals_are_those_found_without_the_test(
     old = [rival_of_example(t, (s, e), max_depth=64) for t, s, e in texts]
     assert new == old
     assert any(r is not None for r in new)
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=repr)
+def test_answers_equal_with_the_test_off(
+    options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The seeded fenced replies of test_lone_fence (labels and values before
+    # and after the block, two fences, tildes, CRLF, tags, <think> blocks,
+    # markup tokens in strings), at every repair level, prefer and a schema.
+    replies = sorted(set(_replies()))
+    new = [_answer(reply, options) for reply in replies]
+
+    def always(_text: str, _start: int) -> bool:
+        return True
+
+    monkeypatch.setattr(placeholder, "_may_be_labelled", always)
+    old = [_answer(reply, options) for reply in replies]
+    for reply, before, after in zip(replies, old, new, strict=True):
+        assert after == before, reply
+
+
+def _answer(reply: str, options: dict[str, Any]) -> Any:
+    try:
+        return extract(reply, **options)
+    except Exception as exc:  # noqa: BLE001 - an exception is an answer to compare
+        return type(exc), str(exc)
 
 
 @pytest.mark.parametrize(
