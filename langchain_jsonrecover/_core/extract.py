@@ -22,6 +22,7 @@ from langchain_jsonrecover._core.candidates.choice import (
     read_all,
     recorded,
 )
+from langchain_jsonrecover._core.candidates.cut_fence import read_cut_fence
 from langchain_jsonrecover._core.candidates.find import NON_SPACE, close_or_fail
 from langchain_jsonrecover._core.candidates.kinds import (
     Candidate,
@@ -159,7 +160,8 @@ def extract(
     if fast is None:  # a <think> block, blanked, before clean JSON: no scan
         fast = _read_clean_prepared(text, prepared, scan)
     stop = stopped if prepared.text is text else None  # where orjson stopped in it
-    read = read_candidates(prepared, scan.reading(stop)) if fast is None else (fast,)
+    read = (fast,) if fast is not None else read_cut_fence(prepared, scan)
+    read = read or read_candidates(prepared, scan.reading(stop))
     if (
         isinstance(read, Candidate)
         and schema is None

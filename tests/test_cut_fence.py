@@ -1,0 +1,195 @@
+"""A reply cut inside its one fenced block is read at once (issue 24).
+
+``read_cut_fence`` hands ``extract`` the block's candidate when the reply's
+only run of backticks opens it and nothing before it can hold JSON, so that
+``extract`` skips the outer-fence guess, the candidate iterator and the
+machinery that compares candidates. These tests show the answers are those
+of the general reader (the shortcut off) at every cut of seeded replies:
+compact and pretty JSON with escapes, non-ASCII text, big integers, surrogate
+pairs, literals, empty containers and backticks in strings; in a fence alone,
+after prose, after a ``<think>`` block, on one line, with other tags, glued to
+a quote, after braces, quotes or backticks in the prose, after another block,
+after call markup; at every ``repair`` level, with and without a token-limit
+stop, a schema, ``prefer="last"``, and for the parser that does not close
+cuts. The work is counted, never timed.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from langchain_jsonrecover._core import extract as extract_module
+from langchain_jsonrecover._core.candidates import cut_fence, find
+from langchain_jsonrecover._core.candidates.cut_fence import lone_open_block
+from langchain_jsonrecover._core.candidates.kinds import Scan
+from langchain_jsonrecover._core.extract import Extraction, extract
+from langchain_jsonrecover._core.reply import fences
+from langchain_jsonrecover._core.reply.markup import prepare_reply
+from langchain_jsonrecover._core.schema.validate import Schema
+
+_DOCUMENT = {
+    "id": 12345678901234567890123,
+    "name": 'Zoë "Z" Ng \\ {name} [7]',
+    "tags": ["a,b", "😀 \ud83d\ude00", "x: y"],
+    "geo": {"lat": -1.5e10, "lon": 0.25},
+    "ok": True,
+    "none": None,
+    "off": False,
+    "empty": [{}, []],
+    "note": "line\nbreak\ttab \u00e9\u4e2d",
+}
+_WITH_BACKTICKS = {"code": "run `ls` then ``x``", "n": [1, 2]}
+_FORMS = [
+    json.dumps(_DOCUMENT),
+    json.dumps(_DOCUMENT, ensure_ascii=False, indent=2),
+    json.dumps(_WITH_BACKTICKS),
+    json.dumps([1, "two", {"three": [3.5, None]}]),
+]
+_HEADS = [
+    "Here is the export you asked for:\n\n```json\n",
+    "```json\n",
+    "```\n",
+    "````json\n",
+    "Sure!\r\n  ```JSON\r\n",
+    "```json ",  # a one-line block
+    "Sure: ```json\n",
+    "```python\n",  # another language: the prose is read instead
+    '"```json\n',  # glued to a quote: a string's content
+    "<think>\nThe user wants {id, name} in `json`.\n</think>\n\n```json\n",
+    "Fields in {curly braces}:\n```json\n",
+    'The "export":\n```json\n',
+    "Use `jq` or ``x``:\n```json\n",
+    '```json\n{"draft": 1}\n```\nNow the real one:\n```json\n',
+    "[TOOL_CALLS]search[ARGS]```json\n",
+    "<tool_call>\n```json\n",
+    "<tool_call>f<arg_key>q</arg_key><arg_value>x</arg_value></tool_call>```json\n",
+    "Here:\n" + "`" * 20 + "json\n",  # a run longer than the shortcut reads
+]
+
+
+def _replies(stride: int) -> list[str]:
+    replies = []
+    for form_index, form in enumerate(_FORMS):
+        for head_index, head in enumerate(_HEADS):
+            # Every cut of the compact document after the first three heads,
+            # every ``stride``-th elsewhere (with the offset varied).
+            step = 1 if form_index == 0 and head_index < 3 else stride
+            text = head + form
+            start = len(head) + 1 + (form_index + head_index) % step
+            replies.extend(text[:cut] for cut in range(start, len(text) + 1, step))
+            replies.append(text + "\n```\nDone.")
+    return replies
+
+
+class _Doc(BaseModel):
+    id: int
+    name: str = ""
+    tags: list[str] = []
+    ok: bool | None = None
+
+
+_OPTIONS: list[dict[str, Any]] = [
+    {"close_truncated": True, "repair": repair, "cut_off": cut_off}
+    for repair in (False, "safe", True)
+    for cut_off in (False, True)
+] + [
+    {"close_truncated": True, "schema": Schema(_Doc)},
+    {"close_truncated": True, "prefer": "last"},
+    {"close_truncated": True, "trim_runaway_newlines": True, "max_depth": 3},
+    {"close_truncated": False},
+]
+
+
+def _answer(reply: str, options: dict[str, Any]) -> object:
+    try:
+        return extract(reply, **options)
+    except Exception as exc:  # noqa: BLE001 - an exception is an answer to compare
+        return type(exc), str(exc)
+
+
+@pytest.mark.parametrize("options", _OPTIONS, ids=repr)
+def test_every_cut_reads_as_the_general_reader_reads_it(
+    options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    replies = _replies(stride=5)
+    taken = 0
+    real = cut_fence.lone_open_block
+
+    def noting(prepared: Any, scan: Scan) -> Any:
+        nonlocal taken
+        found = real(prepared, scan)
+        taken += found is not None
+        return found
+
+    monkeypatch.setattr(cut_fence, "lone_open_block", noting)
+    new = [_answer(reply, options) for reply in replies]
+    monkeypatch.setattr(extract_module, "read_cut_fence", lambda *_: None)
+    old = [_answer(reply, options) for reply in replies]
+    for reply, before, after in zip(replies, old, new, strict=True):
+        assert after == before, reply
+    if options["close_truncated"]:
+        # Both paths are exercised: about two cuts in three take the
+        # shortcut, the rest break one of its conditions.
+        assert 0.3 * len(replies) < taken < 0.9 * len(replies), taken
+    else:
+        assert taken == 0
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        'Here:\n```json\n{"a": 1}\n```',  # closed
+        'Here:\n```json\n{"a": 1}\n``',  # a backtick after the run
+        'Here:\n```json\n{"a": "`"',  # a backtick in the body
+        'Here "x":\n```json\n{"a": 1',  # a quote before the fence
+        "See [1]:\n```json\n{\"a\": 1",  # a bracket before the fence
+        '"```json\n{"a": 1',  # glued to a quote
+        "'```json\n{\"a\": 1",
+        'Here:\n```xml\n{"a": 1',  # another language
+        "Here:\n```json\n   ",  # an empty block
+        "Here:\n```json json\n",
+        "<tool_call>f<arg_key>q</arg_key><arg_value>x</arg_value></tool_call>\n"
+        '```json\n{"a": 1',  # a call written as markup
+        "x`",
+        "",
+    ],
+)
+def test_the_shortcut_leaves_other_replies_to_the_general_reader(reply: str) -> None:
+    scan = Scan(200, close_truncated=True)
+    prepared = prepare_reply(reply)
+    if not prepared.tool_calls and "<tool_call>" in reply:
+        pytest.fail("the markup case must hold a call written as markup")
+    assert lone_open_block(prepared, scan) is None
+
+
+def test_a_cut_fence_is_walked_once_and_not_compared(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    counts = {"outer_fence": 0, "find_fences": 0, "read_all": 0, "decode": 0}
+
+    def counting(module: Any, name: str) -> None:
+        real = getattr(module, name)
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            counts[name] += 1
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, counted)
+
+    from langchain_jsonrecover._core.candidates import read
+
+    counting(read, "outer_fence")
+    counting(read, "find_fences")
+    counting(cut_fence, "find_fences")
+    counting(extract_module, "read_all")
+    counting(find, "decode")
+    assert fences.find_fences is not None  # the walk itself is unchanged
+    reply = "Here is the export you asked for:\n\n```json\n" + _FORMS[0][:120]
+    found = extract(reply, close_truncated=True)
+    assert isinstance(found, Extraction)
+    assert "truncation_closed" in found.repairs
+    assert counts == {"outer_fence": 0, "find_fences": 1, "read_all": 0, "decode": 1}
