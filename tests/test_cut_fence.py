@@ -23,9 +23,11 @@ import pytest
 from pydantic import BaseModel
 
 from langchain_jsonrecover._core import extract as extract_module
-from langchain_jsonrecover._core.candidates import cut_fence, find
+from langchain_jsonrecover._core.candidates import cut_fence, find, read
 from langchain_jsonrecover._core.candidates.cut_fence import lone_open_block
 from langchain_jsonrecover._core.candidates.kinds import Scan
+from langchain_jsonrecover._core.decode import close as _close
+from langchain_jsonrecover._core.decode.cut_scan import cut_state, read_tail
 from langchain_jsonrecover._core.extract import Extraction, extract
 from langchain_jsonrecover._core.reply import fences
 from langchain_jsonrecover._core.reply.markup import prepare_reply
@@ -34,7 +36,7 @@ from langchain_jsonrecover._core.schema.validate import Schema
 _DOCUMENT = {
     "id": 12345678901234567890123,
     "name": 'Zoë "Z" Ng \\ {name} [7]',
-    "tags": ["a,b", "😀 \ud83d\ude00", "x: y"],
+    "tags": ["a,b", "😀 (an escaped pair in the ASCII form)", "x: y"],
     "geo": {"lat": -1.5e10, "lon": 0.25},
     "ok": True,
     "none": None,
@@ -146,14 +148,16 @@ def test_every_cut_reads_as_the_general_reader_reads_it(
         'Here:\n```json\n{"a": 1}\n``',  # a backtick after the run
         'Here:\n```json\n{"a": "`"',  # a backtick in the body
         'Here "x":\n```json\n{"a": 1',  # a quote before the fence
-        "See [1]:\n```json\n{\"a\": 1",  # a bracket before the fence
+        'See [1]:\n```json\n{"a": 1',  # a bracket before the fence
         '"```json\n{"a": 1',  # glued to a quote
-        "'```json\n{\"a\": 1",
+        '\'```json\n{"a": 1',
         'Here:\n```xml\n{"a": 1',  # another language
         "Here:\n```json\n   ",  # an empty block
         "Here:\n```json json\n",
-        "<tool_call>f<arg_key>q</arg_key><arg_value>x</arg_value></tool_call>\n"
-        '```json\n{"a": 1',  # a call written as markup
+        (  # a call written as markup
+            "<tool_call>f<arg_key>q</arg_key><arg_value>x</arg_value></tool_call>\n"
+            '```json\n{"a": 1'
+        ),
         "x`",
         "",
     ],
@@ -180,8 +184,6 @@ def test_a_cut_fence_is_walked_once_and_not_compared(
 
         monkeypatch.setattr(module, name, counted)
 
-    from langchain_jsonrecover._core.candidates import read
-
     counting(read, "outer_fence")
     counting(read, "find_fences")
     counting(cut_fence, "find_fences")
@@ -193,3 +195,49 @@ def test_a_cut_fence_is_walked_once_and_not_compared(
     assert isinstance(found, Extraction)
     assert "truncation_closed" in found.repairs
     assert counts == {"outer_fence": 0, "find_fences": 1, "read_all": 0, "decode": 1}
+
+
+_BLANKS = ["", " ", "\n  ", "\t\r\n", " " * 70]
+
+
+@pytest.mark.parametrize("blanks", _BLANKS, ids=repr)
+def test_the_tail_read_with_the_blanks_is_the_stripped_one(blanks: str) -> None:
+    # The closing reads the tail from the text as the decoder had it (its
+    # UTF-8 form cached), not from a copy without its trailing blanks.
+    checked = 0
+    for form in (*_FORMS, '{"k": "a\\\\", "v": "b\\"c \\u00e9'):
+        for cut in range(1, len(form) + 1):
+            stripped = form[:cut].rstrip(" \t\r\n")
+            text = stripped + blanks
+            ends = _close._Ends(text, stripped)
+            assert ends._read() == read_tail(stripped), text
+            assert ends.of(text) == _close._end_state(text), text
+            for path in (False, True):
+                assert ends.cut_state(path=path) == cut_state(stripped, path=path)
+            checked += 1
+    assert checked > 600
+
+
+def test_a_fence_body_is_closed_from_the_string_the_decoder_read(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[str] = []
+    real = find.close_truncated
+
+    def noting(text: str, **options: Any) -> Any:
+        seen.append(text)
+        return real(text, **options)
+
+    decoded: list[str] = []
+    real_decode = find.decode
+
+    def decoding(text: str, **options: Any) -> Any:
+        decoded.append(text)
+        return real_decode(text, **options)
+
+    monkeypatch.setattr(find, "close_truncated", noting)
+    monkeypatch.setattr(find, "decode", decoding)
+    found = extract("Here:\n```json\n" + _FORMS[1][:150], close_truncated=True)
+    assert isinstance(found, Extraction)
+    assert len(seen) == len(decoded) == 1
+    assert seen[0] is decoded[0]  # the same string: no copy to encode again
