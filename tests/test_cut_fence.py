@@ -27,7 +27,9 @@ from langchain_jsonrecover._core.candidates import cut_fence, find, read
 from langchain_jsonrecover._core.candidates.cut_fence import lone_open_block
 from langchain_jsonrecover._core.candidates.kinds import Scan
 from langchain_jsonrecover._core.decode import close as _close
+from langchain_jsonrecover._core.decode.close import close_truncated
 from langchain_jsonrecover._core.decode.cut_scan import cut_state, read_tail
+from langchain_jsonrecover._core.decode.tolerant import decode
 from langchain_jsonrecover._core.extract import Extraction, extract
 from langchain_jsonrecover._core.reply import fences
 from langchain_jsonrecover._core.reply.markup import prepare_reply
@@ -74,7 +76,7 @@ _HEADS = [
 
 
 def _replies(stride: int) -> list[str]:
-    replies = []
+    replies: list[str] = []
     for form_index, form in enumerate(_FORMS):
         for head_index, head in enumerate(_HEADS):
             # Every cut of the compact document after the first three heads,
@@ -222,14 +224,14 @@ def test_a_fence_body_is_closed_from_the_string_the_decoder_read(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     seen: list[str] = []
-    real = find.close_truncated
+    real = close_truncated
 
     def noting(text: str, **options: Any) -> Any:
         seen.append(text)
         return real(text, **options)
 
     decoded: list[str] = []
-    real_decode = find.decode
+    real_decode = decode
 
     def decoding(text: str, **options: Any) -> Any:
         decoded.append(text)

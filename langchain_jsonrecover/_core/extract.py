@@ -160,8 +160,8 @@ def extract(
     if fast is None:  # a <think> block, blanked, before clean JSON: no scan
         fast = _read_clean_prepared(text, prepared, scan)
     stop = stopped if prepared.text is text else None  # where orjson stopped in it
-    read = (fast,) if fast is not None else read_cut_fence(prepared, scan)
-    read = read or read_candidates(prepared, scan.reading(stop))
+    cut = (fast,) if fast is not None else read_cut_fence(prepared, scan)
+    read = cut or read_candidates(prepared, scan.reading(stop))
     if (
         isinstance(read, Candidate)
         and schema is None
