@@ -336,7 +336,6 @@ def close_or_fail(
     UTF-8 form cached: the closing reads it again, a copy it would encode).
     """
     start, end, step, repairs = place.start, place.end, place.step, place.repairs
-    failure = describe_failure(text, start, end, result, closed=place.closed)
     if (
         step == "fence"
         and place.closed
@@ -345,6 +344,7 @@ def close_or_fail(
     ):
         # A closing fence inside a JSON string (a ``` line in a code value):
         # the body was cut by the fence finder, not by the model.
+        failure = describe_failure(text, start, end, result, closed=True)
         return Candidate(start, end, step, repairs, failure=failure, whole=place.whole)
     if (
         scan.close_truncated
@@ -370,6 +370,8 @@ def close_or_fail(
                 cut_key=closing.cut_key,
             )
         failure = describe_failure(text, start, end, closing, closed=True)
+    else:  # described only where it is the answer (a closed cut needs none)
+        failure = describe_failure(text, start, end, result, closed=place.closed)
     return Candidate(start, end, step, repairs, failure=failure, whole=place.whole)
 
 
