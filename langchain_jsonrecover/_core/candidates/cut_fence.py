@@ -23,7 +23,6 @@ from langchain_jsonrecover._core.candidates.find import (
     locate_fence_body,
 )
 from langchain_jsonrecover._core.reply.fences import find_fences
-from langchain_jsonrecover._core.reply.probe import find_token
 
 if TYPE_CHECKING:
     from langchain_jsonrecover._core.candidates.kinds import Candidate, Scan
@@ -69,11 +68,11 @@ def lone_open_block(prepared: Prepared, scan: Scan) -> Candidate | None:
     ``None`` unless the general reader (``read_candidates``) would give that
     block's candidate and no other. It does so when:
 
-    - the reply's only run of three or more backticks is its last backtick:
-      one fence, and no closing run (a run, or a backtick, anywhere after it
-      goes to the general reader). Then ``outer_fence`` guesses no block (it
-      needs a second run), and the fence walk finds this one, unclosed, to
-      the reply's end;
+    - every backtick of the reply is in one run of three or more: one fence,
+      and no closing run (a backtick anywhere else, before or after it,
+      leaves the reply to the general reader). Then ``outer_fence`` guesses
+      no block (it needs a second run), and the fence walk finds this one,
+      unclosed, to the reply's end;
     - the run is not glued to a quote (a string's content, not a fence);
     - no ``{``, ``[`` or ``"`` comes before it: no JSON that opens before the
       fence (whose strings might hold it), and no member that starts the
@@ -100,12 +99,11 @@ def lone_open_block(prepared: Prepared, scan: Scan) -> Candidate | None:
     last = masked.rfind("`")
     if last < 2 or prepared.tool_calls:
         return None
-    first = find_token(masked, "```")
+    first = masked.find("`")  # a reply with a closed block fails here
     run = last + 1 - first
     if (
-        first < 0
-        or run > _LONGEST_RUN
-        or masked.count("`", first, last + 1) != run  # one run, ending at `last`
+        not 3 <= run <= _LONGEST_RUN
+        or masked.count("`", first, last + 1) != run  # one run: every backtick
         or (first and masked[first - 1] in "\"'")
         or OPENERS.search(masked, 0, first) is not None
         or masked.find('"', 0, first) >= 0
