@@ -20,8 +20,15 @@ import json
 from typing import Any
 
 import pytest
+from langchain_core.messages import AIMessage
 from pydantic import BaseModel
 
+from langchain_jsonrecover import (
+    InvalidJsonError,
+    JsonFenceOutputParser,
+    JsonRecoveryError,
+    TruncationRecoveringOutputParser,
+)
 from langchain_jsonrecover._core import extract as extract_module
 from langchain_jsonrecover._core.candidates import cut_fence, find, read
 from langchain_jsonrecover._core.candidates.cut_fence import lone_open_block
@@ -243,3 +250,53 @@ def test_a_fence_body_is_closed_from_the_string_the_decoder_read(
     assert isinstance(found, Extraction)
     assert len(seen) == len(decoded) == 1
     assert seen[0] is decoded[0]  # the same string: no copy to encode again
+
+
+def _parsed(parser: Any, reply: str, reason: str) -> str:
+    message = AIMessage(reply, response_metadata={"finish_reason": reason})
+    try:
+        return repr(parser.extract(message))
+    except JsonRecoveryError as exc:
+        return f"{type(exc).__name__}: {exc} {getattr(exc, 'truncated', None)}"
+
+
+@pytest.mark.parametrize("reason", ["stop", "length"])
+def test_the_parsers_answer_every_cut_as_the_general_reader_does(
+    reason: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Through the parsers as users call them: the truncation parser answers
+    # each cut as it did with the shortcut off, and the default parser keeps
+    # refusing each cut with the typed error that says it was cut.
+    heads = _HEADS[:3] + _HEADS[9:10]
+    replies = [
+        head + form[:cut]
+        for head in heads
+        for form in _FORMS[:2]
+        for cut in range(1, len(form), 3)
+    ]
+    closing = TruncationRecoveringOutputParser()
+    taken = 0
+    real = cut_fence.read_cut_fence
+
+    def noting(prepared: Any, scan: Scan) -> Any:
+        nonlocal taken
+        found = real(prepared, scan)
+        taken += found is not None
+        return found
+
+    with monkeypatch.context() as patch:
+        patch.setattr(extract_module, "read_cut_fence", noting)
+        new = [_parsed(closing, reply, reason) for reply in replies]
+    assert taken > 0.9 * len(replies)  # the shortcut answered them
+    with monkeypatch.context() as patch:
+        patch.setattr(extract_module, "read_cut_fence", lambda *_: None)
+        old = [_parsed(closing, reply, reason) for reply in replies]
+    assert new == old
+    assert sum(answer.startswith("Extraction(") for answer in new) > 0.9 * len(new)
+    default = JsonFenceOutputParser()
+    for reply in replies:
+        with pytest.raises(InvalidJsonError) as caught:
+            default.extract(
+                AIMessage(reply, response_metadata={"finish_reason": reason})
+            )
+        assert caught.value.truncated, reply
