@@ -122,26 +122,31 @@ def _answer(reply: str, options: dict[str, Any]) -> object:
         return type(exc), str(exc)
 
 
+def _noting(real: Any, taken: list[int]) -> Any:
+    """``real``, counting in ``taken[0]`` the replies it found a candidate in."""
+
+    def noting(prepared: Any, scan: Scan) -> Any:
+        found = real(prepared, scan)
+        taken[0] += found is not None
+        return found
+
+    return noting
+
+
 @pytest.mark.parametrize("options", _OPTIONS, ids=repr)
 def test_every_cut_reads_as_the_general_reader_reads_it(
     options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     replies = _replies(stride=5)
-    taken = 0
-    real = cut_fence.lone_open_block
-
-    def noting(prepared: Any, scan: Scan) -> Any:
-        nonlocal taken
-        found = real(prepared, scan)
-        taken += found is not None
-        return found
-
+    counted = [0]
+    noting = _noting(cut_fence.lone_open_block, counted)
     monkeypatch.setattr(cut_fence, "lone_open_block", noting)
     new = [_answer(reply, options) for reply in replies]
     monkeypatch.setattr(extract_module, "read_cut_fence", lambda *_: None)
     old = [_answer(reply, options) for reply in replies]
     for reply, before, after in zip(replies, old, new, strict=True):
         assert after == before, reply
+    (taken,) = counted
     if options["close_truncated"]:
         # Both paths are exercised: about two cuts in three take the
         # shortcut, the rest break one of its conditions.
@@ -275,19 +280,12 @@ def test_the_parsers_answer_every_cut_as_the_general_reader_does(
         for cut in range(1, len(form), 3)
     ]
     closing = TruncationRecoveringOutputParser()
-    taken = 0
-    real = cut_fence.read_cut_fence
-
-    def noting(prepared: Any, scan: Scan) -> Any:
-        nonlocal taken
-        found = real(prepared, scan)
-        taken += found is not None
-        return found
-
+    taken = [0]
     with monkeypatch.context() as patch:
+        noting = _noting(cut_fence.read_cut_fence, taken)
         patch.setattr(extract_module, "read_cut_fence", noting)
         new = [_parsed(closing, reply, reason) for reply in replies]
-    assert taken > 0.9 * len(replies)  # the shortcut answered them
+    assert taken[0] > 0.9 * len(replies)  # the shortcut answered them
     with monkeypatch.context() as patch:
         patch.setattr(extract_module, "read_cut_fence", lambda *_: None)
         old = [_parsed(closing, reply, reason) for reply in replies]
