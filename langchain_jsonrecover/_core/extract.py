@@ -22,6 +22,7 @@ from langchain_jsonrecover._core.candidates.choice import (
     read_all,
     recorded,
 )
+from langchain_jsonrecover._core.candidates.cut_fence import read_cut_fence
 from langchain_jsonrecover._core.candidates.find import NON_SPACE, close_or_fail
 from langchain_jsonrecover._core.candidates.kinds import (
     Candidate,
@@ -156,11 +157,11 @@ def extract(
                 return reread(text, found, schema, max_depth=max_depth)
             return found
     prepared = prepare_reply(text)
-    if fast is None and prepared.text is not text:
-        # A <think> block, blanked, before clean JSON: no scan.
+    if fast is None and prepared.text is not text:  # <think> blanked: no scan
         fast = _read_clean_prepared(text, prepared, scan)
     stop = stopped if prepared.text is text else None  # where orjson stopped in it
-    read = read_candidates(prepared, scan.reading(stop)) if fast is None else (fast,)
+    cut = (fast,) if fast is not None else read_cut_fence(prepared, scan)
+    read = cut or read_candidates(prepared, scan.reading(stop))
     if (
         isinstance(read, Candidate)
         and schema is None

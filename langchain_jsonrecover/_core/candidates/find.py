@@ -87,7 +87,7 @@ def decode_place(text: str, place: Place, scan: Scan) -> Candidate:
     result = decode(body, max_depth=scan.max_depth, allow_trailing=not whole, stop=stop)
     if isinstance(result, Decoded):
         return _take_decoded(text, place.start, result, place.step, place.repairs)
-    return close_or_fail(text, place, scan, result)
+    return close_or_fail(text, place, scan, result, body)
 
 
 def strip_space(text: str, start: int, end: int) -> tuple[int, int]:
@@ -325,11 +325,18 @@ def _read_whole_scalar(
 
 
 def close_or_fail(
-    text: str, place: Place, scan: Scan, result: DecodeFailure
+    text: str,
+    place: Place,
+    scan: Scan,
+    result: DecodeFailure,
+    body: str | None = None,
 ) -> Candidate:
-    """A candidate that did not decode: closed, if it was cut and we close."""
+    """A candidate that did not decode: closed, if it was cut and we close.
+
+    ``body``: ``text[place.start:place.end]`` as the decoder read it (its
+    UTF-8 form cached: the closing reads it again, a copy it would encode).
+    """
     start, end, step, repairs = place.start, place.end, place.step, place.repairs
-    failure = describe_failure(text, start, end, result, closed=place.closed)
     if (
         step == "fence"
         and place.closed
@@ -338,6 +345,7 @@ def close_or_fail(
     ):
         # A closing fence inside a JSON string (a ``` line in a code value):
         # the body was cut by the fence finder, not by the model.
+        failure = describe_failure(text, start, end, result, closed=True)
         return Candidate(start, end, step, repairs, failure=failure, whole=place.whole)
     if (
         scan.close_truncated
@@ -346,7 +354,7 @@ def close_or_fail(
     ):
         # Closed (or prose after it), not cut: a flat value lost a closer at its end.
         closing = close_truncated(
-            text[start:end],
+            text[start:end] if body is None else body,
             max_depth=scan.max_depth,
             trim_runaway_newlines=scan.trim_runaway_newlines,
             final_only=scan.final_only,
@@ -363,6 +371,8 @@ def close_or_fail(
                 cut_key=closing.cut_key,
             )
         failure = describe_failure(text, start, end, closing, closed=True)
+    else:  # described only where it is the answer (a closed cut needs none)
+        failure = describe_failure(text, start, end, result, closed=place.closed)
     return Candidate(start, end, step, repairs, failure=failure, whole=place.whole)
 
 

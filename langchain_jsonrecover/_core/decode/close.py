@@ -23,8 +23,7 @@ the parser's own error position, never by trying every prefix.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from langchain_jsonrecover._core.decode.cut_scan import CutState, cut_state, read_tail
 from langchain_jsonrecover._core.decode.skip import (
@@ -97,9 +96,8 @@ AT_A_CLOSER: Final = frozenset({AFTER_CLOSER, ESCAPED_END})
 without a token-limit stop: a cut there, or a slip before it."""
 
 
-@dataclass(frozen=True, slots=True)
-class Closed:
-    """A truncated text, closed."""
+class Closed(NamedTuple):
+    """A truncated text, closed (a named tuple: a third of a dataclass's cost)."""
 
     value: Any
     repairs: tuple[str, ...]
@@ -227,7 +225,7 @@ def close_truncated(
     if text and "\ud800" <= text[-1] <= "\udbff":
         text = text[:-1]  # half of a character the cut split
     stripped = text.rstrip(" \t\r\n")
-    ends = _Ends(stripped)
+    ends = _Ends(text, stripped)
     last_quote = text.rfind('"')
     if last_quote >= 0 and END_IN_STRING.search(text, last_quote):
         # Rare: only then is the whole text read to see if it ends in a string.
@@ -250,7 +248,7 @@ def close_truncated(
                 text = text[:keep]
                 repairs.append("runaway_newlines_trimmed")
                 stripped = text.rstrip(" \t\r\n")
-                ends = _Ends(stripped)
+                ends = _Ends(text, stripped)
     if (
         not (after_closer or final_only)
         and stripped[-1:] in {"}", "]"}
@@ -336,19 +334,27 @@ class _Ends:
     """Where a cut text ends, read once (:func:`read_tail`) for every check.
 
     The text with or without its trailing blanks (``stripped``): blanks end
-    no string and hold no bracket, so both end alike.
+    no string and hold no bracket, so both end alike. The tail is read from
+    ``text``, whose UTF-8 form the decoder that failed on it cached (not from
+    a copy without its blanks: encoding that is one more pass).
     """
 
-    __slots__ = ("_tail", "_unread", "stripped")
+    __slots__ = ("_tail", "_unread", "stripped", "text")
 
-    def __init__(self, stripped: str) -> None:
+    def __init__(self, text: str, stripped: str) -> None:
+        self.text = text
         self.stripped = stripped
         self._tail: tuple[CutState, int] | None = None
         self._unread = True
 
     def _read(self) -> tuple[CutState, int] | None:
         if self._unread:
-            self._tail, self._unread = read_tail(self.stripped), False
+            self._unread = False
+            tail = self._tail = read_tail(self.text)
+            if tail is not None and tail[0].string_start is not None:
+                # As ``read_tail(stripped)`` reads it: the string runs to its end.
+                state = tail[0]
+                self._tail = CutState(*state[:2], len(self.stripped)), tail[1]
         return self._tail
 
     def of(self, text: str) -> tuple[int, int | None]:
