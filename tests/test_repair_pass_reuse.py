@@ -26,6 +26,7 @@ from langchain_jsonrecover._core.decode.tolerant import stop_in
 from langchain_jsonrecover._core.extract import extract
 from langchain_jsonrecover._core.found import Extraction
 from langchain_jsonrecover._core.repair import single_edit, syntax
+from langchain_jsonrecover._core.repair.single_edit_pieces import value_key
 
 
 @cache
@@ -92,10 +93,12 @@ def test_the_search_is_handed_the_stop_the_strict_read_learnt(
     search = single_edit.fix_single_edit
     handed: list[bool] = []
 
-    def checking(text: str, *, max_depth: int, stopped: Any = None) -> Any:
+    def checking(
+        text: str, *, max_depth: int, stopped: Any = None, **known: Any
+    ) -> Any:
         if stopped is not None:
             handed.append(stopped == stop_in(text))
-        return search(text, max_depth=max_depth, stopped=stopped)
+        return search(text, max_depth=max_depth, stopped=stopped, **known)
 
     monkeypatch.setattr(repair, "fix_single_edit", checking)
     for text in _texts():
@@ -131,3 +134,47 @@ def test_a_lost_bracket_is_decoded_whole_twice_less(
         _forget(patch)
         before = reads()
     assert now == before - 2  # the stop, and the value
+
+
+def test_a_spliced_guess_is_decoded_whole_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The pass's guess is spliced into the reply and decoded there; the
+    # search's edit that writes the same text takes that value (``known``),
+    # and the check of one against the other keys neither.
+    text = slipped(40)[0]  # a lost ``]``
+    real = orjson.loads
+    whole: list[int] = []
+    keyed: list[int] = []
+
+    def counting(data: str) -> Any:
+        whole.append(len(data) >= len(text) - 1)
+        return real(data)
+
+    def keying(value: Any) -> Any:
+        keyed.append(1)
+        return value_key(value)
+
+    def reads() -> tuple[int, int]:
+        whole.clear()
+        keyed.clear()
+        found = extract(text, repair=True)
+        assert isinstance(found, Extraction)
+        assert found.repairs == ("bracket_fixed_guessed",)
+        return sum(whole), len(keyed)
+
+    monkeypatch.setattr(orjson, "loads", counting)
+    monkeypatch.setattr(repair, "value_key", keying)
+    now = reads()
+    search = single_edit.fix_single_edit
+    with monkeypatch.context() as patch:
+        patch.setattr(
+            repair,
+            "fix_single_edit",
+            lambda text, **options: search(text, **{**options, "known": None}),
+        )
+        before = reads()
+    # The strict read, the splice, and the `{` put before the next key (it
+    # reads to the end); without the value handed on, that edit's text too.
+    assert now == (3, 0)
+    assert before == (4, 2)
