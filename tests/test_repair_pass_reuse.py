@@ -25,7 +25,7 @@ from langchain_jsonrecover._core.candidates.repair import RepairPass
 from langchain_jsonrecover._core.decode.tolerant import stop_in
 from langchain_jsonrecover._core.extract import extract
 from langchain_jsonrecover._core.found import Extraction
-from langchain_jsonrecover._core.repair import single_edit, syntax
+from langchain_jsonrecover._core.repair import single_edit, single_edit_pieces, syntax
 from langchain_jsonrecover._core.repair.single_edit_pieces import value_key
 
 
@@ -178,3 +178,25 @@ def test_a_spliced_guess_is_decoded_whole_once(
     # reads to the end); without the value handed on, that edit's text too.
     assert now == (3, 0)
     assert before == (4, 2)
+
+
+def test_a_spliced_guess_has_its_depth_checked_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The search checks the depth of the edit that writes the pass's text
+    # (``decode_whole``); the candidate's decode takes that answer, rather
+    # than peeling the same brackets again (``within_depth``).
+    text = slipped(40)[0]  # a lost ``]``
+    checked: list[int] = []
+    for module in (repair, single_edit_pieces):
+        real = module.within_depth
+
+        def counting(data: str, value: Any, depth: int, real: Any = real) -> bool:
+            checked.append(len(data))
+            return bool(real(data, value, depth))
+
+        monkeypatch.setattr(module, "within_depth", counting)
+    found = extract(text, repair=True)
+    assert isinstance(found, Extraction)
+    assert found.repairs == ("bracket_fixed_guessed",)
+    assert len(checked) == 1

@@ -379,8 +379,10 @@ class RepairPass:
             return None
         if fixed.end < single.end:
             return single
-        if fixed.text == single.text and single.value and not fixed.value:
-            # As ``_decode`` would decode it (``loads_within``; orjson reads it).
+        if handed or (fixed.text == single.text and single.value and not fixed.value):
+            # As ``_decode`` would decode it: handed, the search checked the
+            # depth of the same text as ``within_depth`` checks it (spaces
+            # after it change nothing there); else orjson reads it.
             self._decoded[start, entities] = Decoded(single.value[0], len(fixed.text))
         return fixed
 
