@@ -224,3 +224,58 @@ def test_a_fix_that_carries_its_value_compares_as_orjson_reads_its_text(
     carried = Repaired(text, (), truncated=False, end=len(text), value=(value,))
     passed = Repaired(text, (), truncated=False, end=len(text))
     assert _same_value(carried, passed) is same
+
+
+def _open_by_walk(text: str, lo: int, stop: int) -> tuple[int, list[int], list[int]]:
+    """``open_before`` by a walk in Python, character by character."""
+    openers: list[int] = []
+    commas = [-1]
+    after, start = 0, -1  # just past the last bracket; where the scan starts
+    snapshot: tuple[list[int], list[int]] = ([], [-1])  # the state at ``after``
+    state = snapshot
+    at = 0
+    while at < stop:
+        char = text[at]
+        if char == '"':  # a string: past its closing quote, or a lone quote
+            end = at + 1
+            while end < stop and text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            if end >= stop:
+                break
+            at = end
+        elif char == ",":
+            commas[-1] = at
+        elif char in "[]{}":
+            if start < 0 and at >= lo:
+                start, state = after, snapshot
+            if char in "[{":
+                openers.append(at)
+                commas.append(-1)
+            elif openers:
+                openers.pop()
+                commas.pop()
+            after = at + 1
+            snapshot = (openers.copy(), commas.copy())
+        at += 1
+    if start < 0:
+        start, state = after, snapshot
+    if not openers:
+        return 0, [], [-1]
+    if openers[-1] < start:
+        return openers[-1], openers[:-1], commas[:-1]
+    return start, *state
+
+
+def test_the_containers_open_before_the_scan_are_those_of_a_walk() -> None:
+    # ``open_before`` takes the brackets in C and reads only the gaps of the
+    # levels it returns for their last comma; a walk reads every character.
+    rng = random.Random(11)  # noqa: S311
+    cases = 0
+    for text in _texts()[::3]:
+        stop = stop_of(text)[0]
+        for end in {stop, rng.randrange(len(text) + 1)} - {-1}:
+            for lo in {1, max(1, end - 64), end, rng.randrange(end + 1)}:
+                cases += 1
+                walked = _open_by_walk(text, lo, end)
+                assert single_edit_far.open_before(text, lo, end) == walked
+    assert cases > 1000
