@@ -45,7 +45,11 @@ from _slips import (
 )
 
 from langchain_jsonrecover._core.candidates.repair import _same_value
-from langchain_jsonrecover._core.repair import single_edit, single_edit_far
+from langchain_jsonrecover._core.repair import (
+    single_edit,
+    single_edit_checks,
+    single_edit_far,
+)
 from langchain_jsonrecover._core.repair.single_edit import (
     CONTROL,
     fix_single_edit,
@@ -279,3 +283,37 @@ def test_the_containers_open_before_the_scan_are_those_of_a_walk() -> None:
                 walked = _open_by_walk(text, lo, end)
                 assert single_edit_far.open_before(text, lo, end) == walked
     assert cases > 1000
+
+
+def _splits_number_whole(text: str, at: int) -> bool:
+    """``splits_number`` as first written: the number's regex always tried."""
+    before = text[max(0, at - 32) : at].rstrip(" ")
+    right = text[at : at + 32].lstrip(" ")
+    spaced = text[at - 1 : at] == " " or text[at : at + 1] == " "
+    number = re.search(r"-?[0-9.eE+]*+\Z", before)
+    return before[-1:].isdigit() and (
+        (
+            right[:1].isdigit()
+            and spaced
+            and number is not None
+            and number.group().lstrip("-") == "0"
+        )
+        or (right[:1] == "-" and right[1:2].isdigit() and not spaced)
+    )
+
+
+def test_the_checks_near_an_edit_answer_as_read_on_the_whole_text_before_it() -> None:
+    # ``_last_solid`` looks back a short stretch first (all of the text only
+    # where that is all space), and ``splits_number`` tries its regex last.
+    rng = random.Random(13)  # noqa: S311
+    pieces = ["0", "7", "-", ".", "e", " ", "  ", "\n", "\u3000", ",", "[", "]", '"a"']
+    texts = [" " * 300 + "1", "[1, " + "\u2028 " * 200, "", " "]
+    texts += ["".join(rng.choices(pieces, k=rng.randrange(60))) for _ in range(400)]
+    texts += [" " * rng.randrange(600) + text for text in texts[:60]]
+    solid = single_edit_checks._last_solid
+    splits = single_edit_checks.splits_number
+    for text in texts:
+        for at in range(len(text) + 1):
+            assert solid(text, at) == text[:at].rstrip()[-1:]
+            if at:
+                assert splits(text, at) == _splits_number_whole(text, at)
