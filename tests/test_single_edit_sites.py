@@ -4,7 +4,7 @@ It also passes over, in C, the strings far before the stop that hold no site
 (``single_edit_far._tokens``): the far sites are those of a scan of every
 token, on every reply and wherever the window starts.
 
-Three kinds, each left out before it is read, never a reading of its own:
+Four kinds, each left out before it is read, never a reading of its own:
 
 - a quote far before the stop swapped with a comma or colon beside it
   (``"a":`` made ``"a:"``): the string is then followed by a value, or the
@@ -15,7 +15,10 @@ Three kinds, each left out before it is read, never a reading of its own:
   (``kept_edits(distinct=True)``; ``distinct=False`` tries them again);
 - a bracket, comma or colon put near the stop where JSON lets none come
   after the token before it (``[,``, ``1 {``): the text fails right there
-  (``single_edit_checks.cannot_follow``).
+  (``single_edit_checks.cannot_follow``);
+- a quote put inside a string before a character that cannot follow a
+  string in a container (``"be"ta"``): the text fails right after it
+  (``single_edit._AFTER_STRING``).
 
 So the search must answer exactly as it did with them, on every reply: the
 oracle's faulted replies, the slips of the speed rows, and slips at random
@@ -66,6 +69,13 @@ _EVERY_NEIGHBOUR = frozenset("{}[],:")
 _UNBOUNDED = 1 << 40
 
 
+class _Every:
+    """Holds every character."""
+
+    def __contains__(self, char: object) -> bool:
+        return True
+
+
 @cache
 def _texts() -> tuple[str, ...]:
     texts = list(seeded_texts())
@@ -84,6 +94,7 @@ def _trying_all(patch: pytest.MonkeyPatch) -> None:
 
     patch.setattr(single_edit, "kept_edits", every_insert)
     patch.setattr(single_edit, "cannot_follow", lambda *_: False)
+    patch.setattr(single_edit, "_AFTER_STRING", _Every())
     every_far_site(patch)
 
 

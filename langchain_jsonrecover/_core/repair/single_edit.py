@@ -108,6 +108,7 @@ _DROPPED: Final = frozenset('{}[]",:;=')
 _INSERTED: Final = '{}[]",:'
 _INSERTED_NOT_QUOTE: Final = "{}[],:"
 _LAYOUT: Final = frozenset(" \t\r\n")
+_AFTER_STRING: Final = _LAYOUT | frozenset(",:]}")
 _REPLACEMENTS: Final = {
     "{": "[",
     "[": "{",
@@ -426,13 +427,16 @@ def _edits(
 def _edits_in_string(text: str, at: int, start: int = 0) -> Iterator[Edit]:
     """The edits inside a string's text that can change more than its text.
 
-    A quote inserted (the string lost its closing quote there), a ``'`` or
-    backtick taken for the closing quote, or the last character swapped with
-    the closing quote (``"name:"`` for ``"name":``); any other edit there
-    leaves the string a string and the decoder's stop where it was.
+    A quote inserted (the string lost its closing quote there) before what
+    may follow a string in a container (before anything else the text fails
+    right after it), a ``'`` or backtick taken for the closing quote, or the
+    last character swapped with the closing quote (``"name:"`` for
+    ``"name":``); any other edit there leaves the string a string and the
+    decoder's stop where it was.
     """
     if may_quote(text, at):
-        yield at, 0, '"', "character_inserted"
+        if text[at] in _AFTER_STRING:
+            yield at, 0, '"', "character_inserted"
         if text[at - 2 : at] == '\\"' and text.count('\\"', start, at) % 2:
             yield at - 2, 0, "\\", "character_inserted"
     if text[at] in _IN_STRING:
