@@ -52,6 +52,11 @@ def _document(rng: random.Random) -> str:
 
 def _outside(text: str) -> list[int]:
     """Offsets of the structural characters (outside strings)."""
+    return _walk(text)[0]
+
+
+def _walk(text: str) -> tuple[list[int], bool]:
+    """Those offsets (each string's opening quote too), and whether it ends in a string."""
     places, inside, escaped = [], False, False
     for i, char in enumerate(text):
         if inside:
@@ -66,7 +71,7 @@ def _outside(text: str) -> list[int]:
             places.append(i)
         else:
             places.append(i)
-    return places
+    return places, inside
 
 
 def _slipped(rng: random.Random, text: str, slip: str) -> str:
@@ -147,19 +152,10 @@ def test_the_splice_reads_as_the_whole_pass(monkeypatch: pytest.MonkeyPatch) -> 
 
 def _skeleton_walk(text: str, start: int) -> str | None:
     """The brackets open at ``start``, token by token in Python (``None``: in a string)."""
+    places, inside = _walk(text[:start])
     stack: list[str] = []
-    inside = escaped = False
-    for char in text[:start]:
-        if inside:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                inside = False
-        elif char == '"':
-            inside = True
-        elif char in "[{":
+    for char in (text[at] for at in places):
+        if char in "[{":
             stack.append(char)
         elif char in "]}":
             stack.pop()
