@@ -25,7 +25,8 @@ from langchain_jsonrecover._core.candidates.repair import RepairPass
 from langchain_jsonrecover._core.decode.tolerant import stop_in
 from langchain_jsonrecover._core.extract import extract
 from langchain_jsonrecover._core.found import Extraction
-from langchain_jsonrecover._core.repair import single_edit
+from langchain_jsonrecover._core.repair import single_edit, single_edit_pieces, syntax
+from langchain_jsonrecover._core.repair.single_edit_pieces import value_key
 
 
 @cache
@@ -92,10 +93,12 @@ def test_the_search_is_handed_the_stop_the_strict_read_learnt(
     search = single_edit.fix_single_edit
     handed: list[bool] = []
 
-    def checking(text: str, *, max_depth: int, stopped: Any = None) -> Any:
+    def checking(
+        text: str, *, max_depth: int, stopped: Any = None, **known: Any
+    ) -> Any:
         if stopped is not None:
             handed.append(stopped == stop_in(text))
-        return search(text, max_depth=max_depth, stopped=stopped)
+        return search(text, max_depth=max_depth, stopped=stopped, **known)
 
     monkeypatch.setattr(repair, "fix_single_edit", checking)
     for text in _texts():
@@ -123,8 +126,77 @@ def test_a_lost_bracket_is_decoded_whole_twice_less(
         return sum(whole)
 
     monkeypatch.setattr(orjson, "loads", counting)
+    # The pass over the whole reply (its guess is spliced into the reply
+    # since, with the value decoded there: nothing for the search to hand on).
+    monkeypatch.setattr(syntax, "_spliced", lambda *_: None)
     now = reads()
     with monkeypatch.context() as patch:
         _forget(patch)
         before = reads()
     assert now == before - 2  # the stop, and the value
+
+
+def test_a_spliced_guess_is_decoded_whole_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The pass's guess is spliced into the reply and decoded there; the
+    # search's edit that writes the same text takes that value (``known``),
+    # and the check of one against the other keys neither.
+    text = slipped(40)[0]  # a lost ``]``
+    real = orjson.loads
+    whole: list[int] = []
+    keyed: list[int] = []
+
+    def counting(data: str) -> Any:
+        whole.append(len(data) >= len(text) - 1)
+        return real(data)
+
+    def keying(value: Any) -> Any:
+        keyed.append(1)
+        return value_key(value)
+
+    def reads() -> tuple[int, int]:
+        whole.clear()
+        keyed.clear()
+        found = extract(text, repair=True)
+        assert isinstance(found, Extraction)
+        assert found.repairs == ("bracket_fixed_guessed",)
+        return sum(whole), len(keyed)
+
+    monkeypatch.setattr(orjson, "loads", counting)
+    monkeypatch.setattr(repair, "value_key", keying)
+    now = reads()
+    search = single_edit.fix_single_edit
+    with monkeypatch.context() as patch:
+        patch.setattr(
+            repair,
+            "fix_single_edit",
+            lambda text, **options: search(text, **{**options, "known": None}),
+        )
+        before = reads()
+    # The strict read, the splice, and the `{` put before the next key (it
+    # reads to the end); without the value handed on, that edit's text too.
+    assert now == (3, 0)
+    assert before == (4, 2)
+
+
+def test_a_spliced_guess_has_its_depth_checked_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The search checks the depth of the edit that writes the pass's text
+    # (``decode_whole``); the candidate's decode takes that answer, rather
+    # than peeling the same brackets again (``within_depth``).
+    text = slipped(40)[0]  # a lost ``]``
+    checked: list[int] = []
+    for module in (repair, single_edit_pieces):
+        real = module.within_depth
+
+        def counting(data: str, value: Any, depth: int, real: Any = real) -> bool:
+            checked.append(len(data))
+            return bool(real(data, value, depth))
+
+        monkeypatch.setattr(module, "within_depth", counting)
+    found = extract(text, repair=True)
+    assert isinstance(found, Extraction)
+    assert found.repairs == ("bracket_fixed_guessed",)
+    assert len(checked) == 1

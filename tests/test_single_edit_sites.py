@@ -4,7 +4,7 @@ It also passes over, in C, the strings far before the stop that hold no site
 (``single_edit_far._tokens``): the far sites are those of a scan of every
 token, on every reply and wherever the window starts.
 
-Three kinds, each left out before it is read, never a reading of its own:
+Four kinds, each left out before it is read, never a reading of its own:
 
 - a quote far before the stop swapped with a comma or colon beside it
   (``"a":`` made ``"a:"``): the string is then followed by a value, or the
@@ -15,7 +15,10 @@ Three kinds, each left out before it is read, never a reading of its own:
   (``kept_edits(distinct=True)``; ``distinct=False`` tries them again);
 - a bracket, comma or colon put near the stop where JSON lets none come
   after the token before it (``[,``, ``1 {``): the text fails right there
-  (``single_edit_checks.cannot_follow``).
+  (``single_edit_checks.cannot_follow``);
+- a quote put inside a string before a character that cannot follow a
+  string in a container (``"be"ta"``): the text fails right after it
+  (``single_edit._AFTER_STRING``).
 
 So the search must answer exactly as it did with them, on every reply: the
 oracle's faulted replies, the slips of the speed rows, and slips at random
@@ -45,7 +48,11 @@ from _slips import (
 )
 
 from langchain_jsonrecover._core.candidates.repair import _same_value
-from langchain_jsonrecover._core.repair import single_edit, single_edit_far
+from langchain_jsonrecover._core.repair import (
+    single_edit,
+    single_edit_checks,
+    single_edit_far,
+)
 from langchain_jsonrecover._core.repair.single_edit import (
     CONTROL,
     fix_single_edit,
@@ -60,6 +67,13 @@ if TYPE_CHECKING:
 
 _EVERY_NEIGHBOUR = frozenset("{}[],:")
 _UNBOUNDED = 1 << 40
+
+
+class _Every:
+    """Holds every character."""
+
+    def __contains__(self, char: object) -> bool:
+        return True
 
 
 @cache
@@ -80,6 +94,7 @@ def _trying_all(patch: pytest.MonkeyPatch) -> None:
 
     patch.setattr(single_edit, "kept_edits", every_insert)
     patch.setattr(single_edit, "cannot_follow", lambda *_: False)
+    patch.setattr(single_edit, "_AFTER_STRING", _Every())
     every_far_site(patch)
 
 
@@ -224,3 +239,92 @@ def test_a_fix_that_carries_its_value_compares_as_orjson_reads_its_text(
     carried = Repaired(text, (), truncated=False, end=len(text), value=(value,))
     passed = Repaired(text, (), truncated=False, end=len(text))
     assert _same_value(carried, passed) is same
+
+
+def _open_by_walk(text: str, lo: int, stop: int) -> tuple[int, list[int], list[int]]:
+    """``open_before`` by a walk in Python, character by character."""
+    openers: list[int] = []
+    commas = [-1]
+    after, start = 0, -1  # just past the last bracket; where the scan starts
+    snapshot: tuple[list[int], list[int]] = ([], [-1])  # the state at ``after``
+    state = snapshot
+    at = 0
+    while at < stop:
+        char = text[at]
+        if char == '"':  # a string: past its closing quote, or a lone quote
+            end = at + 1
+            while end < stop and text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            if end >= stop:
+                break
+            at = end
+        elif char == ",":
+            commas[-1] = at
+        elif char in "[]{}":
+            if start < 0 and at >= lo:
+                start, state = after, snapshot
+            if char in "[{":
+                openers.append(at)
+                commas.append(-1)
+            elif openers:
+                openers.pop()
+                commas.pop()
+            after = at + 1
+            snapshot = (openers.copy(), commas.copy())
+        at += 1
+    if start < 0:
+        start, state = after, snapshot
+    if not openers:
+        return 0, [], [-1]
+    if openers[-1] < start:
+        return openers[-1], openers[:-1], commas[:-1]
+    return start, *state
+
+
+def test_the_containers_open_before_the_scan_are_those_of_a_walk() -> None:
+    # ``open_before`` takes the brackets in C and reads only the gaps of the
+    # levels it returns for their last comma; a walk reads every character.
+    rng = random.Random(11)  # noqa: S311
+    cases = 0
+    for text in _texts()[::3]:
+        stop = stop_of(text)[0]
+        for end in {stop, rng.randrange(len(text) + 1)} - {-1}:
+            for lo in {1, max(1, end - 64), end, rng.randrange(end + 1)}:
+                cases += 1
+                walked = _open_by_walk(text, lo, end)
+                assert single_edit_far.open_before(text, lo, end) == walked
+    assert cases > 1000
+
+
+def _splits_number_whole(text: str, at: int) -> bool:
+    """``splits_number`` as first written: the number's regex always tried."""
+    before = text[max(0, at - 32) : at].rstrip(" ")
+    right = text[at : at + 32].lstrip(" ")
+    spaced = text[at - 1 : at] == " " or text[at : at + 1] == " "
+    number = re.search(r"-?[0-9.eE+]*+\Z", before)
+    return before[-1:].isdigit() and (
+        (
+            right[:1].isdigit()
+            and spaced
+            and number is not None
+            and number.group().lstrip("-") == "0"
+        )
+        or (right[:1] == "-" and right[1:2].isdigit() and not spaced)
+    )
+
+
+def test_the_checks_near_an_edit_answer_as_read_on_the_whole_text_before_it() -> None:
+    # ``_last_solid`` looks back a short stretch first (all of the text only
+    # where that is all space), and ``splits_number`` tries its regex last.
+    rng = random.Random(13)  # noqa: S311
+    pieces = ["0", "7", "-", ".", "e", " ", "  ", "\n", "\u3000", ",", "[", "]", '"a"']
+    texts = [" " * 300 + "1", "[1, " + "\u2028 " * 200, "", " "]
+    texts += ["".join(rng.choices(pieces, k=rng.randrange(60))) for _ in range(400)]
+    texts += [" " * rng.randrange(600) + text for text in texts[:60]]
+    solid = single_edit_checks._last_solid
+    splits = single_edit_checks.splits_number
+    for text in texts:
+        for at in range(len(text) + 1):
+            assert solid(text, at) == text[:at].rstrip()[-1:]
+            if at:
+                assert splits(text, at) == _splits_number_whole(text, at)

@@ -49,7 +49,7 @@ import orjson
 
 from langchain_jsonrecover._core.decode.skip import STRING_REST
 from langchain_jsonrecover._core.found import Extraction, ReplyFailure
-from langchain_jsonrecover._core.repair.single_edit import value_key
+from langchain_jsonrecover._core.repair.single_edit_pieces import value_key
 from langchain_jsonrecover._core.repair.single_edit_readings import one_edit_readings
 from langchain_jsonrecover._core.schema.keys import names_payload
 from langchain_jsonrecover._core.schema.payload import read_string_reply

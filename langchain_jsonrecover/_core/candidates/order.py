@@ -165,6 +165,19 @@ def _merged(run: Sequence[Span]) -> Span:
     )
 
 
+def another_value(text: str, end: int, max_depth: int) -> bool:
+    """Whether a whole value follows ``end`` after spaces or a comma (glued).
+
+    Example:
+        >>> another_value('{"a": 1} {"b": 2}', 8, 200), another_value("[1] and", 3, 200)
+        (True, False)
+    """
+    if not value_follows(text, end, len(text)):
+        return False
+    rest = values_after(text, end, len(text), max_depth=max_depth)
+    return rest is not None and bool(rest[0])
+
+
 def values_after(
     text: str, end: int, hi: int, *, max_depth: int
 ) -> tuple[list[Any], int] | None:

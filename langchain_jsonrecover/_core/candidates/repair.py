@@ -24,11 +24,7 @@ from langchain_jsonrecover._core.candidates.opener import (
     inside_string,
     inside_structure,
 )
-from langchain_jsonrecover._core.candidates.order import (
-    SEVERAL,
-    value_follows,
-    values_after,
-)
+from langchain_jsonrecover._core.candidates.order import SEVERAL, another_value
 from langchain_jsonrecover._core.decode.close import (
     Closed,
     close_truncated,
@@ -46,8 +42,8 @@ from langchain_jsonrecover._core.repair.single_edit import (
     INNER_LIMIT,
     Ambiguous,
     fix_single_edit,
-    value_key,
 )
+from langchain_jsonrecover._core.repair.single_edit_pieces import value_key
 from langchain_jsonrecover._core.repair.syntax import Repaired, repair_inner_quotes
 from langchain_jsonrecover._core.repair.syntax import repair as repair_syntax
 from langchain_jsonrecover._core.spans.after import continues_structure
@@ -58,6 +54,7 @@ if TYPE_CHECKING:
     from langchain_jsonrecover._core.reply.markup import Prepared
 
 _CHECK_LIMIT: Final = 1 << 16
+_KEYED_DEPTH: Final = 254  # the deepest value ``value_key`` writes (orjson's limit)
 _CHECKED: Final = frozenset(
     {
         "bracket_fixed_guessed",
@@ -279,7 +276,7 @@ class RepairPass:
             (candidate.whole and NON_SPACE.search(masked, end, candidate.end))
             or continues_structure(masked, end, len(masked))
             or _went_on_after_comma(masked, end)
-            or _another_value(masked, end, scan.max_depth)
+            or another_value(masked, end, scan.max_depth)
             or _member_before_brace(masked, candidate.start, end, scan.max_depth)
         ):
             return None
@@ -365,7 +362,9 @@ class RepairPass:
             return fixed
         if inside_structure(self.masked, start):
             return fixed
-        single = fix_single_edit(text, max_depth=self.scan.max_depth, stopped=stop)
+        max_depth = self.scan.max_depth
+        known = (fixed.text, fixed.value[0]) if fixed and fixed.value else None
+        single = fix_single_edit(text, max_depth=max_depth, stopped=stop, known=known)
         if isinstance(single, Ambiguous):
             return None
         if single is None and fixed is None and len(text) <= INNER_LIMIT:
@@ -374,12 +373,16 @@ class RepairPass:
             return fixed
         if fixed is None:
             return single
-        if not _same_value(fixed, single):
+        # The search read the pass's text, and kept the value handed to it.
+        handed = known is not None and single.value[:1] and single.value[0] is known[1]
+        if not ((handed and max_depth <= _KEYED_DEPTH) or _same_value(fixed, single)):
             return None
         if fixed.end < single.end:
             return single
-        if fixed.text == single.text and single.value and not fixed.value:
-            # As ``_decode`` would decode it (``loads_within``; orjson reads it).
+        if handed or (fixed.text == single.text and single.value and not fixed.value):
+            # As ``_decode`` would decode it: handed, the search checked the
+            # depth of the same text as ``within_depth`` checks it (spaces
+            # after it change nothing there); else orjson reads it.
             self._decoded[start, entities] = Decoded(single.value[0], len(fixed.text))
         return fixed
 
@@ -397,14 +400,6 @@ class RepairPass:
                     fixed.text, max_depth=max_depth, allow_trailing=False
                 )
         return self._decoded[key]
-
-
-def _another_value(text: str, end: int, max_depth: int) -> bool:
-    """Whether a whole value follows ``end`` after spaces or a comma (glued)."""
-    if not value_follows(text, end, len(text)):
-        return False
-    rest = values_after(text, end, len(text), max_depth=max_depth)
-    return rest is not None and bool(rest[0])
 
 
 def _follows_value(text: str, end: int) -> bool:

@@ -52,7 +52,6 @@ from langchain_jsonrecover._core.decode.tolerant import (
     Stopped,
     decode,
     escape_control_characters,
-    loads_within,
 )
 from langchain_jsonrecover._core.repair.single_edit_checks import (
     SEPARATORS,
@@ -78,9 +77,12 @@ from langchain_jsonrecover._core.repair.single_edit_far import (
     outside_strings,
 )
 from langchain_jsonrecover._core.repair.single_edit_pieces import (
+    Known,
+    decode_whole,
     goes_on,
     member_reads_on,
     reads_on,
+    value_key,
 )
 from langchain_jsonrecover._core.repair.syntax import Repaired
 
@@ -106,6 +108,7 @@ _DROPPED: Final = frozenset('{}[]",:;=')
 _INSERTED: Final = '{}[]",:'
 _INSERTED_NOT_QUOTE: Final = "{}[],:"
 _LAYOUT: Final = frozenset(" \t\r\n")
+_AFTER_STRING: Final = _LAYOUT | frozenset(",:]}")
 _REPLACEMENTS: Final = {
     "{": "[",
     "[": "{",
@@ -172,7 +175,11 @@ class Ambiguous:
 
 
 def fix_single_edit(
-    text: str, *, max_depth: int, stopped: Stopped | None = None
+    text: str,
+    *,
+    max_depth: int,
+    stopped: Stopped | None = None,
+    known: Known | None = None,
 ) -> Repaired | Ambiguous | None:
     r"""The candidate after its only single-character fix, if it has one.
 
@@ -181,6 +188,8 @@ def fix_single_edit(
         max_depth: Deepest nesting accepted.
         stopped: Where orjson stops in ``text``, when an earlier read learnt
             it: the text is not decoded again to learn it.
+        known: A strict text and its value (a repair's): an edit that writes
+            it is not decoded again (``decode_whole``).
 
     Returns:
         The fixed value's text (strict JSON), named ``character_dropped``,
@@ -214,7 +223,7 @@ def fix_single_edit(
     work = text if escaped is None else escaped.text
     if stop >= len(work.rstrip()):
         return None
-    found = _search(work, stop, max_depth, escape=message.startswith(ESCAPE))
+    found = _search(work, stop, max_depth, message.startswith(ESCAPE), known)
     if not isinstance(found, Repaired) or escaped is None:
         return found
     return Repaired(
@@ -224,22 +233,6 @@ def fix_single_edit(
         end=escaped.original(found.end),
         value=found.value,
     )
-
-
-def value_key(value: Any) -> bytes | None:
-    """A key equal for two JSON values iff they are the same value.
-
-    Types count (``1``, ``1.0`` and ``True`` differ); key order does not.
-    ``None`` for a value orjson cannot write (an integer past 64 bits).
-
-    Example:
-        >>> value_key({"b": 1, "a": [True]}) == value_key({"a": [True], "b": 1})
-        True
-    """
-    try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-    except TypeError:
-        return None
 
 
 def stop_of(text: str) -> tuple[int, str]:
@@ -252,13 +245,14 @@ def stop_of(text: str) -> tuple[int, str]:
 
 
 def _search(
-    text: str, stop: int, max_depth: int, *, escape: bool
+    text: str, stop: int, max_depth: int, escape: bool, known: Known | None
 ) -> Repaired | Ambiguous | None:
     """Try every edit; the one value they agree on, or ``None``."""
     found: Repaired | None = None
     seen = b""
     first = 0
-    for kept in kept_edits(text, stop, max_depth, escape=escape, distinct=True):
+    edits = kept_edits(text, stop, max_depth, escape=escape, distinct=True, known=known)
+    for kept in edits:
         if kept is None:
             return None
         if kept.name in REFUSING:
@@ -310,6 +304,7 @@ def kept_edits(
     extra: Iterable[Edit] = (),
     short: bool = False,
     distinct: bool = False,
+    known: Known | None = None,
 ) -> Iterator[Kept | None]:
     r"""Every edit after which ``text`` decodes through ``stop``, nearest first.
 
@@ -318,7 +313,8 @@ def kept_edits(
     far past the stop; elsewhere to the character after it. ``None`` ends
     the run when the search ran out of budget. ``extra`` edits are tried
     after the search's own; ``short``: an edit whose value ends before the
-    stop is kept too; ``distinct``: see :func:`_edits`.
+    stop is kept too; ``distinct``: see :func:`_edits`; ``known``: see
+    :func:`decode_whole`.
     """
     budget = _BUDGET_TIMES * len(text) + _BUDGET_EXTRA
     lo = max(1, stop - _WINDOW)
@@ -356,7 +352,7 @@ def kept_edits(
             yield None
             return
         try:
-            value, shallow = loads_within(edited, max_depth)
+            value, shallow = decode_whole(edited, max_depth, known)
         except orjson.JSONDecodeError as exc:
             budget -= exc.pos
             if not exc.msg.startswith(TRAILING) or exc.pos <= stop + shift:
@@ -431,13 +427,16 @@ def _edits(
 def _edits_in_string(text: str, at: int, start: int = 0) -> Iterator[Edit]:
     """The edits inside a string's text that can change more than its text.
 
-    A quote inserted (the string lost its closing quote there), a ``'`` or
-    backtick taken for the closing quote, or the last character swapped with
-    the closing quote (``"name:"`` for ``"name":``); any other edit there
-    leaves the string a string and the decoder's stop where it was.
+    A quote inserted (the string lost its closing quote there) before what
+    may follow a string in a container (before anything else the text fails
+    right after it), a ``'`` or backtick taken for the closing quote, or the
+    last character swapped with the closing quote (``"name:"`` for
+    ``"name":``); any other edit there leaves the string a string and the
+    decoder's stop where it was.
     """
     if may_quote(text, at):
-        yield at, 0, '"', "character_inserted"
+        if text[at] in _AFTER_STRING:
+            yield at, 0, '"', "character_inserted"
         if text[at - 2 : at] == '\\"' and text.count('\\"', start, at) % 2:
             yield at - 2, 0, "\\", "character_inserted"
     if text[at] in _IN_STRING:

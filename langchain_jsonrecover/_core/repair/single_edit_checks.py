@@ -89,8 +89,24 @@ def joins_layout(text: str, at: int) -> bool:
         before >= 0
         and at - before > 1
         and not text[before + 1 : at].strip(" \t")
-        and text[:before].rstrip()[-1:] in ("", "{", "[", ",", ":")
+        and _last_solid(text, before) in ("", "{", "[", ",", ":")
     )
+
+
+def _last_solid(text: str, at: int) -> str:
+    r"""The last character before ``at`` that is no white space (``""``: none).
+
+    As ``text[:at].rstrip()[-1:]``, without copying all the text before
+    ``at``: a short stretch first, all of it only where that is all space.
+
+    Example:
+        >>> _last_solid("[1, 2 ,\u3000 ", 9), _last_solid(" \n", 2)
+        (',', '')
+    """
+    near = text[max(0, at - _LOOK_BACK) : at].rstrip()
+    if near or at <= _LOOK_BACK:
+        return near[-1:]
+    return text[:at].rstrip()[-1:]
 
 
 def between_separators(text: str, at: int) -> bool:
@@ -102,7 +118,7 @@ def between_separators(text: str, at: int) -> bool:
     char = text[at]
     if char not in SEPARATORS:
         return False
-    before = text[:at].rstrip()[-1:]
+    before = _last_solid(text, at)
     after = _SEPARATOR_NEXT.match(text, at + 1)
     neighbours = (before if before in SEPARATORS else "") + (
         after.group()[-1] if after else ""
@@ -132,18 +148,14 @@ def splits_number(text: str, at: int) -> bool:
     numbers (``[1 500]`` is refused where dropping the space decodes).
     """
     before = text[max(0, at - 32) : at].rstrip(" ")
+    if not before[-1:].isdigit():
+        return False
     right = text[at : at + 32].lstrip(" ")
     spaced = text[at - 1 : at] == " " or text[at : at + 1] == " "
-    number = _NUMBER_END.search(before)
-    return before[-1:].isdigit() and (
-        (
-            right[:1].isdigit()
-            and spaced
-            and number is not None
-            and number.group().lstrip("-") == "0"
-        )
-        or (right[:1] == "-" and right[1:2].isdigit() and not spaced)
-    )
+    if right[:1].isdigit() and spaced:
+        number = _NUMBER_END.search(before)  # tried at each offset: asked last
+        return number is not None and number.group().lstrip("-") == "0"
+    return right[:1] == "-" and right[1:2].isdigit() and not spaced
 
 
 def closes_pair(text: str, at: int) -> bool:
@@ -200,7 +212,7 @@ def swallows(text: str, at: int, stop: int) -> bool:
 
 def after_string(text: str, at: int) -> bool:
     """Whether a string ends right before ``at`` (past spaces)."""
-    return text[:at].rstrip()[-1:] == '"'
+    return _last_solid(text, at) == '"'
 
 
 def colon_name(text: str, at: int, drop: int, new: str, name: str) -> str:

@@ -29,11 +29,13 @@ _KEY_COLON: Final = re.compile(
     r'[ \t\r\n]*+"(?:[^"\\]++|\\.)*+"[ \t\r\n]*+:', re.DOTALL
 )
 _NEIGHBOURS: Final = frozenset("{}[],:")
-_OPENERS_FROM: Final = re.compile(
-    r'(?:[^"{}\[\],]++|"(?:[^"\\]++|\\.)*+"|(,))*+(?:([{}\[\]])|"|\Z)', re.DOTALL
+_BRACKET_NEXT: Final = re.compile(
+    r'[^"{}\[\]]*+(?:"[^"\\]*+(?:\\.[^"\\]*+)*+"[^"{}\[\]]*+)*+(?:([{}\[\]])|"|\Z)',
+    re.DOTALL,
 )
-"""The next bracket (group 2) past the strings, commas and layout before it;
-group 1, the last of those commas."""
+"""The next bracket (group 1) past the strings and the rest before it (a gap)."""
+_LAST_COMMA: Final = re.compile(r'(?:[^",]++|"(?:[^"\\]++|\\.)*+"|(,))*+', re.DOTALL)
+"""Over a gap: its last comma outside strings (group 1)."""
 CROSSED: Final = frozenset("{}[]")
 """What a far quote swap may move into or out of a string: a bracket. One that
 moves a comma or colon fails where the decoder reads the next token (see
@@ -275,10 +277,11 @@ def open_before(text: str, lo: int, stop: int) -> tuple[int, list[int], list[int
     or past ``lo``). No edit before that opener can read the text
     (:func:`before_innermost`): the scan need not look for sites there.
     Where no container is open at the stop (the value closed before it, text
-    follows), at the start. The
-    brackets before it are taken in one pass in C with the strings, commas
-    and layout between them. The last comma of each level (``-1``: none,
-    the top level first) is where a member holding a site after it starts.
+    follows), at the start. The brackets before it are taken in one pass in
+    C with the strings and the gaps between them, each gap noted at its
+    level; only the gaps of the levels returned are read again, from the
+    last, for their last comma (``-1``: none, the top level first): where a
+    member holding a site after it starts.
 
     Example:
         >>> text = '{"a": [1, 2], "b": {"c": [3 4]}}'
@@ -288,28 +291,45 @@ def open_before(text: str, lo: int, stop: int) -> tuple[int, list[int], list[int
         (20, [0, 19], [-1, 12, -1])
     """
     openers: list[int] = []
-    commas = [-1]
+    gaps: list[list[tuple[int, int]]] = [[]]
     start = -1
-    state: tuple[list[int], list[int]] = ([], [-1])
-    for found in _OPENERS_FROM.finditer(text, 0, stop):
-        bracket = found.start(2)
+    state: tuple[list[int], list[list[tuple[int, int]]], list[int]] = ([], [[]], [0])
+    for found in _BRACKET_NEXT.finditer(text, 0, stop):
+        bracket = found.start(1)
+        begin = found.start()
         if start < 0 and not 0 <= bracket < lo:
-            start, state = found.start(), (openers.copy(), commas.copy())
-        if found.start(1) >= 0:
-            commas[-1] = found.start(1)
+            # The gaps noted so far at each level; later ones are not its.
+            start, state = begin, (openers.copy(), gaps.copy(), list(map(len, gaps)))
         if bracket < 0:
+            gaps[-1].append((begin, found.end()))
             break
+        gaps[-1].append((begin, bracket))
         if text[bracket] in "[{":
             openers.append(bracket)
-            commas.append(-1)
+            gaps.append([])
         elif openers:
             openers.pop()
-            commas.pop()
+            gaps.pop()
     if not openers:  # the value closed before the stop: every site counts
         return 0, [], [-1]
     if openers[-1] < start:
-        return openers[-1], openers[:-1], commas[:-1]
-    return start, *state
+        commas = [_last_comma(text, level) for level in gaps[:-1]]
+        return openers[-1], openers[:-1], commas
+    opened, noted, counts = state
+    commas = [
+        _last_comma(text, level[:count])
+        for level, count in zip(noted, counts, strict=True)
+    ]
+    return start, opened, commas
+
+
+def _last_comma(text: str, gaps: list[tuple[int, int]]) -> int:
+    """The last comma outside strings in these gaps of one level (``-1``: none)."""
+    for begin, end in reversed(gaps):
+        found = _LAST_COMMA.match(text, begin, end)
+        if found is not None and found.start(1) >= 0:
+            return found.start(1)
+    return -1
 
 
 def _tokens(text: str, lo: int, stop: int, begin: int = 0) -> Iterator[tuple[int, int]]:

@@ -3,24 +3,33 @@
 Pure functions on ``str``; no LangChain imports. Before the single-edit
 search decodes an edited text whole, it reads the member the edit is in,
 inside a value slot of each container around it (:func:`member_piece`): a
-piece that does not read on (:func:`reads_on`) rules the edit out. After a
-value decodes, :func:`goes_on` tells whether the text after it reads as more
-of it.
+piece that does not read on (:func:`reads_on`) rules the edit out. An edit
+that reads on is decoded whole (:func:`decode_whole`, unless a repair wrote
+its text already), and :func:`goes_on` tells whether the text after its value
+reads as more of it; :func:`value_key` compares the values of two edits.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import Any, Final
 
 import orjson
 
-from langchain_jsonrecover._core.decode.tolerant import END_OF_DATA, TRAILING
+from langchain_jsonrecover._core.decode.tolerant import (
+    END_OF_DATA,
+    TRAILING,
+    loads_within,
+    within_depth,
+)
 
 _NOT_BRACKET: Final = re.compile(r"[^\[\]{}]++")
 _NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
 _TAIL_BRACKETS: Final = 4096
 _NUMBER_GOES_ON: Final = re.compile(r"\.?[0-9]")
+_SPACES: Final = " \t\r\n"
+Known = tuple[str, Any]
+"""A strict text and its value, as ``loads_within`` gives it (:func:`decode_whole`)."""
 
 
 def member_piece(
@@ -121,3 +130,41 @@ def reads_on(piece: str) -> bool:
     except orjson.JSONDecodeError as exc:
         return exc.msg.startswith((TRAILING, END_OF_DATA))
     return True
+
+
+def decode_whole(
+    edited: str, max_depth: int, known: Known | None = None
+) -> tuple[Any, bool]:
+    """``loads_within`` on an edited text, or the value known for that text.
+
+    ``known`` is a strict text and its value as ``loads_within`` gives it (at
+    any depth): an edited text that is that text, up to spaces after it, has
+    that value, and its depth is checked as ``loads_within`` checks it (the
+    brackets of its UTF-8 form peeled).
+
+    Raises:
+        orjson.JSONDecodeError: The edited text is not one JSON value.
+
+    Example:
+        >>> decode_whole("[1, [2]] ", 1, ("[1, [2]]", [1, [2]]))
+        ([1, [2]], False)
+    """
+    if known is not None and edited.rstrip(_SPACES) == known[0]:
+        return known[1], within_depth(edited, known[1], max_depth)
+    return loads_within(edited, max_depth)
+
+
+def value_key(value: Any) -> bytes | None:
+    """A key equal for two JSON values iff they are the same value.
+
+    Types count (``1``, ``1.0`` and ``True`` differ); key order does not.
+    ``None`` for a value orjson cannot write (an integer past 64 bits).
+
+    Example:
+        >>> value_key({"b": 1, "a": [True]}) == value_key({"a": [True], "b": 1})
+        True
+    """
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return None

@@ -28,9 +28,10 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from langchain_jsonrecover._core.decode.skip import skeleton_outside_strings
 from langchain_jsonrecover._core.decode.tolerant import TRAILING, loads_within
 from langchain_jsonrecover._core.repair import tokens as tok
-from langchain_jsonrecover._core.repair.walk import DEEPEST, rewrite
+from langchain_jsonrecover._core.repair.walk import DEEPEST, rewrite, rewrite_within
 
 if TYPE_CHECKING:
     from langchain_jsonrecover._core.decode.tolerant import Stopped
@@ -51,6 +52,10 @@ long array), and the whole pass reads the text."""
 _AFTER_STOP: Final = 64
 """Characters past the stop each slice keeps, for orjson to see the same slip."""
 _WHITE: Final = " \t\r\n"
+_ROUNDS: Final = 16
+"""Levels of brackets closed before the object that :func:`open_at` pairs
+off (one pass in C each); past them the whole pass reads the text."""
+_PAIRS: Final = (b"{}", b"[]")
 
 
 def repair_object(
@@ -77,10 +82,20 @@ def repair_object(
         return None  # none, or the whole value: the pass reads it as it would
     repairs: dict[str, None] = {}
     found = rewrite(text[start:], repairs)
-    if found is None or found[1] or not repairs or not LOCAL.issuperset(repairs):
+    if found is None or found[1] or not repairs:
         return None
     out, _, end = found
-    spliced = text[:start] + out + text[start + end :]
+    end += start
+    if not LOCAL.issuperset(repairs):
+        # A guess reads the containers around the object: the pass resumed
+        # at the object, as it stands there when it reads all of the text.
+        outer = open_at(text, start)
+        repairs = {}
+        found = None if outer is None else rewrite_within(text, start, outer, repairs)
+        if found is None or found[1]:
+            return None
+        out, _, end = found
+    spliced = text[:start] + out + text[end:]
     try:
         # orjson reads 1024 levels, as the pass does: no refusal for depth.
         value, _ = loads_within(spliced, DEEPEST)
@@ -113,3 +128,25 @@ def _innermost_object(text: str, stop: Stopped) -> int:
                 if outside is not None and outside.end() == pos:
                     return pos
     return -1
+
+
+def open_at(text: str, start: int) -> str | None:
+    """The containers open at ``start`` (outermost first); ``text`` before it is strict.
+
+    The brackets outside strings before ``start`` are taken in C
+    (``skeleton_outside_strings``), and the pairs that close before it are
+    dropped, one level of nesting per round; ``None`` past :data:`_ROUNDS`.
+
+    Example:
+        >>> open_at('{"a": [{"b": "]"}, {"c": 1', 19)
+        '{['
+    """
+    skeleton, _ = skeleton_outside_strings(
+        text[:start].encode("utf-8", "surrogatepass"), fold=False
+    )
+    for _ in range(_ROUNDS):
+        paired = skeleton.replace(_PAIRS[0], b"").replace(_PAIRS[1], b"")
+        if paired == skeleton:
+            return paired.decode() if paired.strip(b"{[") == b"" else None
+        skeleton = paired
+    return None

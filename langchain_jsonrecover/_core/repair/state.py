@@ -12,8 +12,11 @@ import gc
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import IntEnum
+from itertools import repeat
 from typing import TYPE_CHECKING, Final
 
+from langchain_jsonrecover._core.decode.tolerant import DECODER_DEPTH
+from langchain_jsonrecover._core.repair import tokens as tok
 from langchain_jsonrecover._core.repair.ahead import Ahead, Where
 from langchain_jsonrecover._core.repair.tokens import match_end
 
@@ -44,6 +47,9 @@ class State(IntEnum):
     """After a comma in an array."""
     AFTER = 6
     """After a value."""
+
+
+_ITEM_FIRST: Final = State.ITEM_FIRST  # (a module constant: enum members read slowly)
 
 
 @dataclass(slots=True)
@@ -102,6 +108,9 @@ class Pass:
     inner_quotes: bool = False
     """Every quote the quote rule does not close is text, beside structure or
     after an odd number of inner quotes too (see ``repair_inner_quotes``)."""
+    floor: int = 0
+    """How many containers opened before the pass started (:meth:`resume`):
+    it stops when the one it started in closes."""
 
     @classmethod
     def start(
@@ -119,6 +128,43 @@ class Pass:
             marks=[Mark(0)],
             opened={"{": int(first == "{"), "[": int(first == "[")},
             inner_quotes=inner_quotes,
+        )
+
+    @classmethod
+    def resume(
+        cls, text: str, start: int, outer: str, repairs: dict[str, None]
+    ) -> Pass:
+        """The pass over all of ``text`` as it is at the object opened at ``start``.
+
+        ``text[:start]`` is strict JSON with the containers ``outer`` open
+        (outermost first), which the pass copies as it stands, making no
+        repair and keeping no backtick due: what a step reads of the pass
+        as it opens the object is its stack and the counts of open brackets
+        (taken from ``outer``), the text (all of it, looked behind and ahead
+        alike) and where the object starts. The output, the marks and the
+        offsets of pieces start with the object: a step reads them only
+        relative to the innermost container's mark, and the marks of the
+        containers below only once the object has closed, where this pass
+        stops (``floor``).
+
+        Example:
+            >>> p = Pass.resume('[1, {"a": 1}]', 4, "[", {})
+            >>> p.stack, p.pos, p.opened
+            (['[', '{'], 5, {'{': 1, '[': 1})
+        """
+        stack = [*outer, "{"]
+        return cls(
+            text=text,
+            repairs=repairs,
+            ahead=Ahead(text),
+            state=State.KEY_FIRST,
+            out=["{"],
+            stack=stack,
+            marks=[Mark(0) for _ in stack],
+            opened={"{": stack.count("{"), "[": stack.count("[")},
+            pos=start + 1,
+            value_end=start + 1,
+            floor=len(outer),
         )
 
     def take(self, pattern: re.Pattern[str]) -> None:
@@ -167,6 +213,33 @@ class Pass:
         self.stack.append(bracket)
         self.opened[bracket] += 1
         self.pos += 1
+
+    def open_arrays(self) -> bool:
+        """Open a run of ``[`` at once: deep nesting costs no step per level.
+
+        A run that nests deeper than the decoder reads is refused at once.
+        """
+        end = match_end(tok.OPEN_ARRAYS, self.text, self.pos)
+        run = self.text[self.pos : end]
+        count = run.count("[")
+        if len(self.stack) + count > DECODER_DEPTH:
+            return self.refuse()
+        piece = len(self.out)
+        self.out.append(run)
+        self.stack.extend("[" * count)
+        # One mark per bracket, built by map (no Python step per mark); a run
+        # of only brackets needs no search for their offsets.
+        offsets = (
+            range(count)
+            if count == len(run)
+            else [i for i, c in enumerate(run) if c == "["]
+        )
+        with collector_paused(count):
+            self.marks.extend(map(Mark, repeat(piece, count), offsets))
+        self.opened["["] += count
+        self.pos = end
+        self.state = _ITEM_FIRST
+        return True
 
     def pop(self) -> None:
         """Close the top container: the one below now holds a closed container."""

@@ -8,7 +8,6 @@ Strings and closing brackets have their own modules.
 
 from __future__ import annotations
 
-from itertools import repeat
 from typing import TYPE_CHECKING, Final
 
 from langchain_jsonrecover._core.decode.tolerant import DECODER_DEPTH
@@ -29,11 +28,9 @@ from langchain_jsonrecover._core.repair.punctuation import (
     take_stray,
 )
 from langchain_jsonrecover._core.repair.state import (
-    Mark,
     Pass,
     Rewritten,
     State,
-    collector_paused,
 )
 from langchain_jsonrecover._core.repair.strings import (
     CUT,
@@ -93,7 +90,38 @@ def rewrite(
         >>> rewrite('{"a": [1, tru', {})
         ('{"a": [1, ', True, 13)
     """
-    p = Pass.start(text, repairs, inner_quotes=inner_quotes)
+    return _walk(Pass.start(text, repairs, inner_quotes=inner_quotes))
+
+
+def rewrite_within(
+    text: str, start: int, outer: str, repairs: dict[str, None]
+) -> Rewritten | None:
+    """The pass over all of ``text``, from the object at ``start`` until it closes.
+
+    What :func:`rewrite` writes for that object, when the text before it is
+    strict JSON with the containers ``outer`` open (see :meth:`Pass.resume`).
+
+    Returns:
+        The object's strict text, whether the input ran out inside it, and
+        the offset in ``text`` after it; or ``None`` when the pass refuses
+        the object, or closes a container below it with it.
+
+    Example:
+        >>> rewrite_within('[1, {"a": [1, 2 "b": 3}, 4]', 4, "[", {})
+        ('{"a": [1, 2], "b": 3}', False, 23)
+    """
+    if len(outer) >= DEEPEST:
+        return None  # the pass refuses the object's opener
+    p = Pass.resume(text, start, outer, repairs)
+    found = _walk(p)
+    if found is None or (not found[1] and len(p.stack) != p.floor):
+        return None
+    return found
+
+
+def _walk(p: Pass) -> Rewritten | None:
+    """Step the pass until it stops: what it wrote, or ``None`` (refused)."""
+    text = p.text
     steps, out, stack = _STEPS, p.out, p.stack
     n = len(text)
     while True:
@@ -256,7 +284,7 @@ def _read_after_value(p: Pass, char: str) -> bool:
     elif char in "}]":
         if not close_containers(p, empty=False):
             return p.refuse()
-        return bool(p.stack) or p.finish()
+        return len(p.stack) > p.floor or p.finish()
     elif lacks_comma(p.text, p.value_end, p.pos, in_object=in_object):
         # Right after the value, before the spaces that follow it.
         p.comma_at = p.gap_at
@@ -304,7 +332,7 @@ def _end_container(p: Pass, *, empty: bool) -> bool:
         p.repairs["trailing_comma_removed"] = None
     if not close_containers(p, empty=empty):
         return p.refuse()
-    if not p.stack:
+    if len(p.stack) <= p.floor:
         return p.finish()
     p.state = _AFTER
     return True
@@ -354,7 +382,7 @@ def _read_value(p: Pass, char: str) -> bool:
     if char in NUMBER_START:
         return _read_number(p)
     if char == "[":
-        return _open_arrays(p)
+        return p.open_arrays()
     if char == "{":
         if len(p.stack) >= DEEPEST:
             return p.refuse()
@@ -384,34 +412,6 @@ def _end_value(p: Pass, end: int, repair: str) -> bool:
     p.repairs[repair] = None
     p.pos = end
     p.state = _AFTER
-    return True
-
-
-def _open_arrays(p: Pass) -> bool:
-    """Open a run of ``[`` at once: deep nesting costs no step per level.
-
-    A run that nests deeper than :data:`DEEPEST` is refused at once.
-    """
-    end = match_end(tok.OPEN_ARRAYS, p.text, p.pos)
-    run = p.text[p.pos : end]
-    count = run.count("[")
-    if len(p.stack) + count > DEEPEST:
-        return p.refuse()
-    piece = len(p.out)
-    p.out.append(run)
-    p.stack.extend("[" * count)
-    # One mark per bracket, built by map (no Python step per mark); a run of
-    # only brackets needs no search for their offsets.
-    offsets = (
-        range(count)
-        if count == len(run)
-        else [i for i, c in enumerate(run) if c == "["]
-    )
-    with collector_paused(count):
-        p.marks.extend(map(Mark, repeat(piece, count), offsets))
-    p.opened["["] += count
-    p.pos = end
-    p.state = _ITEM_FIRST
     return True
 
 
