@@ -14,6 +14,11 @@ What it measures
       replaced, two swapped; a structural one dropped) through
       ``fix_single_edit`` and ``one_edit_readings`` (every reading, the
       short ones too).
+    - ``edits_before``: the same two, on nested texts whose strings hold
+      brackets, quotes and escapes, with a slip put before the opener of a
+      container and often a second one after it: what ``before_innermost``
+      rules out unread (a quote moved, an escape lost, a bracket, comma or
+      colon lost, added or replaced before the innermost open container).
     - ``fences``: replies (wrapped as ``fuzz_shortcuts`` wraps them, or a
       soup of fences, tags, quotes and braces) through ``find_fences``,
       ``outer_fence``, the candidates in order (with and without scalars),
@@ -25,6 +30,7 @@ What it measures
 How to run
     python benchmarks/fuzz_shortcut_units.py --old f1ef700 --count 2000 --seed 1
     python benchmarks/fuzz_shortcut_units.py --old f1ef700 --only cuts --soup 0.5
+    python benchmarks/fuzz_shortcut_units.py --only edits_before --count 100000
 
 Offline and seeded: the old revision comes from this repository's git.
 """
@@ -34,6 +40,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import importlib
+import json
 import random
 import sys
 import tempfile
@@ -252,6 +259,90 @@ def run_edits(old: str, rng: random.Random, count: int, diffs: Diffs) -> None:
         )
 
 
+_NESTED_STRINGS: Final = (
+    "[1 2]",
+    "{",
+    "]",
+    '\\"',
+    'a\\"b',
+    "\\\\",
+    "x, y",
+    "k: v",
+    "é",
+    "[{",
+    '"}',
+)
+
+
+def _nested(rng: random.Random, depth: int) -> Any:
+    """A value of nested containers and strings that look like JSON."""
+    roll = rng.random()
+    if depth > 4 or roll < 0.3:
+        if rng.random() < 0.6:
+            return rng.choice(_NESTED_STRINGS)
+        return rng.choice((1, 23, -4.5, True, None))
+    if roll < 0.65:
+        return {f"k{i}": _nested(rng, depth + 1) for i in range(rng.randrange(1, 4))}
+    return [_nested(rng, depth + 1) for _ in range(rng.randrange(1, 4))]
+
+
+def _moved_quote(rng: random.Random, text: str) -> str:
+    """``text`` with a quote moved a few characters (quotes as many as before)."""
+    quotes = [i for i, c in enumerate(text) if c == '"']
+    if not quotes:
+        return text
+    at = rng.choice(quotes)
+    without = text[:at] + text[at + 1 :]
+    to = max(0, min(len(without), at + rng.choice((-3, -2, -1, 1, 2, 3))))
+    return without[:to] + '"' + without[to:]
+
+
+def run_edits_before(old: str, rng: random.Random, count: int, diffs: Diffs) -> None:
+    """Slips before the innermost container open at the decoder's stop.
+
+    ``before_innermost`` rules out every edit wholly before that container's
+    opener that keeps the quotes after it; here the slips are put there (a
+    quote moved, an escape lost or added, a bracket, comma or colon lost,
+    added or replaced) in nested texts whose strings hold brackets, quotes
+    and escapes, and a second slip follows in the innermost container.
+    """
+    edit = Pair(old, "_core.repair.single_edit")
+    readings = Pair(old, "_core.repair.single_edit_readings")
+    for _ in range(count):
+        text = json.dumps(_nested(rng, 0), ensure_ascii=rng.random() < 0.3)
+        if text[:1] not in "[{":
+            continue
+        openers = [i for i, c in enumerate(text) if c in "[{"]
+        cut = rng.choice(openers)
+        head, tail = text[:cut], text[cut:]
+        if head and rng.random() < 0.8:
+            roll = rng.random()
+            if roll < 0.3:
+                head = _moved_quote(rng, head)
+            elif roll < 0.45 and "\\" in head:
+                at = rng.choice([i for i, c in enumerate(head) if c == "\\"])
+                head = head[:at] + head[at + 1 :]
+            else:
+                head = _slip(rng, head)
+        if rng.random() < 0.7:
+            tail = _slip(rng, tail)
+        text = head + tail
+        if text[:1] not in "[{":
+            continue
+        diffs.check(
+            "fix_single_edit(before)",
+            text,
+            _call(edit.new.fix_single_edit, text, max_depth=200),
+            _call(edit.old.fix_single_edit, text, max_depth=200),
+        )
+        diffs.check(
+            "one_edit_readings(before)",
+            text,
+            _call(_sorted_readings, readings.new, text),
+            _call(_sorted_readings, readings.old, text),
+        )
+
+
 def _sorted_readings(module: Any, text: str) -> Any:
     found = module.one_edit_readings(text, max_depth=200)
     if found is None:
@@ -343,10 +434,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--count", type=int, default=1000, help="texts per group")
     parser.add_argument("--soup", type=float, default=0.5, help="share of soup texts")
-    parser.add_argument("--only", choices=("cuts", "edits", "fences"), action="append")
+    parser.add_argument(
+        "--only", choices=("cuts", "edits", "edits_before", "fences"), action="append"
+    )
     parser.add_argument("--examples", type=int, default=3)
     args = parser.parse_args(argv)
-    groups = args.only or ["cuts", "edits", "fences"]
+    groups = args.only or ["cuts", "edits", "edits_before", "fences"]
     diffs = Diffs(examples=args.examples)
     with tempfile.TemporaryDirectory(prefix="fuzz-units-") as scratch:
         sys.path.insert(0, scratch)
@@ -357,6 +450,8 @@ def main(argv: list[str] | None = None) -> int:
                 run_cuts(old, rng, args.count, args.soup, diffs)
             elif group == "edits":
                 run_edits(old, rng, args.count, diffs)
+            elif group == "edits_before":
+                run_edits_before(old, rng, args.count, diffs)
             else:
                 run_fences(old, rng, args.count, args.soup, diffs)
     print("\ncalls compared, differences:")

@@ -23,12 +23,21 @@ What it measures
     second candidate's value; the text itself when the fault left valid JSON;
     a partial of the original when the reply is cut). Differences and wrong
     values are counted per fault, wrapper and entry point, and the shortest
-    examples are printed.
+    examples are printed (``--dump`` writes every one as a JSON line, with
+    the original; ``--progress`` says how far a long run is).
+
+    The judge is coarse where the contract allows a reading it cannot
+    rebuild: a reading of the reply as cut (``extract_close``, the
+    truncation parser, ``cli_cut_off``) of a reply that was not cut, and
+    a fault that broke an escape (``\\u:30c6`` kept as text), count as
+    wrong; read the examples before calling one a bug.
 
 How to run
     python benchmarks/fuzz_shortcuts.py --old f1ef700 --count 20000 --seed 1
     python benchmarks/fuzz_shortcuts.py --old f1ef700 --count 2000 --examples 5
     python benchmarks/fuzz_shortcuts.py --count 2000    # this tree only: wrong values
+    python benchmarks/fuzz_shortcuts.py --old f1ef700 --count 40000 --seed 361
+        --progress 1000 --dump /tmp/found.jsonl    # (one line)
 
 Offline and seeded: the old revision comes from this repository's git.
 """
@@ -45,7 +54,7 @@ import tempfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TextIO
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -306,7 +315,11 @@ def make_case(rng: random.Random) -> Case:
     allowed.update(canonical(pair) for pair in ([value, other], [other, value]))
     if fault != "none" and (read := _strict(faulty)) is not None:
         allowed.add(read)  # the fault left JSON: its value is a reading
-        allowed.add(canonical({"name": "f", "arguments": json.loads(faulty)}))
+        value_read = json.loads(faulty)
+        allowed.add(canonical({"name": "f", "arguments": value_read}))
+        allowed.update(
+            canonical(pair) for pair in ([value_read, other], [other, value_read])
+        )
     cut = None
     if fault == "none" and rng.random() < 0.5:
         at = rng.randrange(1, len(text))
@@ -317,15 +330,13 @@ def make_case(rng: random.Random) -> Case:
 def _is_partial(part: Any, whole: Any) -> bool:
     """Whether ``part`` is what closing a cut of ``whole`` can give."""
     if isinstance(whole, dict):
-        if not isinstance(part, dict):
+        # The answer comes back through ``canonical`` (keys sorted): the
+        # keys' order is lost, so at most one key may hold a partial value.
+        if not isinstance(part, dict) or not set(part) <= set(whole):
             return False
-        keys, full = list(part), list(whole)
-        if keys != full[: len(keys)]:
-            return False
-        return all(
-            part[key] == whole[key]
-            or (i == len(keys) - 1 and _is_partial(part[key], whole[key]))
-            for i, key in enumerate(keys)
+        short = [key for key in part if part[key] != whole[key]]
+        return len(short) <= 1 and all(
+            _is_partial(part[key], whole[key]) for key in short
         )
     if isinstance(whole, list):
         if not isinstance(part, list) or len(part) > len(whole):
@@ -479,6 +490,8 @@ class Tally:
     shown: dict[tuple[str, str], list[tuple[int, str, str, str]]] = field(
         default_factory=lambda: defaultdict(list)
     )
+    dump: TextIO | None = None
+    """Where each wrong value and difference goes as a JSON line, if anywhere."""
 
     def add(self, case: Case, new: dict[str, str], old: dict[str, str]) -> None:
         """Judge one case's answers (``old``: the old tree's, or ``new`` again)."""
@@ -487,14 +500,22 @@ class Tally:
             before, verdict = old[name], judge(case, answer)
             example = (len(case.text), case.text, before, answer)
             # A user's pattern decides what the regex parser reads: no verdict.
+            kind = None
             if verdict == "wrong" and not name.startswith("regex"):
                 was = "old too" if judge(case, before) == "wrong" else "new"
                 self.wrongs[case.fault, name, was] += 1
-                self.shown[f"wrong ({was})", name].append(example)
+                self.shown[kind := f"wrong ({was})", name].append(example)
             if before != answer:
                 change = f"{judge(case, before)}->{verdict}"
                 self.diffs[case.fault, name, change] += 1
                 self.shown[change, name].append(example)
+                kind = kind or change
+            if kind is not None and self.dump is not None:
+                row = {"kind": kind, "entry": name, "fault": case.fault}
+                row |= {"wrapper": case.wrapper, "text": case.text}
+                row |= {"old": before, "new": answer}
+                row |= {"original": canonical(case.original)}
+                self.dump.write(json.dumps(row, ensure_ascii=False) + "\n")
 
     def report(self, examples: int) -> None:
         """Print the counts, then the shortest examples of each kind."""
@@ -531,20 +552,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--count", type=int, default=2000)
     parser.add_argument("--examples", type=int, default=3)
+    parser.add_argument(
+        "--progress", type=int, default=0, help="say every N cases how many are read"
+    )
+    parser.add_argument(
+        "--dump", type=Path, help="write each wrong value and difference here (JSONL)"
+    )
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     tally = Tally()
+    if args.dump is not None:
+        tally.dump = args.dump.open("w", encoding="utf-8")
     with tempfile.TemporaryDirectory(prefix="fuzz-") as scratch:
         sys.path.insert(0, scratch)
         new = Tree(langchain_jsonrecover)
         old = Tree(import_revision(args.old, Path(scratch))[1]) if args.old else None
-        for _ in range(args.count):
+        for index in range(args.count):
+            if args.progress and index and index % args.progress == 0:
+                print(f"{index} cases", file=sys.stderr, flush=True)
+                if tally.dump is not None:
+                    tally.dump.flush()
             case = make_case(rng)
             shape = shape_of(case.original)
             answers = new.answers(case.text, shape)
             before = answers if old is None else old.answers(case.text, shape)
             tally.add(case, answers, before)
     tally.report(args.examples)
+    if tally.dump is not None:
+        tally.dump.close()
     return 0
 
 
