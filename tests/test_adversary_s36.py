@@ -28,6 +28,7 @@ from langchain_jsonrecover import (
     recover_tool_calls,
 )
 from langchain_jsonrecover._core.extract import Extraction, extract
+from langchain_jsonrecover._core.schema.validate import Schema
 
 ERROR: Final = object()
 """Every entry point raises (or returns a failure)."""
@@ -213,3 +214,67 @@ def test_a_closer_inside_a_number_does_not_end_the_value(reply: str) -> None:
 def test_a_bracket_inside_a_big_integer_does_not_end_the_value() -> None:
     reply = '{"a": 1]00000000000000000000, "b": 2}'
     _only_right_or_error(reply, {"a": 10**20, "b": 2})
+
+
+def _schema_answers(reply: str, shape: Any) -> list[Any]:
+    found: list[Any] = []
+    for repair in (False, "safe", True):
+        result = extract(reply, repair=repair, schema=Schema(shape))
+        found.append(result.value if isinstance(result, Extraction) else ERROR)
+    return found
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="pre-existing: an array whose '[' was lost is read, for a list "
+    "schema, as its glued run of containers (candidates/order.py glued_runs, "
+    "listed as values_listed); the scalars and later containers after the run "
+    "are dropped: [{}, []] for four items (repair=False; in a fence, every level)",
+)
+@pytest.mark.parametrize(
+    ("reply", "intended"),
+    [
+        ("{}, [], 1, [2]]", [{}, [], 1, [2]]),
+        ('{"a": 1}, [], "x", [2]]', [{"a": 1}, [], "x", [2]]),
+        ('```json\n{"a": 1},\n{"b": 2},\n"x"\n]\n```', [{"a": 1}, {"b": 2}, "x"]),
+    ],
+)
+def test_a_list_that_lost_its_opener_keeps_every_item(
+    reply: str, intended: Any
+) -> None:
+    answers = _schema_answers(reply, list[Any])
+    assert all(answer is ERROR or answer == intended for answer in answers), answers
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="pre-existing: a closer too many at the end is settled between two "
+    "readings only, an opener inserted or the last closer dropped "
+    "(candidates/choice.py settle, the pair from candidates/repair.py _rival); "
+    "a closer dropped inside the value is a third (the single-edit search "
+    "finds both: Ambiguous without a schema), so a schema, or a tool call's "
+    "arguments, take {'a': {'b': 1}, 'c': 2} at repair='safe'",
+)
+def test_a_closer_too_many_inside_is_a_second_reading() -> None:
+    # {"a": {"b": 1, "c": 2}} with a '}' slipped in after 1, or
+    # {"a": {"b": 1}, "c": 2} with one at the end: two readings.
+    reply = '{"a": {"b": 1}, "c": 2}}'
+    assert _schema_answers(reply, dict[str, Any])[1:] == [ERROR, ERROR]
+    message = recover_tool_calls(AIMessage(f"[TOOL_CALLS]f[ARGS]{reply}"), [_TOOL])
+    assert message.tool_calls == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="pre-existing, a judgment: a call whose envelope lacks a '}' inside "
+    "closed tags is read as if the envelope's own last '}' was lost (no repair "
+    "named); a '}' lost inside the arguments is a second reading that moves "
+    "members ({'a': {'b': 1}, 'c': 2}), and extract refuses the same text",
+)
+def test_an_envelope_short_of_a_closer_inside_closed_tags_makes_no_call() -> None:
+    reply = '<tool_call>{"name": "f", "arguments": {"a": {"b": 1, "c": 2}}</tool_call>'
+    message = recover_tool_calls(AIMessage(reply), [_TOOL])
+    assert message.tool_calls == []
