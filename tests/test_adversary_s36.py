@@ -205,15 +205,27 @@ def test_a_closer_inside_a_number_does_not_end_the_value(reply: str) -> None:
     strict=True,
     raises=AssertionError,
     reason="pre-existing: the single-edit search decodes with orjson only "
-    "(repair/single_edit.py stop_of and the whole decode), so an edited text "
-    "holding an integer past 64 bits never reads and the search gives None; "
-    "the wrong-kind closer guess (repair/brackets.py, bracket_fixed_guessed) "
-    "then closes the object at the ']' and the rest is trimmed as prose "
-    "(as in the row above): repair=True gives {'a': 1}",
+    "(repair/single_edit.py stop_of and the whole decode), so a text holding "
+    "an integer past 64 bits, anywhere, never reads and the search gives None "
+    "(without it: a reading, or two and an error); the guessing repairs then "
+    "read it (repair/brackets.py bracket_fixed_guessed, comma_as_colon) and "
+    "their value stands at repair=True: the object closed at the ']' and the "
+    "rest trimmed as prose (as in the row above), or a string item made a key",
 )
-def test_a_bracket_inside_a_big_integer_does_not_end_the_value() -> None:
-    reply = '{"a": 1]00000000000000000000, "b": 2}'
-    _only_right_or_error(reply, {"a": 10**20, "b": 2})
+@pytest.mark.parametrize(
+    ("reply", "intended"),
+    [
+        ('{"a": 1]00000000000000000000, "b": 2}', {"a": 10**20, "b": 2}),
+        # [{"a": 1}, "b", [10**20]] with its '}' lost; with a small integer
+        # in its place every level is an error.
+        ('[{"a": 1, "b", [100000000000000000000]]', [{"a": 1}, "b", [10**20]]),
+        ('[{"a": [], "b", [1]], 100000000000000000000]', [{"a": []}, "b", [1], 10**20]),
+    ],
+)  # fmt: skip
+def test_a_big_integer_leaves_the_single_edit_search_its_say(
+    reply: str, intended: Any
+) -> None:
+    _only_right_or_error(reply, intended)
 
 
 def _schema_answers(reply: str, shape: Any) -> list[Any]:
