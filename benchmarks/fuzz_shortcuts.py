@@ -239,6 +239,19 @@ class Case:
     other: Any
 
 
+_AROUND: Final = {
+    "bare": "{body}",
+    "prose": "{lead}{body}{tail}",
+    "fence": "{lead}```json\n{body}\n```{tail}",
+    "fence_bare": "{lead}```\n{body}\n```{tail}",
+    "fence_one_line": "{lead}```json {body}```{tail}",
+    "fence_four": "{lead}````json\n{body}\n````{tail}",
+    "fence_unclosed": "{lead}```json\n{body}\n",
+    "fence_text_after": "{lead}```json\n{body}\nThat is all.\n```{tail}",
+}
+"""The wrappers that put a lead and a tail around the body (``str.format``)."""
+
+
 def wrap(rng: random.Random, body: str, other: str) -> tuple[str, str]:
     """A wrapper's name and the reply around ``body`` (``other``: a second value)."""
     lead, tail = rng.choice(_LEADS), rng.choice(_TAILS)
@@ -261,22 +274,8 @@ def wrap(rng: random.Random, body: str, other: str) -> tuple[str, str]:
             "tool_envelope",
         )
     )
-    if kind == "bare":
-        return kind, body
-    if kind == "prose":
-        return kind, f"{lead}{body}{tail}"
-    if kind == "fence":
-        return kind, f"{lead}```json\n{body}\n```{tail}"
-    if kind == "fence_bare":
-        return kind, f"{lead}```\n{body}\n```{tail}"
-    if kind == "fence_one_line":
-        return kind, f"{lead}```json {body}```{tail}"
-    if kind == "fence_four":
-        return kind, f"{lead}````json\n{body}\n````{tail}"
-    if kind == "fence_unclosed":
-        return kind, f"{lead}```json\n{body}\n"
-    if kind == "fence_text_after":
-        return kind, f"{lead}```json\n{body}\nThat is all.\n```{tail}"
+    if kind in _AROUND:
+        return kind, _AROUND[kind].format(lead=lead, body=body, tail=tail)
     if kind == "fence_tag":
         tag = rng.choice(("JSON", "js", "python", "jsonc", "text", "json5"))
         return kind, f"{lead}```{tag}\n{body}\n```{tail}"
