@@ -126,8 +126,8 @@ def test_an_item_of_a_broken_array_is_not_the_answer() -> None:
     strict=True,
     raises=AssertionError,
     reason="pre-existing: after markup arguments only a '{' glued on counts "
-    "(reply/call_json.py read_json_call, _glued_end); ', {…}]' is left as text "
-    "and the first object becomes the call's arguments",
+    "(reply/call_json.py read_json_call, _glued_end); ', {…}]' or ', \"c\": 3}' "
+    "is left as text and the first object becomes the call's arguments",
 )
 @pytest.mark.parametrize(
     "reply",
@@ -136,9 +136,13 @@ def test_an_item_of_a_broken_array_is_not_the_answer() -> None:
         '[TOOL_CALLS]f[ARGS]{"x": true}, {"y": 2}]',
         '[TOOL_CALLS]f[ARGS]{"x": true}, 1]',
         '<tool_call>{"name": "f", "arguments": {"x": 1}}, 2]</tool_call>',
+        # {"a": 1, "b": 2, "c": 3} with a '}' slipped in: "c" is dropped
+        # (stop 36; extract reads all three with repair=True).
+        '[TOOL_CALLS]f[ARGS]{"a": 1, "b": 2}, "c": 3}',
+        '[TOOL_CALLS]f[ARGS]{"a": 1, "b": 2,}"c": 3}',
     ],
 )
-def test_arguments_that_go_on_as_a_list_make_no_call(reply: str) -> None:
+def test_arguments_that_go_on_make_no_call(reply: str) -> None:
     message = recover_tool_calls(AIMessage(reply), [_TOOL])
     assert message.tool_calls == []
 
