@@ -1,0 +1,353 @@
+"""Stop 36: an adversarial review of stop 35's speed shortcuts, as table rows.
+
+``benchmarks/fuzz_shortcuts.py`` reads seeded replies (a known value, one
+fault, one wrapper) through every entry point with this tree and with stop
+34's (``f1ef700``) side by side; ``benchmarks/fuzz_shortcut_units.py`` does the
+same for the functions the shortcuts changed (the cut closer and cut state,
+the single-edit search and its list of readings, edits before the innermost
+open container, the fence finders, the candidates in order, the
+example-label check). The only differences found are the ones stop 35
+meant: a one-line block whose string holds a run of backticks now reads (it
+was an error). No shortcut gave a value the old path did not.
+
+The rows below pin what the fuzzers met at each shortcut's edge (every entry
+point agrees on each), and, as strict ``xfail`` rows, the wrong values they
+met that were there before stop 35 too: each flips when fixed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import pytest
+from langchain_core.messages import AIMessage
+
+from langchain_jsonrecover import (
+    JsonFenceOutputParser,
+    TruncationRecoveringOutputParser,
+    recover_tool_calls,
+)
+from langchain_jsonrecover._core.extract import Extraction, extract
+from langchain_jsonrecover._core.schema.validate import Schema
+
+ERROR: Final = object()
+"""Every entry point raises (or returns a failure)."""
+
+_TOOL: Final = {
+    "name": "f",
+    "description": "A tool.",
+    "parameters": {"type": "object", "properties": {}},
+}
+
+
+def _answers(reply: str) -> list[Any]:
+    """The reply read by ``extract`` at each repair level and preference,
+    closing cuts, and by the parsers with and without repair."""
+    found: list[Any] = []
+    for repair in (False, "safe", True):
+        for prefer in ("first", "last"):
+            result = extract(reply, repair=repair, prefer=prefer)
+            found.append(result.value if isinstance(result, Extraction) else ERROR)
+    result = extract(reply, close_truncated=True, repair=False)
+    found.append(result.value if isinstance(result, Extraction) else ERROR)
+    for parser in (
+        JsonFenceOutputParser(repair=False),
+        JsonFenceOutputParser(repair=True),
+        TruncationRecoveringOutputParser(repair=True),
+    ):
+        try:
+            found.append(parser.parse(reply))
+        except ValueError:  # OutputParserException
+            found.append(ERROR)
+    return found
+
+
+# (reply, what every entry point gives), each at the edge of a shortcut.
+EDGES: Final[list[tuple[str, Any]]] = [
+    # One-line blocks whose strings hold backticks (``fences._json_close``):
+    # stop 35 made these read; before, the first run closed the block.
+    ('```json {"a": "```"}```', {"a": "```"}),
+    ('```json {"a": "x```"} ```', {"a": "x```"}),
+    ('```json ["```", "```"]```', ["```", "```"]),
+    ('Sure: ```json {"a": "```", "b": ["```"]}``` done.', {"a": "```", "b": ["```"]}),
+    # A closing run inside a string on its own line: the outer fence's guess.
+    ('```json\n{"code": "x\n```\ny"}\n```', {"code": "x\n```\ny"}),
+    # A lone block answered at once: prose beside it, broken or labelled,
+    # is no rival (as on the general path).
+    ('```json\n{"a": 1}\n```\nOr maybe {"a": 2,}', {"a": 1}),
+    ('```json\n{"a": 1}\n```\n, "b": 2}', {"a": 1}),
+    ('Example output: {"x": 1}\n\nHere it is:\n```json\n{"a": 1}\n```', {"a": 1}),
+    ('Format:\n```json\n{"name": "string", "age": "<int>"}\n```',
+     {"name": "string", "age": "<int>"}),
+    # Glued output: the candidate's failure kept from the span scan.
+    ('Draft: {"a": 2,\n```json\n{"a": 1}\n```', ERROR),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("reply", "expected"), EDGES)
+def test_every_entry_point_agrees_at_a_shortcut_edge(reply: str, expected: Any) -> None:
+    assert _answers(reply) == [expected] * 10
+
+
+def test_two_one_line_blocks_read_first_or_last() -> None:
+    reply = '```json {"a": "```"}``` and ```json {"b": 2}```'
+    assert extract(reply).value == {"a": "```"}
+    assert extract(reply, prefer="last").value == {"b": 2}
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"a": [1, 2], "b": {"c": [3 4]}}',  # digits: two readings
+        '{"a": [1 2", "b": 3}',  # a lost quote before the innermost opener
+    ],
+)
+def test_an_edit_search_with_two_readings_stays_an_error(reply: str) -> None:
+    assert _answers(reply) == [ERROR] * 10
+
+
+# Wrong values found that were there before stop 35 as well (the old tree
+# gives them too): the reply, the entry point, what it gives, and why.
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="pre-existing: '[}' reads as prose (spans/kinds.py classify: a '[' "
+    "then '}' is PROSE), so the object inside the broken array is the answer",
+)
+def test_an_item_of_a_broken_array_is_not_the_answer() -> None:
+    # ``[{}, {"a": 1}]`` with the first ``{`` lost: repair=True reads the
+    # array; without repair, the second item alone came back.
+    assert not isinstance(extract('[}, {"a": 1}]', repair=False), Extraction)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="pre-existing: after markup arguments only a '{' glued on counts "
+    "(reply/call_json.py read_json_call, _glued_end); ', {…}]' or ', \"c\": 3}' "
+    "is left as text and the first object becomes the call's arguments",
+)
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # ``[{"x": true}, {"y": 2}]`` as arguments, its ``[`` lost.
+        '[TOOL_CALLS]f[ARGS]{"x": true}, {"y": 2}]',
+        '[TOOL_CALLS]f[ARGS]{"x": true}, 1]',
+        '<tool_call>{"name": "f", "arguments": {"x": 1}}, 2]</tool_call>',
+        # {"a": 1, "b": 2, "c": 3} with a '}' slipped in: "c" is dropped
+        # (stop 36; extract reads all three with repair=True).
+        '[TOOL_CALLS]f[ARGS]{"a": 1, "b": 2}, "c": 3}',
+        '[TOOL_CALLS]f[ARGS]{"a": 1, "b": 2,}"c": 3}',
+    ],
+)
+def test_arguments_that_go_on_make_no_call(reply: str) -> None:
+    message = recover_tool_calls(AIMessage(reply), [_TOOL])
+    assert message.tool_calls == []
+
+
+# Wrong values found by stop 36's runs (``fuzz_shortcuts.py --old f1ef700``),
+# there before stop 35 too: each row names what may come back, the intended
+# value or an error; a strict ``xfail`` until fixed.
+
+
+def _only_right_or_error(answers: list[Any], intended: Any) -> None:
+    """Each answer is the intended value or an error: never a third value."""
+    assert all(answer is ERROR or answer == intended for answer in answers), answers
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="pre-existing: markup inside a string is blanked when a string "
+    "before it was left open (reply/markup.py _scan: inside a value, depth > 0, "
+    "strings are matched by JSON_RUN from the first opener, across lines and "
+    "fences, so the open string swallows the next opening quote and the token "
+    "after it reads as outside strings); the string comes back as spaces",
+)
+@pytest.mark.parametrize(
+    ("reply", "intended"),
+    [
+        # Every level, repair=False too: the second block is valid JSON.
+        (
+            '```json\n{"a": "x}\n```\n```json\n{"c": "[TOOL_CALLS]f[ARGS]{}"}\n```',
+            {"c": "[TOOL_CALLS]f[ARGS]{}"},
+        ),
+        # repair=True: the lost quote closed, the later string blanked.
+        ('{"a": "x, "b": "<tool_call>"}', {"a": "x", "b": "<tool_call>"}),
+        ('{"a": "x, "b": "<|im_end|>"}', {"a": "x", "b": "<|im_end|>"}),
+        ('{"a": "x, "b": "[TOOL_CALLS]f[ARGS]{}"}', {"a": "x", "b": "[TOOL_CALLS]f[ARGS]{}"}),
+    ],
+)  # fmt: skip
+def test_markup_in_a_string_after_an_open_string_is_text(
+    reply: str, intended: Any
+) -> None:
+    _only_right_or_error(_answers(reply), intended)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="pre-existing: a digit glued to a root's closer is read as prose "
+    "(spans/after.py AFTER_ROOT has no case for it, unlike single_edit_pieces."
+    "goes_on's _NUMBER_GOES_ON), so '0, \"b\": 2}' is trimmed (candidates/find.py "
+    'prose_trimmed): {"a": 1} at repair=False, and at every level in a fence',
+)
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '{"a": 1}0, "b": 2}',  # {"a": 10, "b": 2} with a '}' slipped in
+        '```json\n{"a": 1}0, "b": 2}\n```',
+    ],
+)
+def test_a_closer_inside_a_number_does_not_end_the_value(reply: str) -> None:
+    _only_right_or_error(_answers(reply), {"a": 10, "b": 2})
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="pre-existing: the single-edit search decodes with orjson only "
+    "(repair/single_edit.py stop_of and the whole decode), so a text holding "
+    "an integer past 64 bits, anywhere, never reads and the search gives None "
+    "(without it: a reading, or two and an error); the guessing repairs then "
+    "read it (repair/brackets.py bracket_fixed_guessed, comma_as_colon) and "
+    "their value stands at repair=True: the object closed at the ']' and the "
+    "rest trimmed as prose (as in the row above), or a string item made a key",
+)
+@pytest.mark.parametrize(
+    ("reply", "intended"),
+    [
+        ('{"a": 1]00000000000000000000, "b": 2}', {"a": 10**20, "b": 2}),
+        # [{"a": 1}, "b", [10**20]] with its '}' lost; with a small integer
+        # in its place every level is an error.
+        ('[{"a": 1, "b", [100000000000000000000]]', [{"a": 1}, "b", [10**20]]),
+        ('[{"a": [], "b", [1]], 100000000000000000000]', [{"a": []}, "b", [1], 10**20]),
+    ],
+)  # fmt: skip
+def test_a_big_integer_leaves_the_single_edit_search_its_say(
+    reply: str, intended: Any
+) -> None:
+    _only_right_or_error(_answers(reply), intended)
+
+
+def _schema_answers(reply: str, shape: Any) -> list[Any]:
+    found: list[Any] = []
+    for repair in (False, "safe", True):
+        result = extract(reply, repair=repair, schema=Schema(shape))
+        found.append(result.value if isinstance(result, Extraction) else ERROR)
+    return found
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="pre-existing: an array whose '[' was lost is read, for a list "
+    "schema, as its glued run of containers (candidates/order.py glued_runs, "
+    "listed as values_listed); the scalars and later containers after the run "
+    "are dropped: [{}, []] for four items (repair=False; in a fence, every level)",
+)
+@pytest.mark.parametrize(
+    ("reply", "intended"),
+    [
+        ("{}, [], 1, [2]]", [{}, [], 1, [2]]),
+        ('{"a": 1}, [], "x", [2]]', [{"a": 1}, [], "x", [2]]),
+        ('```json\n{"a": 1},\n{"b": 2},\n"x"\n]\n```', [{"a": 1}, {"b": 2}, "x"]),
+    ],
+)
+def test_a_list_that_lost_its_opener_keeps_every_item(
+    reply: str, intended: Any
+) -> None:
+    _only_right_or_error(_schema_answers(reply, list[Any]), intended)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="pre-existing: a closer too many at the end is settled between two "
+    "readings only, an opener inserted or the last closer dropped "
+    "(candidates/choice.py settle, the pair from candidates/repair.py _rival); "
+    "a closer dropped inside the value is a third (the single-edit search "
+    "finds both: Ambiguous without a schema), so a schema, or a tool call's "
+    "arguments, take {'a': {'b': 1}, 'c': 2} at repair='safe'",
+)
+def test_a_closer_too_many_inside_is_a_second_reading() -> None:
+    # {"a": {"b": 1, "c": 2}} with a '}' slipped in after 1, or
+    # {"a": {"b": 1}, "c": 2} with one at the end: two readings.
+    reply = '{"a": {"b": 1}, "c": 2}}'
+    assert _schema_answers(reply, dict[str, Any])[1:] == [ERROR, ERROR]
+    message = recover_tool_calls(AIMessage(f"[TOOL_CALLS]f[ARGS]{reply}"), [_TOOL])
+    assert message.tool_calls == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="pre-existing, a judgment: a call whose envelope lacks a '}' inside "
+    "closed tags is read as if the envelope's own last '}' was lost (no repair "
+    "named); a '}' lost inside the arguments is a second reading that moves "
+    "members ({'a': {'b': 1}, 'c': 2}), and extract refuses the same text",
+)
+def test_an_envelope_short_of_a_closer_inside_closed_tags_makes_no_call() -> None:
+    reply = '<tool_call>{"name": "f", "arguments": {"a": {"b": 1, "c": 2}}</tool_call>'
+    message = recover_tool_calls(AIMessage(reply), [_TOOL])
+    assert message.tool_calls == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="pre-existing: a fence glued to '</think>' ('</think>```json') puts "
+    "the end of reasoning at the next '</think>', here inside the answer's "
+    "string (reply/reasoning.py think_spans); the text from the array's "
+    "opener to inside that string is blanked, and the cut reply closes to "
+    "[1]. With a newline before the fence it reads ['</think>', [1]]; whole, "
+    "the glued reply is an error at every level",
+)
+def test_a_think_closer_in_a_string_after_a_glued_fence_is_text() -> None:
+    reply = '<think>x</think>```json\n["</think>", [1, 2'
+    answers: list[Any] = []
+    for repair in (False, True):
+        found = extract(reply, close_truncated=True, repair=repair)
+        answers.append(found.value if isinstance(found, Extraction) else ERROR)
+    parser = TruncationRecoveringOutputParser(repair=True)
+    try:
+        answers.append(parser.parse(reply))
+    except ValueError:
+        answers.append(ERROR)
+    assert all(a is ERROR or a[:1] == ["</think>"] for a in answers), answers
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="pre-existing: after a closed root, bare items then a container "
+    "(', \"c\", [3]]') are read as prose (spans/after.py AFTER_ROOT: bare "
+    "items count only when a closer follows them, a container only right "
+    "after the comma), so the root alone is the answer at every level",
+)
+@pytest.mark.parametrize(
+    ("reply", "intended"),
+    [
+        ('[1, 2], "c", [3]]', [1, 2, "c", [3]]),  # a ']' slipped in after 2
+        ('{"a": [1, 2]}, "c", [3]]', [{"a": [1, 2]}, "c", [3]]),  # '[' lost
+        ("[[1, ]], null, [3]]", [[1, []], None, [3]]),  # '[' of [] lost
+    ],
+)
+def test_items_then_a_container_after_a_root_go_on(reply: str, intended: Any) -> None:
+    _only_right_or_error(_answers(reply), intended)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="pre-existing: a root short of its last '}' whose inner object "
+    "starts with the root's own key is read as a false start "
+    "(repair/syntax.py _restarted, false_start_dropped, at repair='safe'): "
+    "the lost closer is a second reading, the nested value",
+)
+def test_a_lost_last_closer_is_no_false_start() -> None:
+    reply = 'Result:\n{"data": {"data": [1, 2], "next": null}\n\nDone.'
+    intended = {"data": {"data": [1, 2], "next": None}}
+    _only_right_or_error(_answers(reply), intended)
