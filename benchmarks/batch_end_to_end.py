@@ -17,16 +17,22 @@ What it measures
     cores allow: the fixed cost of two jobs plus half the work of one.
 
 Run: ``python benchmarks/batch_end_to_end.py`` (``--lines N``, ``--repeat R``).
+``--beside REV`` runs that revision's package too (``git archive``, on
+``PYTHONPATH`` in its processes), its runs interleaved with this tree's in
+every round, so that load hits both alike; its table follows this tree's
+(end to end only).
 Target (issue 24): ``--jobs 2`` at least 1.8x one job, end to end.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import resource
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -42,14 +48,17 @@ def _cpu_of_children() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def end_to_end(log: Path, out: Path, jobs: int) -> tuple[float, float]:
+def end_to_end(
+    log: Path, out: Path, jobs: int, root: Path = _ROOT
+) -> tuple[float, float]:
     """Wall and CPU seconds of ``jsonrecover batch`` in a fresh interpreter.
 
     The CPU time is the process's and its workers' (reaped by it), user and
-    system: what the run cost the machine, however loaded it is.
+    system: what the run cost the machine, however loaded it is. ``root``
+    holds the package that runs (default: this tree's).
     """
     argv = ["batch", str(log), "--repair", "--truncated", "--jobs", str(jobs)]
-    env = {**os.environ, "PYTHONPATH": str(_ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(root)}
     cpu = _cpu_of_children()
     start = time.perf_counter()
     subprocess.run(  # noqa: S603 - this interpreter, fixed arguments
@@ -62,46 +71,26 @@ def end_to_end(log: Path, out: Path, jobs: int) -> tuple[float, float]:
     return time.perf_counter() - start, _cpu_of_children() - cpu
 
 
-def main() -> None:
-    """Print the best times of one job and two, end to end and in-process."""
-    options = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    options.add_argument("--lines", type=int, default=20_000)
-    options.add_argument("--repeat", type=int, default=3)
-    args = options.parse_args()
-    with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        log = folder / "log.jsonl"
-        size = make_log(log, args.lines)
-        load_before = os.getloadavg()
-        empty = folder / "empty.jsonl"
-        empty.write_bytes(b"")
-        keys = ("e1", "e2", "i1", "i2", "c1", "c2", "f1", "f2")
-        best = dict.fromkeys(keys, float("inf"))
-        for _ in range(args.repeat):
-            for jobs in (1, 2):
-                out = folder / ("one.jsonl" if jobs == 1 else "two.jsonl")
-                wall, cpu = end_to_end(log, out, jobs)
-                best[f"e{jobs}"] = min(best[f"e{jobs}"], wall)
-                best[f"c{jobs}"] = min(best[f"c{jobs}"], cpu)
-                fixed, _ = end_to_end(empty, folder / "none.jsonl", jobs)
-                best[f"f{jobs}"] = min(best[f"f{jobs}"], fixed)
-            best["i1"] = min(best["i1"], time_cli(log, folder / "in1.jsonl", 1))
-            best["i2"] = min(best["i2"], time_cli(log, folder / "in2.jsonl", 2))
-        load_after = os.getloadavg()
-        rows = {(folder / f).read_bytes() for f in ("one.jsonl", "two.jsonl")}
-        if len(rows) != 1:
-            raise SystemExit("--jobs 2 wrote other rows than one job")
-    print(
-        f"Log: {args.lines:,} lines, {size / 1e6:.1f} MB; best of {args.repeat} "
-        f"rounds; {os.cpu_count()} CPUs; load average {load_before[0]:.2f} "
-        f"before, {load_after[0]:.2f} after"
-    )
+def unpack_revision(revision: str, into: Path) -> Path:
+    """The package at ``revision`` (``git archive``) under ``into``: its root."""
+    archive = subprocess.run(  # noqa: S603 - git, fixed arguments
+        ["git", "archive", "--format=tar", revision, "langchain_jsonrecover"],  # noqa: S607
+        capture_output=True,
+        check=True,
+        cwd=_ROOT,
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def _table(best: dict[str, float]) -> None:
     print("| mode | one job | --jobs 2 | speed-up |")
     print("|---|---|---|---|")
-    for name, one, two in (
-        ("end to end (start-up included)", best["e1"], best["e2"]),
-        ("main() only (start-up left out)", best["i1"], best["i2"]),
-    ):
+    rows = [("end to end (start-up included)", best["e1"], best["e2"])]
+    if "i1" in best:
+        rows.append(("main() only (start-up left out)", best["i1"], best["i2"]))
+    for name, one, two in rows:
         print(f"| {name} | {one:.2f} s | {two:.2f} s | {one / two:.2f}x |")
     print(
         f"| CPU, end to end (all processes) | {best['c1']:.2f} s | "
@@ -117,6 +106,55 @@ def main() -> None:
         f"Ceiling: one job's {best['e1']:.2f} s over --jobs 2's fixed "
         f"{best['f2']:.2f} s plus half of one job's work ({work:.2f} s)."
     )
+
+
+def main() -> None:
+    """Print the best times of one job and two, end to end and in-process."""
+    options = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    options.add_argument("--lines", type=int, default=20_000)
+    options.add_argument("--repeat", type=int, default=3)
+    options.add_argument("--beside", metavar="REV", help="another revision too")
+    args = options.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        log = folder / "log.jsonl"
+        size = make_log(log, args.lines)
+        roots = {"this tree": _ROOT}
+        if args.beside is not None:
+            roots[args.beside] = unpack_revision(args.beside, folder / "beside")
+        load_before = os.getloadavg()
+        empty = folder / "empty.jsonl"
+        empty.write_bytes(b"")
+        keys = ("e1", "e2", "c1", "c2", "f1", "f2")
+        best = {name: dict.fromkeys(keys, float("inf")) for name in roots}
+        best["this tree"].update(i1=float("inf"), i2=float("inf"))
+        outputs: set[bytes] = set()
+        for _ in range(args.repeat):
+            for name, root in roots.items():
+                mine = best[name]
+                for jobs in (1, 2):
+                    out = folder / f"{jobs}.jsonl"
+                    wall, cpu = end_to_end(log, out, jobs, root)
+                    outputs.add(out.read_bytes())
+                    mine[f"e{jobs}"] = min(mine[f"e{jobs}"], wall)
+                    mine[f"c{jobs}"] = min(mine[f"c{jobs}"], cpu)
+                    fixed, _ = end_to_end(empty, folder / "none.jsonl", jobs, root)
+                    mine[f"f{jobs}"] = min(mine[f"f{jobs}"], fixed)
+            mine = best["this tree"]
+            mine["i1"] = min(mine["i1"], time_cli(log, folder / "in1.jsonl", 1))
+            mine["i2"] = min(mine["i2"], time_cli(log, folder / "in2.jsonl", 2))
+        load_after = os.getloadavg()
+        if len(outputs) != 1:
+            raise SystemExit("the runs wrote different rows")
+    print(
+        f"Log: {args.lines:,} lines, {size / 1e6:.1f} MB; best of {args.repeat} "
+        f"rounds; {os.cpu_count()} CPUs; load average {load_before[0]:.2f} "
+        f"before, {load_after[0]:.2f} after"
+    )
+    for name in roots:
+        if len(roots) > 1:
+            print(f"\n{name}:")
+        _table(best[name])
 
 
 if __name__ == "__main__":
