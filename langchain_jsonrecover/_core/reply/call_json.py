@@ -323,15 +323,36 @@ def read_json_call(
     return Found(calls, blanks, stop)
 
 
+def _goes_on(text: ScanText, pos: int) -> bool:
+    """Whether JSON goes on at ``pos``, after a closed object.
+
+    A closer, a colon or a string, or a comma before a JSON value that is not
+    a word (prose after a comma is not).
+    """
+    head = text[pos : pos + 1]
+    if head and head in ']}:"':
+        return True
+    if head != ",":
+        return False
+    value = skip_space(text, pos + 1)
+    after = text[value : value + 1]
+    return bool(after) and after in '"{[-0123456789'
+
+
 def _glued_end(text: ScanText, pos: int) -> int | None:
     """The end of the objects glued right after ``pos`` (spaces between), if any.
 
     An object that does not close runs to the next token or the reply's end:
-    it is glued all the same.
+    it is glued all the same. So does JSON that goes on after the object
+    (``{"a": 1}, "b": 2}``, ``{"x": 1}, {"y": 2}]``): a closer slipped in
+    early, or a lost ``[``, whose first object is not the arguments.
     """
     end = None
     while True:
         begin = skip_space(text, pos)
+        if end is None and _goes_on(text, begin):
+            token = _next_token(text, begin)
+            return begin + len(text[begin:token].rstrip())
         if begin >= len(text) or text[begin] != "{":
             return end
         stop = _json_end(text, begin)
