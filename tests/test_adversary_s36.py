@@ -123,34 +123,28 @@ def test_an_item_of_a_broken_array_is_not_the_answer() -> None:
 
 
 @pytest.mark.parametrize(
-    "reply",
+    ("reply", "called"),
     [
-        # ``[{"x": true}, {"y": 2}]`` as arguments, its ``[`` lost.
-        '[TOOL_CALLS]f[ARGS]{"x": true}, {"y": 2}]',
-        '[TOOL_CALLS]f[ARGS]{"x": true}, 1]',
+        # ``[{"x": true}, {"y": 2}]`` as arguments, its ``[`` lost: no call.
+        ('[TOOL_CALLS]f[ARGS]{"x": true}, {"y": 2}]', None),
+        ('[TOOL_CALLS]f[ARGS]{"x": true}, 1]', None),
         # {"a": 1, "b": 2, "c": 3} with a '}' slipped in: "c" was dropped.
-        '[TOOL_CALLS]f[ARGS]{"a": 1, "b": 2}, "c": 3}',
-        '[TOOL_CALLS]f[ARGS]{"a": 1, "b": 2,}"c": 3}',
-        '[TOOL_CALLS]f[ARGS]{"a": 1}]',
+        ('[TOOL_CALLS]f[ARGS]{"a": 1, "b": 2}, "c": 3}', None),
+        ('[TOOL_CALLS]f[ARGS]{"a": 1, "b": 2,}"c": 3}', None),
+        ('[TOOL_CALLS]f[ARGS]{"a": 1}]', None),
+        # Prose, a blank line or another call after the arguments: a call.
+        ('[TOOL_CALLS]f[ARGS]{"x": true}, then I will wait.', {"x": True}),
+        ('[TOOL_CALLS]f[ARGS]{"x": true}\n\nDone.', {"x": True}),
+        ('[TOOL_CALLS]f[ARGS]{"x": true}[TOOL_CALLS]f[ARGS]{"x": false}', {"x": True}),
     ],
 )
-def test_arguments_that_go_on_make_no_call(reply: str) -> None:
-    message = recover_tool_calls(AIMessage(reply), [_TOOL])
-    assert message.tool_calls == []
-
-
-@pytest.mark.parametrize(
-    "reply",
-    [
-        '[TOOL_CALLS]f[ARGS]{"x": true}, then I will wait.',
-        '[TOOL_CALLS]f[ARGS]{"x": true}\n\nDone.',
-        '[TOOL_CALLS]f[ARGS]{"x": true}[TOOL_CALLS]f[ARGS]{"x": false}',
-    ],
-)
-def test_arguments_before_prose_or_a_call_still_call(reply: str) -> None:
-    message = recover_tool_calls(AIMessage(reply), [_TOOL])
-    assert [call["name"] for call in message.tool_calls][:1] == ["f"]
-    assert message.tool_calls[0]["args"] == {"x": True}
+def test_arguments_that_go_on_make_no_call(reply: str, called: object) -> None:
+    calls = recover_tool_calls(AIMessage(reply), [_TOOL]).tool_calls
+    if called is None:
+        assert calls == []
+    else:
+        assert [call["name"] for call in calls][:1] == ["f"]
+        assert calls[0]["args"] == called
 
 
 @pytest.mark.xfail(

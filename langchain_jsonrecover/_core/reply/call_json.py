@@ -327,7 +327,10 @@ def _goes_on(text: ScanText, pos: int) -> bool:
     """Whether JSON goes on at ``pos``, after a closed object.
 
     A closer, a colon or a string, or a comma before a JSON value that is not
-    a word (prose after a comma is not).
+    a word (prose after a comma is not). Stricter than
+    ``spans.after.continues_structure``, which must let a root in prose be
+    followed by ``, {…}`` or ``, 1``: after a call's arguments, any of these
+    makes the call doubtful, and no call is made.
     """
     head = text[pos : pos + 1]
     if head and head in ']}:"':
