@@ -73,7 +73,7 @@ CUT_KEY_AFTER_ROOT: Final = re.compile(
 # a window of the text holds in all of it. A lookahead:
 # ``flat.FLAT_BARE_OBJECT`` takes a root in prose only when it stands alone.
 STANDS_ALONE: Final = (
-    rf"(?![{_GLUED_FIRST}])"
+    r"(?![ruelas])"  # a literal's rest glued on (a number's: in the class below)
     r"(?=[ \t\r\n]*+(?:[^,\]}\"\[{0-9.\-tfn \t\r\n]|\.[^0-9]"
     r"|(?!true|false|null)[tfn][\s\S]{4}))"
 )
@@ -148,15 +148,26 @@ def item_before(text: str, start: int, lo: int) -> bool:
         >>> item_before('{"a": 1}, 3, {"b": 2}', 13, 0), item_before("so, {}", 4, 0)
         (True, False)
     """
+    i = _before_separator(text, start, lo, ",")
+    return i >= 0 and (
+        text[i] in '"0123456789' or text.endswith(("true", "false", "null"), lo, i + 1)
+    )
+
+
+def _before_separator(text: str, start: int, lo: int, separator: str) -> int:
+    """The last visible character before ``separator`` right before ``start``.
+
+    Spaces aside; a bounded look back (``LOOK`` characters, not before ``lo``).
+
+    Returns:
+        Its offset, or -1 when the separator or a character before it is not there.
+    """
     floor = max(lo, start - LOOK)
     i = _back_over_space(text, start - 1, floor)
-    if i < floor or text[i] != ",":
-        return False
+    if i < floor or text[i] != separator:
+        return -1
     i = _back_over_space(text, i - 1, floor)
-    return i >= floor and (
-        text[i] in '"0123456789'
-        or text.endswith(("true", "false", "null"), floor, i + 1)
-    )
+    return i if i >= floor else -1
 
 
 def _back_over_space(text: str, i: int, floor: int) -> int:
@@ -178,9 +189,5 @@ def after_key(text: str, start: int, lo: int) -> bool:
         >>> after_key('{"a": [1]}', 6, 0), after_key('see [1]', 4, 0)
         (True, False)
     """
-    floor = max(lo, start - LOOK)
-    i = _back_over_space(text, start - 1, floor)
-    if i < floor or text[i] != ":":
-        return False
-    i = _back_over_space(text, i - 1, floor)
-    return i >= floor and text[i] in "\"'"
+    i = _before_separator(text, start, lo, ":")
+    return i >= 0 and text[i] in "\"'"
