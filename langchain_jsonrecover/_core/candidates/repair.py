@@ -44,6 +44,7 @@ from langchain_jsonrecover._core.repair.single_edit import (
     fix_single_edit,
 )
 from langchain_jsonrecover._core.repair.single_edit_pieces import value_key
+from langchain_jsonrecover._core.repair.single_edit_readings import closers_inside
 from langchain_jsonrecover._core.repair.syntax import Repaired, repair_inner_quotes
 from langchain_jsonrecover._core.repair.syntax import repair as repair_syntax
 from langchain_jsonrecover._core.spans.after import continues_structure
@@ -180,10 +181,10 @@ class RepairPass:
         r"""A whole root object and one ``]`` after it, nothing else: two readings.
 
         ``{"input": "…"}]``: the ``]`` is stray (the root is the answer), or
-        the root's ``[`` was lost (an array of it). The candidate holds both;
-        only a schema that takes one of them decides (``settle``), else the
-        reply is an error. Where the single-edit search names one reading
-        (a short root), :meth:`_rival` gives the same pair.
+        the root's ``[`` was lost (an array of it); with a schema, ``}`` is
+        stray or one inside slipped in. The candidate holds each reading; only
+        a schema that takes one decides (``settle``), else an error. Where
+        the search names one reading (a short root), :meth:`_rival` gives the pair.
         """
         masked = self.masked
         root = decode(
@@ -196,8 +197,12 @@ class RepairPass:
             return None
         end = closer.end()
         if closer.group() == "}" and self.scan.scalars:  # a schema decides
+            text, max_depth = masked[start:end], self.scan.max_depth
+            inside = closers_inside(text, root.value, max_depth=max_depth)
+            if inside is None:
+                return None
             repairs = (*self.prepared.repairs, STRAY_BRACE)
-            return Candidate(start, end, "raw", repairs, value=root.value)
+            return Candidate(start, end, "raw", repairs, value=root.value, rival=inside)
         if masked[start] != "{" or closer.group() != "]":  # no schema: ``}`` too
             return None
         repairs = (*self.prepared.repairs, "character_inserted")
