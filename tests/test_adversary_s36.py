@@ -373,3 +373,30 @@ def test_items_then_a_container_after_a_root_go_on(reply: str, intended: Any) ->
 )  # fmt: skip
 def test_a_lost_last_closer_is_no_false_start(reply: str, intended: Any) -> None:
     _only_right_or_error(_answers(reply), intended)
+
+
+class _AB(BaseModel):
+    a: Any
+    b: Any
+
+
+@pytest.mark.parametrize(
+    ("reply", "intended"),
+    [
+        # A key written twice, one value a big integer: the message that
+        # names both values raised TypeError (orjson writes no such integer).
+        ('{"a": 1, "b": 100000000000000000000, "b": 2}', ERROR),
+        # The root's '}' lost after whole members (lost_closer_added): the
+        # big integer came back a float (1e+20).
+        ('{"b": 100000000000000000000, "a": "x"', _AB(a="x", b=10**20)),
+    ],
+)
+def test_a_big_integer_read_through_a_model_stays_exact(
+    reply: str, intended: Any
+) -> None:
+    answers = _schema_answers(reply, _AB)
+    assert all(answer is ERROR or answer == intended for answer in answers), answers
+    assert intended is ERROR or intended in answers
+    assert all(
+        not isinstance(answer, _AB) or type(answer.b) is int for answer in answers
+    )
