@@ -131,7 +131,7 @@ class Reader:
             self.schemas["dict"] = Schema(dict[str, Any])
             if value and all(key.isidentifier() for key in value):
                 fields: dict[str, Any] = dict.fromkeys(value, (Any, ...))
-                model = create_model(  # type: ignore[call-overload]
+                model = create_model(
                     "Model", __config__=ConfigDict(extra="forbid"), **fields
                 )
                 self.schemas["model"] = Schema(model)
