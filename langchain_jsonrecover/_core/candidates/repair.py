@@ -35,6 +35,7 @@ from langchain_jsonrecover._core.decode.tolerant import (
     DecodeFailure,
     Stopped,
     decode,
+    loads_within,
     within_depth,
 )
 from langchain_jsonrecover._core.repair.python_reads import STRAY_BRACE, read_tuples
@@ -197,8 +198,7 @@ class RepairPass:
             return None
         end = closer.end()
         if closer.group() == "}" and self.scan.scalars:  # a schema decides
-            text, max_depth = masked[start:end], self.scan.max_depth
-            inside = closers_inside(text, root.value, max_depth=max_depth)
+            inside = closers_inside(masked[start:end], root.value, self.scan.max_depth)
             if inside is None:
                 return None
             repairs = (*self.prepared.repairs, STRAY_BRACE)
@@ -489,12 +489,12 @@ def _member_before_brace(text: str, start: int, end: int, max_depth: int) -> boo
 
 
 def _same_value(one: Repaired, other: Repaired) -> bool:
-    """Whether two repairs read one value, as orjson reads their texts."""
+    """Whether two repairs read one value (big integers exact; depth unchecked)."""
     keys = []
-    for fixed in (one, other):  # no value kept with a fix: a big integer
-        key = value_key(fixed.value[0]) if fixed.value else None
+    for fixed in (one, other):
         try:
-            keys.append(key or value_key(orjson.loads(fixed.text)))
+            read = fixed.value or loads_within(fixed.text, len(fixed.text))
         except orjson.JSONDecodeError:
             return False
+        keys.append(value_key(read[0]))
     return keys[0] is not None and keys[0] == keys[1]

@@ -92,7 +92,7 @@ def one_edit_readings(text: str, *, max_depth: int) -> list[Kept] | None:
     return kept
 
 
-def closers_inside(text: str, root: Any, *, max_depth: int) -> tuple[Any, ...] | None:
+def closers_inside(text: str, root: Any, max_depth: int) -> tuple[Any, ...] | None:
     """The other values of a root (``root``) and a ``}`` after it: one inside dropped.
 
     ``{"a": {"b": 1}, "c": 2}}`` is the root and a stray ``}``, or
@@ -102,9 +102,9 @@ def closers_inside(text: str, root: Any, *, max_depth: int) -> tuple[Any, ...] |
 
     Example:
         >>> text = '{"a": {"b": 1}, "c": 2}}'
-        >>> closers_inside(text, {"a": {"b": 1}, "c": 2}, max_depth=9)
+        >>> closers_inside(text, {"a": {"b": 1}, "c": 2}, 9)
         ({'a': {'b': 1, 'c': 2}},)
-        >>> closers_inside('{"a": [1], "c": 2}}', {"a": [1], "c": 2}, max_depth=9)
+        >>> closers_inside('{"a": [1], "c": 2}}', {"a": [1], "c": 2}, 9)
         ()
     """
     readings = one_edit_readings(text, max_depth=max_depth)
