@@ -16,6 +16,7 @@ JSON, or an error: anything else is a wrong value.
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from langchain_core.messages import AIMessage
@@ -37,6 +38,8 @@ _TOOL: Final = {
 _BIG: Final = (10**20, -(10**25), 12345678901234567890123)
 WRAPS: Final = ("{}", "Result:\n{}\n\nDone.")
 ERROR: Final = "error"
+_TOKEN: Final = re.compile(r'"(?:[^"\\]++|\\.)*+"|[{}\[\],]', re.DOTALL)
+"""A string whole, or a bracket or comma (the originals are strict JSON)."""
 
 
 def canonical(value: Any) -> str:
@@ -87,21 +90,12 @@ def dumped(rng: random.Random, value: Any) -> str:
 
 
 def _outside(text: str) -> Iterator[tuple[int, str]]:
-    """Each offset outside strings and its character (strings' quotes included)."""
-    inside = escaped = False
-    for at, char in enumerate(text):
-        if inside:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                inside = False
-                yield at, char
-            continue
-        if char == '"':
-            inside = True
-        yield at, char
+    """Each bracket, comma and quote outside strings' text, and its offset."""
+    for token in _TOKEN.finditer(text):
+        at, end = token.span()
+        yield at, text[at]
+        if text[at] == '"':
+            yield end - 1, '"'
 
 
 def slips(text: str) -> Iterator[tuple[str, str]]:
