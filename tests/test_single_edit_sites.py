@@ -235,7 +235,7 @@ def test_a_fix_that_carries_its_value_compares_as_orjson_reads_its_text(
     value: Any, text: str, *, same: bool
 ) -> None:
     # The search hands its value on (big integers exact); checked against the
-    # repair pass's reading, it counts as orjson reads the text (a float).
+    # repair pass's reading, it counts as its text reads (big integers exact).
     carried = Repaired(text, (), truncated=False, end=len(text), value=(value,))
     passed = Repaired(text, (), truncated=False, end=len(text))
     assert _same_value(carried, passed) is same
