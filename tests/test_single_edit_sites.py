@@ -4,7 +4,7 @@ It also passes over, in C, the strings far before the stop that hold no site
 (``single_edit_far._tokens``): the far sites are those of a scan of every
 token, on every reply and wherever the window starts.
 
-Four kinds, each left out before it is read, never a reading of its own:
+Six kinds, each left out before it is read, never a reading of its own:
 
 - a quote far before the stop swapped with a comma or colon beside it
   (``"a":`` made ``"a:"``): the string is then followed by a value, or the
@@ -13,12 +13,18 @@ Four kinds, each left out before it is read, never a reading of its own:
 - a bracket, comma or colon inserted on the other side of a space outside
   strings (``1 ]`` for ``1] ``): the same tokens, so the same value
   (``kept_edits(distinct=True)``; ``distinct=False`` tries them again);
-- a bracket, comma or colon put near the stop where JSON lets none come
-  after the token before it (``[,``, ``1 {``): the text fails right there
+- an edit near the stop that puts first a character JSON lets not come
+  after the token before it, in the container open there (``[,``, ``1 {``,
+  ``["a":``, a string's opening quote dropped): the text fails right there
   (``single_edit_checks.cannot_follow``);
-- a quote put inside a string before a character that cannot follow a
-  string in a container (``"be"ta"``): the text fails right after it
-  (``single_edit._AFTER_STRING``).
+- a quote put inside a string, or swapped with the last character of its
+  text, before a character that cannot follow a string in a container
+  (``"be"ta"``, ``"bet"a``): the text fails right after it
+  (``single_edit._AFTER_STRING``);
+- at the closing quote of a string the decoder read, a bracket, comma or
+  colon put before it (more of its text: the stop stays where it was), a
+  quote put before it, or the quote dropped, escaped or swapped where the
+  string then takes in a line break (``single_edit_checks.closing_quote_fails``).
 
 So the search must answer exactly as it did with them, on every reply: the
 oracle's faulted replies, the slips of the speed rows, and slips at random
@@ -78,7 +84,7 @@ class _Every:
 
 @cache
 def _texts() -> tuple[str, ...]:
-    texts = list(seeded_texts())
+    texts = [*seeded_texts(), *slipped(100)]  # 100 records: 30 KB compact
     for count, seed in ((40, 0), (12, 1), (4, 2)):
         texts.extend(scattered(count, 40, seed))
     return tuple(texts)
@@ -94,6 +100,7 @@ def _trying_all(patch: pytest.MonkeyPatch) -> None:
 
     patch.setattr(single_edit, "kept_edits", every_insert)
     patch.setattr(single_edit, "cannot_follow", lambda *_: False)
+    patch.setattr(single_edit, "closing_quote_fails", lambda *_: False)
     patch.setattr(single_edit, "_AFTER_STRING", _Every())
     every_far_site(patch)
 

@@ -57,11 +57,13 @@ from langchain_jsonrecover._core.repair.single_edit_checks import (
     SEPARATORS,
     TYPOGRAPHIC,
     after_string,
+    back,
     before_structure,
     between_separators,
     between_strings,
     cannot_follow,
     closes_pair,
+    closing_quote_fails,
     colon_name,
     joins_layout,
     may_quote,
@@ -383,11 +385,13 @@ def _edits(
 
     Near the stop from ``far.last`` back to ``lo``, then the far ones. Left out
     before ``layout`` outside strings: an edit that fails where it is made
-    (:func:`cannot_follow`), and where ``distinct`` a bracket, comma or colon
-    inserted before a space under the name it has after it (``1 ]``, ``1] ``).
+    (:func:`cannot_follow`, in the containers open there), and where ``distinct``
+    a bracket, comma or colon inserted before a space under the name it has after
+    it (``1 ]``, ``1] ``); at a closing quote, one that :func:`closing_quote_fails`.
     """
     in_array = bool(far.stack) and text[far.stack[-1]] == "["
     strings = far.strings
+    kinds = [text[at] for at in far.stack] if layout == far.last - 1 else None
     after: dict[str, str] = {}
     for at in range(min(far.last, len(text) - 1), lo - 1, -1):
         while strings and strings[-1][0] >= at:
@@ -396,7 +400,9 @@ def _edits(
             after = {}
             yield from _edits_in_string(text, at, strings[-1][0])
             continue
-        outside = at < layout and not (strings and at == strings[-1][1] - 1)
+        closing = bool(strings) and at == strings[-1][1] - 1
+        outside = at < layout and not closing
+        inner = back(kinds, text[at] if outside else "")
         same = distinct and at + 1 < layout and text[at] in _LAYOUT
         here: dict[str, str] = {}
         for edit in _edits_at(text, at, in_array=in_array, stop=far.last - 1):
@@ -404,7 +410,8 @@ def _edits(
                 here[edit[2]] = edit[3]
                 if same and after.get(edit[2]) == edit[3]:
                     continue
-            if not (outside and cannot_follow(text, at, edit[2][:1])):
+            fails = closing and closing_quote_fails(text, at, edit[1], edit[2])
+            if not (fails or (outside and cannot_follow(text, at, edit[1:3], inner))):
                 yield edit
         after = here
     for at in reversed(far.slots):
@@ -431,8 +438,8 @@ def _edits_in_string(text: str, at: int, start: int = 0) -> Iterator[Edit]:
     may follow a string in a container (before anything else the text fails
     right after it), a ``'`` or backtick taken for the closing quote, or the
     last character swapped with the closing quote (``"name:"`` for
-    ``"name":``); any other edit there leaves the string a string and the
-    decoder's stop where it was.
+    ``"name":``; after no backslash, only before what may follow a string);
+    any other edit there leaves the string a string and the stop where it was.
     """
     if may_quote(text, at):
         if text[at] in _AFTER_STRING:
@@ -441,7 +448,7 @@ def _edits_in_string(text: str, at: int, start: int = 0) -> Iterator[Edit]:
             yield at - 2, 0, "\\", "character_inserted"
     if text[at] in _IN_STRING:
         yield at, 1, '"', _HALF_PAIR if splits_pair(text, at) else "character_replaced"
-    if text[at + 1] == '"':
+    if text[at + 1] == '"' and (text[at] in _AFTER_STRING or text[at - 1] == "\\"):
         yield at, 2, '"' + text[at], "characters_swapped"
 
 
