@@ -20,7 +20,7 @@ Six kinds, each left out before it is read, never a reading of its own:
 - a quote put inside a string, or swapped with the last character of its
   text, before a character that cannot follow a string in a container
   (``"be"ta"``, ``"bet"a``): the text fails right after it
-  (``single_edit._AFTER_STRING``);
+  (``single_edit_near._AFTER_STRING``);
 - at the closing quote of a string the decoder read, a bracket, comma or
   colon put before it (more of its text: the stop stays where it was), a
   quote put before it, or the quote dropped, escaped or swapped where the
@@ -58,6 +58,7 @@ from langchain_jsonrecover._core.repair import (
     single_edit,
     single_edit_checks,
     single_edit_far,
+    single_edit_near,
 )
 from langchain_jsonrecover._core.repair.single_edit import (
     CONTROL,
@@ -99,9 +100,9 @@ def _trying_all(patch: pytest.MonkeyPatch) -> None:
         return kept_edits(*args, **{**options, "distinct": False})
 
     patch.setattr(single_edit, "kept_edits", every_insert)
-    patch.setattr(single_edit, "cannot_follow", lambda *_: False)
-    patch.setattr(single_edit, "closing_quote_fails", lambda *_: False)
-    patch.setattr(single_edit, "_AFTER_STRING", _Every())
+    patch.setattr(single_edit_near, "cannot_follow", lambda *_: False)
+    patch.setattr(single_edit_near, "closing_quote_fails", lambda *_: False)
+    patch.setattr(single_edit_near, "_AFTER_STRING", _Every())
     every_far_site(patch)
 
 
@@ -222,8 +223,8 @@ def test_the_checks_near_the_stop_leave_out_most_edits_of_a_slip(
     text = slipped(40)[slip]
     new = _work(text, monkeypatch)
     with monkeypatch.context() as patch:
-        patch.setattr(single_edit, "cannot_follow", lambda *_: False)
-        patch.setattr(single_edit, "closing_quote_fails", lambda *_: False)
+        patch.setattr(single_edit_near, "cannot_follow", lambda *_: False)
+        patch.setattr(single_edit_near, "closing_quote_fails", lambda *_: False)
         old = _work(text, patch)
     assert 5 * new.calls < 3 * old.calls
 
