@@ -16,7 +16,8 @@ Six kinds, each left out before it is read, never a reading of its own:
 - an edit near the stop that puts first a character JSON lets not come
   after the token before it, in the container open there (``[,``, ``1 {``,
   ``["a":``, a string's opening quote dropped): the text fails right there
-  (``single_edit_checks.cannot_follow``);
+  (``single_edit_checks.cannot_follow``; a bracket, comma, colon or quote
+  that ``follows`` does not let come there is not even put);
 - a quote put inside a string, or swapped with the last character of its
   text, before a character that cannot follow a string in a container
   (``"be"ta"``, ``"bet"a``): the text fails right after it
@@ -101,6 +102,7 @@ def _trying_all(patch: pytest.MonkeyPatch) -> None:
 
     patch.setattr(single_edit, "kept_edits", every_insert)
     patch.setattr(single_edit_near, "cannot_follow", lambda *_: False)
+    patch.setattr(single_edit_near, "follows", lambda *_: single_edit_checks.ANY)
     patch.setattr(single_edit_near, "closing_quote_fails", lambda *_: False)
     patch.setattr(single_edit_near, "_AFTER_STRING", _Every())
     every_far_site(patch)
@@ -224,9 +226,19 @@ def test_the_checks_near_the_stop_leave_out_most_edits_of_a_slip(
     new = _work(text, monkeypatch)
     with monkeypatch.context() as patch:
         patch.setattr(single_edit_near, "cannot_follow", lambda *_: False)
+        patch.setattr(single_edit_near, "follows", lambda *_: single_edit_checks.ANY)
         patch.setattr(single_edit_near, "closing_quote_fails", lambda *_: False)
         old = _work(text, patch)
     assert 5 * new.calls < 3 * old.calls
+
+
+def test_what_follows_an_opener_or_separator_is_what_may_start_there() -> None:
+    # ``follows`` answers from a table of its own; ``cannot_follow`` asks it of
+    # brackets, separators and quotes, and the table of JSON of the rest.
+    checks = single_edit_checks
+    for last, nexts in checks._NEXT.items():
+        assert set(checks._OPENED[last]) == nexts & checks._TOKEN_ENDS
+    assert set(checks.ANY) == checks._TOKEN_ENDS
 
 
 def _lost_bracket(indent: int) -> str:

@@ -33,6 +33,8 @@ _FOLLOWS: Final = {"{": "}", "[": "{[]", ",": "{[", ":": "{["}
 opener or a separator, an opener (or the closer); after a value (or a key), a
 separator or a closer."""
 _STRUCTURAL: Final = frozenset("{}[],:")
+_TOKEN_ENDS: Final = _STRUCTURAL | {'"'}
+"""What no number or literal goes on with."""
 _VALUE: Final = frozenset('"{[-0123456789tfn')
 """What a JSON value starts with."""
 _NEXT: Final = {
@@ -42,11 +44,13 @@ _NEXT: Final = {
     ":": _VALUE,
 }
 """What JSON lets come after an opener or separator (after an object's comma: a key)."""
+_OPENED: Final = {"{": '"}', "[": '"{[]', ",": '"{[', ":": '"{['}
+"""Of those, the brackets, separators and quote."""
+ANY: Final = '"' + "".join(sorted(_STRUCTURAL))
+"""Every bracket, separator and quote (:func:`follows` where it asks nothing)."""
 _WHITE: Final = " \t\r\n"
 _AFTER_TOKEN: Final = frozenset(' \t\r\n"]}')
 """Where a value has ended (no number or literal goes on)."""
-_TOKEN_ENDS: Final = _STRUCTURAL | {'"'}
-"""What no number or literal goes on with."""
 _OPENERS: Final = frozenset("[{")
 _CLOSERS: Final = {"}": "{", "]": "["}
 _CONTROL_NEXT: Final = re.compile(r'[^"\\\x00-\x1f]*+[\x00-\x1f]')
@@ -251,6 +255,33 @@ def colon_name(text: str, at: int, drop: int, new: str, name: str) -> str:
     return "two_strings" if set_like else name
 
 
+def follows(text: str, at: int, inner: str = "") -> str:
+    """The brackets, commas, colons and quote that JSON lets come first at ``at``.
+
+    What :func:`cannot_follow` lets through of these (all of them where it
+    asks nothing): the search puts no other there.
+
+    Example:
+        >>> follows('{"a": [1, 2', 9), follows('{"a": [1, 2', 9, "[")
+        ('"{[', '"{[')
+        >>> follows('{"a": 1, ', 9, "{"), follows('["a" ', 5, "["), follows('["a" ', 5)
+        ('"', ',]', ',:]}"')
+    """
+    before = text[max(0, at - _LOOK_BACK) : at].rstrip(_WHITE)
+    if not before:
+        return ANY
+    last = before[-1]
+    if last in _FOLLOWS:
+        if not inner:
+            return '"' + _FOLLOWS[last]
+        return '"' if last == "," and inner == "{" else _OPENED[last]
+    if not inner:
+        return ',:]}"'
+    if inner == "[":
+        return ",]"
+    return ",:}" if last == '"' else ",}"
+
+
 def cannot_follow(text: str, at: int, edit: tuple[int, str], inner: str = "") -> bool:
     """Whether JSON lets nothing that the edit puts first at ``at`` come there.
 
@@ -283,25 +314,17 @@ def cannot_follow(text: str, at: int, edit: tuple[int, str], inner: str = "") ->
         _WHITE
     )
     first = rest[:1]
-    if not first or (not inner and first not in _STRUCTURAL):
+    if not first:
         return False
+    if first in _TOKEN_ENDS:
+        return first not in follows(text, at, inner)
     before = text[max(0, at - _LOOK_BACK) : at].rstrip(_WHITE)
-    if not before:
+    if not inner or not before:
         return False
     last = before[-1]
-    if last in _FOLLOWS:
-        if not inner:
-            return first not in _FOLLOWS[last]
-        if last == "," and inner == "{":
-            return first != '"'
-        return first not in _NEXT[last]
-    if text[at - 1] not in _AFTER_TOKEN and first not in _TOKEN_ENDS:
-        return False  # a number or literal that may go on
-    if not inner:
-        return first not in ",:]}"
-    if inner == "[":
-        return first not in ",]"
-    return first not in (",:}" if last == '"' else ",}")
+    if last in _NEXT:
+        return (last == "," and inner == "{") or first not in _NEXT[last]
+    return text[at - 1] in _AFTER_TOKEN  # a value ended, no number or literal
 
 
 def back(kinds: list[str] | None, char: str) -> str:

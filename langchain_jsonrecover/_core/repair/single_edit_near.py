@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from langchain_jsonrecover._core.repair.single_edit_checks import (
+    ANY,
     SEPARATORS,
     TYPOGRAPHIC,
     after_string,
@@ -25,6 +26,7 @@ from langchain_jsonrecover._core.repair.single_edit_checks import (
     closes_pair,
     closing_quote_fails,
     colon_name,
+    follows,
     joins_layout,
     may_quote,
     quote_in_key,
@@ -112,9 +114,10 @@ def edits(
         closing = bool(strings) and at == strings[-1][1] - 1
         outside = at < layout and not closing
         inner = back(kinds, text[at] if outside else "")
+        fit = follows(text, at, inner) if outside else ANY
         same = distinct and at + 1 < layout and text[at] in _LAYOUT
         here: dict[str, str] = {}
-        for edit in _edits_at(text, at, in_array=in_array, stop=far.last - 1):
+        for edit in _edits_at(text, at, in_array=in_array, stop=far.last - 1, fit=fit):
             if not edit[1] and edit[2] in _INSERTED_NOT_QUOTE:
                 here[edit[2]] = edit[3]
                 if same and after.get(edit[2]) == edit[3]:
@@ -161,7 +164,15 @@ def _in_string(text: str, at: int, start: int = 0) -> Iterator[Edit]:
         yield at, 2, '"' + text[at], "characters_swapped"
 
 
-def _edits_at(text: str, at: int, *, in_array: bool, stop: int) -> Iterator[Edit]:
+def _edits_at(
+    text: str, at: int, *, in_array: bool, stop: int, fit: str = ANY
+) -> Iterator[Edit]:
+    """The edits at ``at`` outside strings, with their names.
+
+    A bracket, comma, colon or quote is put (or put for another) only where
+    it is in ``fit``, what JSON lets come there (``follows``): elsewhere the
+    text fails right there.
+    """
     char = text[at]
     between_digits = (text[at - 1 : at] + text[at + 1 : at + 2]).isdigit()
     if char in _DROPPED and not (
@@ -180,11 +191,14 @@ def _edits_at(text: str, at: int, *, in_array: bool, stop: int) -> Iterator[Edit
         yield at, 1, "", name
     elif char == " " and between_digits:
         yield at, 1, "", DIGITS_JOINED
-    splits = splits_number(text, at)
-    strings = in_array and between_strings(text, at)
+    splits = None  # asked once, where a comma or colon fits
     for new in _INSERTED if may_quote(text, at) else _INSERTED_NOT_QUOTE:
+        if new not in fit:
+            continue
+        if new in ",:" and splits is None:
+            splits = splits_number(text, at)
         name = DIGITS_JOINED if splits and new in ",:" else "character_inserted"
-        if strings and new == ",":
+        if new == "," and in_array and between_strings(text, at):
             name = TWO_STRINGS
         elif new == '"' and swallows(text, at, stop):
             name = SWALLOWED
@@ -196,6 +210,8 @@ def _edits_at(text: str, at: int, *, in_array: bool, stop: int) -> Iterator[Edit
     ):
         yield at, 0, "\\", "character_inserted"
     for new in _REPLACEMENTS.get(char, ""):
+        if new not in fit:
+            continue
         name = "character_replaced"
         if char in TYPOGRAPHIC and splits_pair(text, at):
             name = HALF_PAIR
