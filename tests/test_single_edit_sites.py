@@ -317,12 +317,24 @@ def _open_by_walk(text: str, lo: int, stop: int) -> tuple[int, list[int], list[i
     return start, *state
 
 
+def _nested(rng: random.Random, depth: int) -> str:
+    """A value nested up to ``depth`` levels, with brackets and escapes in strings."""
+    if depth == 0 or rng.random() < 0.2:
+        return rng.choice(['"a"', '"[{"', '"\\""', '"}\\\\"', "1", "null"])
+    items = [_nested(rng, depth - 1) for _ in range(rng.randrange(4))]
+    if rng.random() < 0.5:
+        return "[" + ", ".join(items) + "]"
+    return "{" + ", ".join(f'"k{at}": {item}' for at, item in enumerate(items)) + "}"
+
+
 def test_the_containers_open_before_the_scan_are_those_of_a_walk() -> None:
     # ``open_before`` takes the brackets in C and reads only the gaps of the
-    # levels it returns for their last comma; a walk reads every character.
+    # levels it returns for their last comma; a walk reads every character
+    # (replies, and values nested nine deep cut anywhere).
     rng = random.Random(11)  # noqa: S311
     cases = 0
-    for text in _texts()[::3]:
+    nested = [_nested(rng, 9) for _ in range(300)]
+    for text in [*_texts()[::3], *nested]:
         stop = stop_of(text)[0]
         for end in {stop, rng.randrange(len(text) + 1)} - {-1}:
             for lo in {1, max(1, end - 64), end, rng.randrange(end + 1)}:
