@@ -17,7 +17,9 @@ Six kinds, each left out before it is read, never a reading of its own:
   after the token before it, in the container open there (``[,``, ``1 {``,
   ``["a":``, a string's opening quote dropped): the text fails right there
   (``single_edit_checks.cannot_follow``; a bracket, comma, colon or quote
-  that ``follows`` does not let come there is not even put);
+  that ``follows`` does not let come there is not even put), at the stop
+  too where it is outside strings, and none after the stop where what
+  stands there may not come there;
 - a quote put inside a string, or swapped with the last character of its
   text, before a character that cannot follow a string in a container
   (``"be"ta"``, ``"bet"a``): the text fails right after it
@@ -239,6 +241,22 @@ def test_what_follows_an_opener_or_separator_is_what_may_start_there() -> None:
     for last, nexts in checks._NEXT.items():
         assert set(checks._OPENED[last]) == nexts & checks._TOKEN_ENDS
     assert set(checks.ANY) == checks._TOKEN_ENDS
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [("[01]", "[0,1]"), ("[1, 02]", "[1, 0,2]")],
+    ids=["first_item", "second_item"],
+)
+def test_an_edit_past_the_stop_is_made_where_what_stands_there_may(
+    text: str, fixed: str
+) -> None:
+    # orjson stops at the 0 (no leading zero), which may come there: the
+    # comma after it still reads the text. Where what stands at the stop may
+    # not come there (``[1 2]``: the 2), no edit after it is made.
+    found = fix_single_edit(text, max_depth=200)
+    assert isinstance(found, Repaired)
+    assert found.text == fixed
 
 
 def _lost_bracket(indent: int) -> str:

@@ -99,12 +99,23 @@ def edits(
     (:func:`cannot_follow`, in the containers open there), and where ``distinct``
     a bracket, comma or colon inserted before a space under the name it has after
     it (``1 ]``, ``1] ``); at a closing quote, one that :func:`closing_quote_fails`.
+    Where the stop is outside strings (``layout`` is the stop, and the kinds of
+    the containers open there are walked back), an edit at the stop is asked
+    too, and where JSON lets not come what stands at the stop, none after it
+    is made: the text would still fail there.
     """
     in_array = bool(far.stack) and text[far.stack[-1]] == "["
     strings = far.strings
     kinds = [text[at] for at in far.stack] if layout == far.last - 1 else None
+    last = min(far.last, len(text) - 1)
+    if (
+        kinds is not None
+        and text[layout] not in _LAYOUT
+        and cannot_follow(text, layout, (0, ""), back(kinds, ""))
+    ):
+        last = layout  # what stands at the stop fails there: no edit after it helps
     after: dict[str, str] = {}
-    for at in range(min(far.last, len(text) - 1), lo - 1, -1):
+    for at in range(last, lo - 1, -1):
         while strings and strings[-1][0] >= at:
             strings.pop()
         if strings and at < strings[-1][1] - 1:
@@ -112,8 +123,9 @@ def edits(
             yield from _in_string(text, at, strings[-1][0])
             continue
         closing = bool(strings) and at == strings[-1][1] - 1
-        outside = at < layout and not closing
-        inner = back(kinds, text[at] if outside else "")
+        read = at < layout and not closing  # before the stop, outside strings
+        inner = back(kinds, text[at] if read else "")
+        outside = read or (at == layout and kinds is not None)
         fit = follows(text, at, inner) if outside else ANY
         same = distinct and at + 1 < layout and text[at] in _LAYOUT
         here: dict[str, str] = {}
