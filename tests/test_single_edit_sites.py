@@ -62,6 +62,7 @@ from langchain_jsonrecover._core.repair import (
     single_edit_checks,
     single_edit_far,
     single_edit_near,
+    single_edit_open,
 )
 from langchain_jsonrecover._core.repair.single_edit import (
     CONTROL,
@@ -176,6 +177,40 @@ def test_the_far_sites_are_those_of_a_scan_of_every_token(
 
     monkeypatch.setattr(single_edit_far, "_tokens", every_token)
     assert [_far(text, back) for text, back in starts] == fast
+
+
+def test_the_far_sites_are_alike_where_the_scan_starts_at_the_container_open(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # ``open_near`` finds the container open at the stop and its parent by
+    # orjson, and only the kinds of those around them: every site and the
+    # containers around it are those of ``open_before``'s scan, but for the
+    # openers around the parent (and the parent's own context), which no
+    # edit reads (``before_innermost`` rules their edits out).
+    rng = random.Random(7)  # noqa: S311
+    starts = [(text, back) for text in _texts() for back in (64, rng.randrange(999))]
+    near = [_far(text, back) for text, back in starts]
+    with monkeypatch.context() as patch:
+        patch.setattr(single_edit_far, "open_near", lambda *_: None)
+        scanned = [_far(text, back) for text, back in starts]
+    taken = 0
+    for (text, _), new, old in zip(starts, near, scanned, strict=True):
+        if new is None or old is None or not new["outer"]:
+            assert new == old
+            continue
+        taken += 1
+        outer = len(old["stack"]) - len(new["stack"])
+        assert old["stack"][outer:] == new["stack"]
+        assert new["outer"] == "".join(text[at] for at in old["stack"][:outer])
+        assert old["openers"][outer:] == new["openers"]
+        dropped = set(old["stack"][: outer + 1])
+        assert new["contexts"] == {
+            at: context for at, context in old["contexts"].items() if at not in dropped
+        }
+        for name in ("slots", "quotes", "child", "child_ends", "strings", "closers"):
+            assert new[name] == old[name], name
+        assert new["near"] == old["near"]
+    assert taken > 100
 
 
 @dataclass
@@ -358,7 +393,7 @@ def test_the_containers_open_before_the_scan_are_those_of_a_walk() -> None:
             for lo in {1, max(1, end - 64), end, rng.randrange(end + 1)}:
                 cases += 1
                 walked = _open_by_walk(text, lo, end)
-                assert single_edit_far.open_before(text, lo, end) == walked
+                assert single_edit_open.open_before(text, lo, end) == walked
     assert cases > 1000
 
 
