@@ -15,11 +15,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-import orjson
-
 from langchain_jsonrecover._core.decode.tolerant import END_OF_DATA, TRAILING
-from langchain_jsonrecover._core.repair.splice import open_at
-from langchain_jsonrecover._core.repair.tokens import STRICT_LINE
+from langchain_jsonrecover._core.repair.splice import open_at, open_back
 
 _BRACKET_NEXT: Final = re.compile(
     r'[^"{}\[\]]*+(?:"[^"\\]*+(?:\\.[^"\\]*+)*+"[^"{}\[\]]*+)*+(?:([{}\[\]])|"|\Z)',
@@ -28,10 +25,6 @@ _BRACKET_NEXT: Final = re.compile(
 """The next bracket (group 1) past the strings and the rest before it (a gap)."""
 _LAST_COMMA: Final = re.compile(r'(?:[^",]++|"(?:[^"\\]++|\\.)*+"|(,))*+', re.DOTALL)
 """Over a gap: its last comma outside strings (group 1)."""
-_TRIES: Final = 16
-"""Openers tried back from the stop for one open there (:func:`open_near`)."""
-_AFTER_STOP: Final = 64
-"""Characters past the stop each try reads, for orjson to see the same slip."""
 
 
 def open_near(
@@ -48,7 +41,7 @@ def open_near(
     holding a site there starts after it); of the containers around the
     parent only their kinds are taken, in C (``splice.open_at``): no site
     reads their offsets or commas. ``None`` where one is not found in
-    ``_TRIES`` openers, or the innermost opens at or past ``lo`` (the window).
+    ``splice._TRIES`` openers, or the innermost opens at or past ``lo``.
 
     Returns:
         Where the scan starts, the kinds around the parent (outermost first),
@@ -59,10 +52,10 @@ def open_near(
         >>> open_near(text, 27, 31)
         (25, '{', [19], [-1, -1])
     """
-    inner = _open_at(text, stop, stop)
+    inner = open_back(text, stop, stop, _in_container, "{[")
     if not 0 < inner < lo:
         return None
-    parent = _open_at(text, inner, stop)
+    parent = open_back(text, inner, stop, _in_container, "{[")
     if parent < 0:
         return None
     kinds = open_at(text, parent)
@@ -71,24 +64,9 @@ def open_near(
     return inner, kinds, [parent], [-1, _last_comma_in(text, parent, inner)]
 
 
-def _open_at(text: str, pos: int, stop: int) -> int:
-    """The last opener before ``pos`` whose container is open at the stop (or -1)."""
-    hi = stop + _AFTER_STOP
-    for _ in range(_TRIES):
-        pos = max(text.rfind("{", 0, pos), text.rfind("[", 0, pos))
-        if pos < 0:
-            return -1
-        try:
-            orjson.loads(text[pos:hi])
-        except orjson.JSONDecodeError as exc:
-            if exc.pos == stop - pos and not exc.msg.startswith(
-                (TRAILING, END_OF_DATA)
-            ):
-                line = text.rfind("\n", 0, pos) + 1
-                outside = STRICT_LINE.match(text, line, pos)
-                if outside is not None and outside.end() == pos:
-                    return pos
-    return -1
+def _in_container(message: str) -> bool:
+    """Whether orjson stopped inside a value (not after one, nor at the end)."""
+    return not message.startswith((TRAILING, END_OF_DATA))
 
 
 def _last_comma_in(text: str, opener: int, end: int) -> int:
