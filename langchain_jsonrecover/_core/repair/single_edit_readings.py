@@ -28,13 +28,12 @@ from langchain_jsonrecover._core.repair.single_edit import (
     CONTROL,
     ESCAPE,
     INNER_LIMIT,
-    REFUSING,
-    Edit,
     Kept,
     fix_single_edit,
     kept_edits,
     stop_of,
 )
+from langchain_jsonrecover._core.repair.single_edit_near import REFUSING, Edit
 from langchain_jsonrecover._core.repair.single_edit_pieces import value_key
 from langchain_jsonrecover._core.repair.syntax import Repaired, repair_inner_quotes
 
