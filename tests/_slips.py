@@ -113,10 +113,12 @@ def every_far_site(patch: pytest.MonkeyPatch) -> None:
     closer followed by one (``_goes_on_open``), a bracket swapped out of
     a string where it cannot follow it (``quote_swaps``'s ``inner``), and
     any edit before the innermost container open at the stop
-    (``before_innermost``), and the sites before it (``open_before``).
+    (``before_innermost``), and the sites before it (``open_before``,
+    ``open_near``).
     """
     patch.setattr(single_edit, "before_innermost", lambda *_: False)
     patch.setattr(single_edit_far, "open_before", lambda *_: (0, [], [-1]))
+    patch.setattr(single_edit_far, "open_near", lambda *_: None)
     comma = re.compile(r"[ \t\r\n]*+,")
     patch.setattr(single_edit_far, "_MEMBER_NEXT", {"}": comma, "]": comma})
     patch.setattr(single_edit_far, "_goes_on_open", lambda *_: True)

@@ -7,7 +7,8 @@ that chooses among readings reads: each turns the chosen value into a failure.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import json
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -112,9 +113,18 @@ def unless_repeated(
     if repeated is None:
         return found
     key, first, second = repeated
-    said = [orjson.dumps(v, default=str).decode()[:40] for v in (first, second)]
+    said = [_said(v) for v in (first, second)]
     message = f"the key is written twice, with {said[0]} and {said[1]}: two readings"
     error = FieldError(key, message, said[1])
     return ReplyFailure(
         "schema", "", pos=start, start=start, detail=TWO_READINGS, errors=(error,)
     )
+
+
+def _said(value: Any) -> str:
+    """A value's JSON for a message, cut to 40 characters (big integers too)."""
+    try:
+        text = orjson.dumps(value, default=str).decode()
+    except TypeError:  # an integer past 64 bits
+        text = json.dumps(value, default=str, ensure_ascii=False)
+    return text[:40]

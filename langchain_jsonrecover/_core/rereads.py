@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from langchain_jsonrecover._core.decode.skip import STRING_REST
+from langchain_jsonrecover._core.decode.tolerant import loads_within
 from langchain_jsonrecover._core.found import Extraction, ReplyFailure
 from langchain_jsonrecover._core.repair.single_edit_pieces import value_key
 from langchain_jsonrecover._core.repair.single_edit_readings import one_edit_readings
@@ -95,7 +96,7 @@ def reread(
     if found is None:
         found = echoed_reply_read(text, failure, schema, max_depth=max_depth)
     if found is None:
-        found = lost_closer_added(text, failure, schema)
+        found = lost_closer_added(text, failure, schema, max_depth=max_depth)
     if found is None:
         found = row_opener_added(text, failure, schema, max_depth=max_depth)
     return failure if found is None else found
@@ -172,7 +173,7 @@ def echoed_reply_read(
 
 
 def lost_closer_added(
-    text: str, failure: ReplyFailure, schema: Schema
+    text: str, failure: ReplyFailure, schema: Schema, *, max_depth: int
 ) -> Extraction | None:
     """A root object that lost its ``}`` after whole members holding every field."""
     if failure.kind != "truncated" or failure.cut_off or failure.start is None:
@@ -181,11 +182,11 @@ def lost_closer_added(
     body = tail.rstrip()
     if not body.startswith("{") or not (body.endswith('"') or len(body) < len(tail)):
         return None  # a scalar at the end may be cut: ``1`` of ``12``
-    try:
-        value = orjson.loads(body + "}")
+    try:  # big integers kept exact (orjson alone makes floats of them)
+        value, shallow = loads_within(body + "}", max_depth)
     except orjson.JSONDecodeError:
         return None  # more than the root's ``}`` is open, or a key is cut
-    if not isinstance(value, dict) or not schema.fields <= value.keys():
+    if not shallow or not isinstance(value, dict) or not schema.fields <= value.keys():
         return None
     if not schema.fields:
         return None

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Final
 from langchain_jsonrecover._core.candidates.kinds import CandidateFailure
 from langchain_jsonrecover._core.candidates.order import SEVERAL
 from langchain_jsonrecover._core.found import Extraction, ReplyFailure
+from langchain_jsonrecover._core.repair.python_reads import STRAY_BRACE
 from langchain_jsonrecover._core.schema.validate import (
     Accepted,
     FieldError,
@@ -42,6 +43,11 @@ _OPENS_MEMBER: Final = re.compile(r'\{[ \t\r\n]*+"[^"\\\n]{1,80}"[ \t\r\n]*+:')
 _TWO_CLOSER_READINGS: Final = (
     "a stray closer after the JSON, or a lost opener before it (two readings)"
 )
+_CLOSER_INSIDE: Final = (
+    "a stray closer after the JSON, or one too many inside it (two readings)"
+)
+_SETTLED: Final = frozenset({"character_inserted", STRAY_BRACE})
+"""The names of the readings ``settle`` chooses among, replaced by its choice's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,16 +174,27 @@ def noted(
 
 
 def settle(candidate: Candidate, schema: Schema | None) -> Candidate:
-    """One reading of a candidate the repair read two ways, or a failure.
+    """One reading of a candidate the repair read several ways, or a failure.
 
+    A root and a closer after it is the root with an opener lost (the value,
+    an array of the root: ``{"a": 1}]``) or a stray closer (the root, its
+    rival); a root and a ``}`` after it (``STRAY_BRACE``) is the root, or a
+    ``}`` slipped in inside it (each rival: ``{"a": {"b": 1}, "c": 2}}``).
     A schema decides when exactly one of them validates as it stands (an
     object schema takes the root, a list schema the array), else when exactly
     one validates at all.
     """
-    readings = (
+    readings: tuple[tuple[Any, str], ...] = (
         (candidate.value, "opener_inserted"),
-        (candidate.rival[0], "stray_closer_dropped"),
+        (candidate.rival[0], STRAY_BRACE),
     )
+    reason = _TWO_CLOSER_READINGS
+    if STRAY_BRACE in candidate.repairs:
+        readings = (
+            (candidate.value, STRAY_BRACE),
+            *((value, "character_dropped") for value in candidate.rival),
+        )
+        reason = _CLOSER_INSIDE
     if schema is not None:
         verdicts = [(schema.accept(value), value, name) for value, name in readings]
         for strict in (True, False):
@@ -189,9 +206,9 @@ def settle(candidate: Candidate, schema: Schema | None) -> Candidate:
             ]
             if len(fits) == 1:
                 value, name = fits[0]
-                kept = tuple(r for r in candidate.repairs if r != "character_inserted")
+                kept = tuple(r for r in candidate.repairs if r not in _SETTLED)
                 return candidate._replace(value=value, repairs=(*kept, name), rival=())
-    failure = CandidateFailure("invalid_json", _TWO_CLOSER_READINGS, candidate.start)
+    failure = CandidateFailure("invalid_json", reason, candidate.start)
     return candidate._replace(value=None, failure=failure, rival=())
 
 

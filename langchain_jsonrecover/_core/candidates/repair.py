@@ -35,6 +35,7 @@ from langchain_jsonrecover._core.decode.tolerant import (
     DecodeFailure,
     Stopped,
     decode,
+    loads_within,
     within_depth,
 )
 from langchain_jsonrecover._core.repair.python_reads import STRAY_BRACE, read_tuples
@@ -44,6 +45,7 @@ from langchain_jsonrecover._core.repair.single_edit import (
     fix_single_edit,
 )
 from langchain_jsonrecover._core.repair.single_edit_pieces import value_key
+from langchain_jsonrecover._core.repair.single_edit_readings import closers_inside
 from langchain_jsonrecover._core.repair.syntax import Repaired, repair_inner_quotes
 from langchain_jsonrecover._core.repair.syntax import repair as repair_syntax
 from langchain_jsonrecover._core.spans.after import continues_structure
@@ -180,10 +182,10 @@ class RepairPass:
         r"""A whole root object and one ``]`` after it, nothing else: two readings.
 
         ``{"input": "…"}]``: the ``]`` is stray (the root is the answer), or
-        the root's ``[`` was lost (an array of it). The candidate holds both;
-        only a schema that takes one of them decides (``settle``), else the
-        reply is an error. Where the single-edit search names one reading
-        (a short root), :meth:`_rival` gives the same pair.
+        the root's ``[`` was lost (an array of it); with a schema, ``}`` is
+        stray or one inside slipped in. The candidate holds each reading; only
+        a schema that takes one decides (``settle``), else an error. Where
+        the search names one reading (a short root), :meth:`_rival` gives the pair.
         """
         masked = self.masked
         root = decode(
@@ -196,8 +198,11 @@ class RepairPass:
             return None
         end = closer.end()
         if closer.group() == "}" and self.scan.scalars:  # a schema decides
+            inside = closers_inside(masked[start:end], root.value, self.scan.max_depth)
+            if inside is None:
+                return None
             repairs = (*self.prepared.repairs, STRAY_BRACE)
-            return Candidate(start, end, "raw", repairs, value=root.value)
+            return Candidate(start, end, "raw", repairs, value=root.value, rival=inside)
         if masked[start] != "{" or closer.group() != "]":  # no schema: ``}`` too
             return None
         repairs = (*self.prepared.repairs, "character_inserted")
@@ -484,12 +489,12 @@ def _member_before_brace(text: str, start: int, end: int, max_depth: int) -> boo
 
 
 def _same_value(one: Repaired, other: Repaired) -> bool:
-    """Whether two repairs read one value, as orjson reads their texts."""
+    """Whether two repairs read one value (big integers exact; depth unchecked)."""
     keys = []
-    for fixed in (one, other):  # no value kept with a fix: a big integer
-        key = value_key(fixed.value[0]) if fixed.value else None
+    for fixed in (one, other):
         try:
-            keys.append(key or value_key(orjson.loads(fixed.text)))
+            read = fixed.value or loads_within(fixed.text, len(fixed.text))
         except orjson.JSONDecodeError:
             return False
+        keys.append(value_key(read[0]))
     return keys[0] is not None and keys[0] == keys[1]

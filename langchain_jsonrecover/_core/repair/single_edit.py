@@ -53,29 +53,12 @@ from langchain_jsonrecover._core.decode.tolerant import (
     decode,
     escape_control_characters,
 )
-from langchain_jsonrecover._core.repair.single_edit_checks import (
-    SEPARATORS,
-    TYPOGRAPHIC,
-    after_string,
-    before_structure,
-    between_separators,
-    between_strings,
-    cannot_follow,
-    closes_pair,
-    colon_name,
-    joins_layout,
-    may_quote,
-    quote_in_key,
-    splits_number,
-    splits_pair,
-    swallows,
-)
 from langchain_jsonrecover._core.repair.single_edit_far import (
-    Far,
     before_innermost,
     find_far_sites,
     outside_strings,
 )
+from langchain_jsonrecover._core.repair.single_edit_near import REFUSING, Edit, edits
 from langchain_jsonrecover._core.repair.single_edit_pieces import (
     Known,
     decode_whole,
@@ -104,59 +87,12 @@ INNER_LIMIT: Final = 1 << 12
 """The longest candidate whose inner quotes are read as text where no single
 edit reads it: the search tries every edit there before its budget ends."""
 _BUDGET_EXTRA: Final = 1 << 25
-_DROPPED: Final = frozenset('{}[]",:;=')
-_INSERTED: Final = '{}[]",:'
-_INSERTED_NOT_QUOTE: Final = "{}[],:"
-_LAYOUT: Final = frozenset(" \t\r\n")
-_AFTER_STRING: Final = _LAYOUT | frozenset(",:]}")
-_REPLACEMENTS: Final = {
-    "{": "[",
-    "[": "{",
-    "}": "]",
-    "]": "}",
-    ",": ":",
-    ":": ",",
-    ";": ",:",
-    "=": ",:",
-    "'": '"',
-    "`": '"',
-    "\u201c": '"',
-    "\u201d": '"',
-    "\u201e": '"',
-    "\uff02": '"',
-}
-"""A bracket for one of the other kind, a separator for another, a quote for
-``'`` or a backtick: never an opener for a closer (``{{`` is no ``{}``)."""
-_IN_STRING: Final = "'`\u201c\u201d\u201e\uff02"
-"""What may be replaced inside a string (by a quote that closes it)."""
 _OPENERS: Final = frozenset("{[")
-_SWAPPED: Final = frozenset('{}[]",:')
-"""A character swapped with its neighbour is one of these, or beside one."""
 CONTROL: Final = "unexpected control character in string"
 ESCAPE: Final = "invalid escaped sequence"
 _DEPTH: Final = "depth limit exceeded"
 """Nested past orjson's limit: deeper than any ``max_depth`` reads, fixed or not."""
 _ESCAPE_LENGTH: Final = 5
-_LOST_ITEM: Final = "lost_item"
-_DIGITS_JOINED: Final = "digits_joined"
-_LOST_BRACES: Final = "lost_braces"
-_HALF_PAIR: Final = "half_pair"
-_TWO_STRINGS: Final = "two_strings"
-_SWALLOWED: Final = "structure_swallowed"
-REFUSING: Final = frozenset(
-    {_LOST_ITEM, _DIGITS_JOINED, _LOST_BRACES, _HALF_PAIR, _TWO_STRINGS, _SWALLOWED}
-)
-"""Edits that, where they fix the text, show a reading we will not choose:
-``[1,, 2]`` and ``{"a": 1;, "b": 2}`` may have lost an item; ``[1 500]``,
-``{"t": 12:30}`` and ``{"p": 19,99}`` are no two numbers and no one;
-``["a": 1]`` may be ``[{"a": 1}]``; ``["Grace" "Hopper"]`` may be one
-string, ``{"a", "b"}`` a set (``colon_name``); ``{"a": “q” and more"}`` may
-have lost the quote before a quotation (``“q”`` is a pair: neither half is
-JSON's); ``[1, ,", "x"]`` may be ``[1, ",", "x"]`` (see ``swallows``)."""
-
-Edit = tuple[int, int, str, str]
-"""An edit: its offset, how many characters it drops there, what it inserts
-there, and its name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,7 +249,7 @@ def kept_edits(
     far past the stop; elsewhere to the character after it. ``None`` ends
     the run when the search ran out of budget. ``extra`` edits are tried
     after the search's own; ``short``: an edit whose value ends before the
-    stop is kept too; ``distinct``: see :func:`_edits`; ``known``: see
+    stop is kept too; ``distinct``: see ``single_edit_near.edits``; ``known``: see
     :func:`decode_whole`.
     """
     budget = _BUDGET_TIMES * len(text) + _BUDGET_EXTRA
@@ -323,8 +259,8 @@ def kept_edits(
     inner = max((at for at in sites.stack if at < lo), default=0)
     checks = _BUDGET_TIMES * len(text)
     layout = outside_strings(text, sites, lo, stop)
-    edits = _edits(text, lo, sites, layout, distinct=distinct)
-    for at, drop, insert, name in chain(edits, extra):
+    near = edits(text, lo, sites, layout, distinct=distinct)
+    for at, drop, insert, name in chain(near, extra):
         if before_innermost(text, sites, at, drop, insert):
             continue
         context = sites.contexts.get(at) if at < lo else sites.near
@@ -374,120 +310,3 @@ def kept_edits(
         if short or end_in_text > stop:
             value, piece = result.value, edited[:end]
             yield Kept(at, name, insert, drop, value, piece, end_in_text)
-
-
-def _edits(
-    text: str, lo: int, far: Far, layout: int, *, distinct: bool
-) -> Iterator[Edit]:
-    """Every single-character edit that could have made the decoder stop.
-
-    Near the stop from ``far.last`` back to ``lo``, then the far ones. Left out
-    before ``layout`` outside strings: an edit that fails where it is made
-    (:func:`cannot_follow`), and where ``distinct`` a bracket, comma or colon
-    inserted before a space under the name it has after it (``1 ]``, ``1] ``).
-    """
-    in_array = bool(far.stack) and text[far.stack[-1]] == "["
-    strings = far.strings
-    after: dict[str, str] = {}
-    for at in range(min(far.last, len(text) - 1), lo - 1, -1):
-        while strings and strings[-1][0] >= at:
-            strings.pop()
-        if strings and at < strings[-1][1] - 1:
-            after = {}
-            yield from _edits_in_string(text, at, strings[-1][0])
-            continue
-        outside = at < layout and not (strings and at == strings[-1][1] - 1)
-        same = distinct and at + 1 < layout and text[at] in _LAYOUT
-        here: dict[str, str] = {}
-        for edit in _edits_at(text, at, in_array=in_array, stop=far.last - 1):
-            if not edit[1] and edit[2] in _INSERTED_NOT_QUOTE:
-                here[edit[2]] = edit[3]
-                if same and after.get(edit[2]) == edit[3]:
-                    continue
-            if not (outside and cannot_follow(text, at, edit[2][:1])):
-                yield edit
-        after = here
-    for at in reversed(far.slots):
-        if at < lo:
-            for opener in "[{":
-                yield at, 0, opener, "character_inserted"
-    for at in reversed(far.closers + far.openers):
-        if 0 < at < lo:
-            yield at, 1, "", "character_dropped"
-    for at in reversed(far.quotes):
-        if at + 1 < lo:
-            yield at, 2, text[at + 1] + text[at], "characters_swapped"
-    if far.child is not None:
-        closer = "}" if text[far.child] == "{" else "]"
-        for at in reversed(far.child_ends):
-            if at < lo:
-                yield at, 0, closer, "character_inserted"
-
-
-def _edits_in_string(text: str, at: int, start: int = 0) -> Iterator[Edit]:
-    """The edits inside a string's text that can change more than its text.
-
-    A quote inserted (the string lost its closing quote there) before what
-    may follow a string in a container (before anything else the text fails
-    right after it), a ``'`` or backtick taken for the closing quote, or the
-    last character swapped with the closing quote (``"name:"`` for
-    ``"name":``); any other edit there leaves the string a string and the
-    decoder's stop where it was.
-    """
-    if may_quote(text, at):
-        if text[at] in _AFTER_STRING:
-            yield at, 0, '"', "character_inserted"
-        if text[at - 2 : at] == '\\"' and text.count('\\"', start, at) % 2:
-            yield at - 2, 0, "\\", "character_inserted"
-    if text[at] in _IN_STRING:
-        yield at, 1, '"', _HALF_PAIR if splits_pair(text, at) else "character_replaced"
-    if text[at + 1] == '"':
-        yield at, 2, '"' + text[at], "characters_swapped"
-
-
-def _edits_at(text: str, at: int, *, in_array: bool, stop: int) -> Iterator[Edit]:
-    char = text[at]
-    between_digits = (text[at - 1 : at] + text[at + 1 : at + 2]).isdigit()
-    if char in _DROPPED and not (
-        char == '"'
-        and (
-            before_structure(text, at, ":")
-            or closes_pair(text, at)
-            or joins_layout(text, at)
-        )
-    ):
-        name = "character_dropped"
-        if char in SEPARATORS and between_digits:
-            name = _DIGITS_JOINED
-        elif between_separators(text, at):
-            name = _LOST_ITEM
-        yield at, 1, "", name
-    elif char == " " and between_digits:
-        yield at, 1, "", _DIGITS_JOINED
-    splits = splits_number(text, at)
-    strings = in_array and between_strings(text, at)
-    for new in _INSERTED if may_quote(text, at) else _INSERTED_NOT_QUOTE:
-        name = _DIGITS_JOINED if splits and new in ",:" else "character_inserted"
-        if strings and new == ",":
-            name = _TWO_STRINGS
-        elif new == '"' and swallows(text, at, stop):
-            name = _SWALLOWED
-        yield at, 0, new, colon_name(text, at, 0, new, name)
-    if (
-        char == '"'
-        and not before_structure(text, at, ":")
-        and not quote_in_key(text, at)
-    ):
-        yield at, 0, "\\", "character_inserted"
-    for new in _REPLACEMENTS.get(char, ""):
-        name = "character_replaced"
-        if char in TYPOGRAPHIC and splits_pair(text, at):
-            name = _HALF_PAIR
-        elif char in SEPARATORS and between_digits:
-            name = _DIGITS_JOINED
-        elif char == ":" and in_array and after_string(text, at):
-            name = _LOST_BRACES
-        yield at, 1, new, colon_name(text, at, 1, new, name)
-    after = text[at + 1 : at + 2]
-    if after and after != char and (char in _SWAPPED or after in _SWAPPED):
-        yield at, 2, after + char, "characters_swapped"

@@ -33,6 +33,28 @@ _FOLLOWS: Final = {"{": "}", "[": "{[]", ",": "{[", ":": "{["}
 opener or a separator, an opener (or the closer); after a value (or a key), a
 separator or a closer."""
 _STRUCTURAL: Final = frozenset("{}[],:")
+_TOKEN_ENDS: Final = _STRUCTURAL | {'"'}
+"""What no number or literal goes on with."""
+_VALUE: Final = frozenset('"{[-0123456789tfn')
+"""What a JSON value starts with."""
+_NEXT: Final = {
+    "{": frozenset('"}'),
+    "[": _VALUE | {"]"},
+    ",": _VALUE,
+    ":": _VALUE,
+}
+"""What JSON lets come after an opener or separator (after an object's comma: a key)."""
+_OPENED: Final = {"{": '"}', "[": '"{[]', ",": '"{[', ":": '"{['}
+"""Of those, the brackets, separators and quote."""
+ANY: Final = '"' + "".join(sorted(_STRUCTURAL))
+"""Every bracket, separator and quote (:func:`follows` where it asks nothing)."""
+_WHITE: Final = " \t\r\n"
+_AFTER_TOKEN: Final = frozenset(' \t\r\n"]}')
+"""Where a value has ended (no number or literal goes on)."""
+_OPENERS: Final = frozenset("[{")
+_CLOSERS: Final = {"}": "{", "]": "["}
+_CONTROL_NEXT: Final = re.compile(r'[^"\\\x00-\x1f]*+[\x00-\x1f]')
+"""A raw control character before the next quote or backslash."""
 _LOOK_BACK: Final = 256
 _KEY_WORDS: Final = re.compile(r"[^\r\n,:{}\[\]\\]*+")
 """A key's text and the quote in it: no line break, separator, bracket or escape."""
@@ -233,20 +255,126 @@ def colon_name(text: str, at: int, drop: int, new: str, name: str) -> str:
     return "two_strings" if set_like else name
 
 
-def cannot_follow(text: str, at: int, char: str) -> bool:
-    """Whether JSON lets no ``char`` (a bracket, comma or colon) come at ``at``.
+def follows(text: str, at: int, inner: str = "") -> str:
+    """The brackets, commas, colons and quote that JSON lets come first at ``at``.
 
-    ``text[:at]`` is JSON read so far with no error, and ``at`` is outside its
-    strings: the token before it says what may come next (:data:`_FOLLOWS`).
-    Any other character, or a token more than ``_LOOK_BACK`` spaces back, may.
+    What :func:`cannot_follow` lets through of these (all of them where it
+    asks nothing): the search puts no other there.
 
     Example:
-        >>> cannot_follow('{"a": [1, 2', 9, ":"), cannot_follow('{"a": [1, ', 10, "[")
-        (True, False)
-        >>> cannot_follow('{"a"', 4, ":"), cannot_follow("[", 1, "}")
-        (False, True)
+        >>> follows('{"a": [1, 2', 9), follows('{"a": [1, 2', 9, "[")
+        ('"{[', '"{[')
+        >>> follows('{"a": 1, ', 9, "{"), follows('["a" ', 5, "["), follows('["a" ', 5)
+        ('"', ',]', ',:]}"')
     """
-    if char not in _STRUCTURAL:
+    before = text[max(0, at - _LOOK_BACK) : at].rstrip(_WHITE)
+    if not before:
+        return ANY
+    last = before[-1]
+    if last in _FOLLOWS:
+        if not inner:
+            return '"' + _FOLLOWS[last]
+        return '"' if last == "," and inner == "{" else _OPENED[last]
+    if not inner:
+        return ',:]}"'
+    if inner == "[":
+        return ",]"
+    return ",:}" if last == '"' else ",}"
+
+
+def cannot_follow(text: str, at: int, edit: tuple[int, str], inner: str = "") -> bool:
+    """Whether JSON lets nothing that the edit puts first at ``at`` come there.
+
+    ``text[:at]`` is JSON read so far with no error, and ``at`` is outside its
+    strings; the edit drops ``edit[0]`` characters there and inserts
+    ``edit[1]``. The first character after it that is no space must be one
+    JSON lets come after the token before (:data:`_FOLLOWS`), or the edited
+    text fails right there. Where ``inner``, the opener of the innermost
+    container open at ``at``, is known (``""``: not known, or no container),
+    any character is asked, and what may follow a value is that container's
+    (``[1:`` fails, ``{"a": 1]`` too); else only a bracket, comma or colon.
+    Any character may come after a number or literal that may go on
+    (``1`` then ``2``), or more than ``_LOOK_BACK`` spaces on or back.
+
+    Example:
+        >>> cannot_follow('{"a": [1, 2', 9, (0, ":"))
+        True
+        >>> cannot_follow('{"a": [1, ', 10, (0, "["))
+        False
+        >>> cannot_follow('{"a"', 4, (0, ":")), cannot_follow("[", 1, (0, "}"))
+        (False, True)
+        >>> text = '["a" ]'
+        >>> cannot_follow(text, 5, (0, "}"), "["), cannot_follow(text, 5, (0, "}"))
+        (True, False)
+        >>> cannot_follow('["a", "b"]', 6, (1, ""), "[")  # "b" made b"
+        True
+    """
+    drop, insert = edit
+    rest = insert.lstrip(_WHITE) or text[at + drop : at + drop + _LOOK_BACK].lstrip(
+        _WHITE
+    )
+    first = rest[:1]
+    if not first:
         return False
-    before = text[max(0, at - _LOOK_BACK) : at].rstrip(" \t\r\n")
-    return bool(before) and char not in _FOLLOWS.get(before[-1], ",:]}")
+    if first in _TOKEN_ENDS:
+        return first not in follows(text, at, inner)
+    before = text[max(0, at - _LOOK_BACK) : at].rstrip(_WHITE)
+    if not inner or not before:
+        return False
+    last = before[-1]
+    if last in _NEXT:
+        return (last == "," and inner == "{") or first not in _NEXT[last]
+    return text[at - 1] in _AFTER_TOKEN  # a value ended, no number or literal
+
+
+def back(kinds: list[str] | None, char: str) -> str:
+    """Un-read ``char`` (outside strings); the innermost kind of container open then.
+
+    ``kinds`` are the openers of the containers open after ``char``,
+    outermost first (``None``: not known, ``""`` returned): before an
+    opener, it is not open yet; before a closer, its container is. ``""``
+    where no container is open.
+
+    Example:
+        >>> kinds = ["{", "["]
+        >>> back(kinds, "["), back(kinds, "}"), back(kinds, ","), kinds
+        ('{', '{', '{', ['{', '{'])
+    """
+    if kinds is None:
+        return ""
+    if char in _OPENERS and kinds:
+        kinds.pop()
+    elif char in _CLOSERS:
+        kinds.append(_CLOSERS[char])
+    return kinds[-1] if kinds else ""
+
+
+def closing_quote_fails(text: str, at: int, drop: int, insert: str) -> bool:
+    r"""Whether an edit at the closing quote of a string read before the stop fails.
+
+    A bracket, comma or colon put before it is more of the string's text: the
+    decoder reads on as before and stops where it stopped. A quote put
+    before it ends the string there, and a string follows it. Dropped or
+    escaped (``\"``), it leaves the string open, which fails at a raw
+    control character met before another quote or backslash (a line break in
+    pretty-printed JSON); swapped with the character after it, where that is
+    a control character.
+
+    Example:
+        >>> text = '["a",\n "b"]'
+        >>> [closing_quote_fails(text, 3, *edit) for edit in ((0, ","), (1, ""))]
+        [True, True]
+        >>> closing_quote_fails(text, 3, 0, "\\")
+        True
+        >>> closing_quote_fails(text, 3, 2, ',"')  # "a," then a line break
+        False
+        >>> closing_quote_fails('["a", "b"]', 3, 1, "")  # the string "a, " closes
+        False
+    """
+    if drop == 2:  # swapped: the character after it ends the string
+        return text[at + 1] < " "
+    if drop == 0 and insert != "\\":
+        return True
+    if (drop, insert) in ((1, ""), (0, "\\")):
+        return _CONTROL_NEXT.match(text, at + 1, at + 1 + _LOOK_BACK) is not None
+    return False

@@ -21,6 +21,8 @@ from functools import cache
 from itertools import chain
 from typing import TYPE_CHECKING, Final
 
+from langchain_jsonrecover._core.repair.single_edit_open import open_before, open_near
+
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
@@ -29,13 +31,6 @@ _KEY_COLON: Final = re.compile(
     r'[ \t\r\n]*+"(?:[^"\\]++|\\.)*+"[ \t\r\n]*+:', re.DOTALL
 )
 _NEIGHBOURS: Final = frozenset("{}[],:")
-_BRACKET_NEXT: Final = re.compile(
-    r'[^"{}\[\]]*+(?:"[^"\\]*+(?:\\.[^"\\]*+)*+"[^"{}\[\]]*+)*+(?:([{}\[\]])|"|\Z)',
-    re.DOTALL,
-)
-"""The next bracket (group 1) past the strings and the rest before it (a gap)."""
-_LAST_COMMA: Final = re.compile(r'(?:[^",]++|"(?:[^"\\]++|\\.)*+"|(,))*+', re.DOTALL)
-"""Over a gap: its last comma outside strings (group 1)."""
 CROSSED: Final = frozenset("{}[]")
 """What a far quote swap may move into or out of a string: a bracket. One that
 moves a comma or colon fails where the decoder reads the next token (see
@@ -89,6 +84,9 @@ class Far:
     near: tuple[str, int] | None = None
     """The same for every edit near the stop: the innermost container open
     before the window and its member that the window starts in."""
+    outer: str = ""
+    """The kinds of the containers open around ``stack[0]`` where they are not
+    in ``stack`` (:func:`open_near`), outermost first."""
 
 
 def find_far_sites(text: str, stop: int, lo: int) -> Far:
@@ -100,7 +98,12 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
     innermost array), or after the last ``:`` (the innermost object's current
     value); at the top level, the candidate's start.
     """
-    begin, openers, before = open_before(text, lo, stop)
+    found = open_near(text, lo, stop)
+    outer = ""
+    if found is None:
+        begin, openers, before = open_before(text, lo, stop)
+    else:
+        begin, outer, openers, before = found
     levels = range(len(openers) + 1)
     slots: list[list[int]] = [[0]] + [[] for _ in openers]
     children: list[list[int]] = [[] for _ in levels]
@@ -109,14 +112,15 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
     quotes: list[int] = []
     strings: list[tuple[int, int]] = []
     runs: list[int] = []
-    for level, at in enumerate(openers):
-        same = level > 0 and text[openers[level - 1]] == text[at]
+    kinds = outer + "".join(text[at] for at in openers)
+    for level, kind in enumerate(kinds):
+        same = level > 0 and kinds[level - 1] == kind
         runs.append(runs[-1] + 1 if same else 1)
     shifts: list[tuple[int, int, int]] = []
     depths: list[int] = []
     pending: list[list[int]] = [[] for _ in levels]
     ruled: set[int] = set()
-    members = _Members(text, openers, commas)
+    members = _Members(text, openers, commas, outer)
     solid = len(text[:stop].rstrip(" \t\r\n"))
     for start, end in _tokens(text, lo, stop, begin):
         char = text[start]
@@ -133,7 +137,7 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
                 members.note(at)
         elif char in "[{":
             children[-1].append(start)
-            same = bool(openers) and text[openers[-1]] == char
+            same = (text[openers[-1]] if openers else outer[-1:]) == char
             runs.append(runs[-1] + 1 if same else 1)
             openers.append(start)
             slots.append([end] if char == "[" else [])
@@ -170,12 +174,13 @@ def find_far_sites(text: str, stop: int, lo: int) -> Far:
     far = Far(
         slots[-1], openers, openers + children[-1], quotes, child, child_ends, strings
     )
+    far.outer = outer
     kept = [shift for index, shift in enumerate(shifts) if index not in ruled]
     far.closers = _strays(kept, depths, len(openers))
     for at in chain(far.slots, far.openers):
         members.note(at)
     if child is not None:
-        around = _slots(text, openers[-_ANCESTORS:]) + text[child]
+        around = members.slots(len(openers)) + text[child]
         for index, at in enumerate(child_ends):
             begin = child_ends[index - 1] + 1 if index else child + 1
             members.found[at] = (around, begin)
@@ -269,69 +274,6 @@ def _last_colon(text: str, opener: int, commas: list[int], stop: int) -> list[in
     return []
 
 
-def open_before(text: str, lo: int, stop: int) -> tuple[int, list[int], list[int]]:
-    """Where the token scan starts, the containers open there, the last comma of each.
-
-    At the opener of the innermost container open at the stop, or, where that
-    is later, where the scan reads every token (before the first bracket at
-    or past ``lo``). No edit before that opener can read the text
-    (:func:`before_innermost`): the scan need not look for sites there.
-    Where no container is open at the stop (the value closed before it, text
-    follows), at the start. The brackets before it are taken in one pass in
-    C with the strings and the gaps between them, each gap noted at its
-    level; only the gaps of the levels returned are read again, from the
-    last, for their last comma (``-1``: none, the top level first): where a
-    member holding a site after it starts.
-
-    Example:
-        >>> text = '{"a": [1, 2], "b": {"c": [3 4]}}'
-        >>> open_before(text, 27, 28)  # at the innermost opener
-        (25, [0, 19], [-1, 12, -1])
-        >>> open_before(text, 20, 28)  # past the last bracket before lo
-        (20, [0, 19], [-1, 12, -1])
-    """
-    openers: list[int] = []
-    gaps: list[list[tuple[int, int]]] = [[]]
-    start = -1
-    state: tuple[list[int], list[list[tuple[int, int]]], list[int]] = ([], [[]], [0])
-    for found in _BRACKET_NEXT.finditer(text, 0, stop):
-        bracket = found.start(1)
-        begin = found.start()
-        if start < 0 and not 0 <= bracket < lo:
-            # The gaps noted so far at each level; later ones are not its.
-            start, state = begin, (openers.copy(), gaps.copy(), list(map(len, gaps)))
-        if bracket < 0:
-            gaps[-1].append((begin, found.end()))
-            break
-        gaps[-1].append((begin, bracket))
-        if text[bracket] in "[{":
-            openers.append(bracket)
-            gaps.append([])
-        elif openers:
-            openers.pop()
-            gaps.pop()
-    if not openers:  # the value closed before the stop: every site counts
-        return 0, [], [-1]
-    if openers[-1] < start:
-        commas = [_last_comma(text, level) for level in gaps[:-1]]
-        return openers[-1], openers[:-1], commas
-    opened, noted, counts = state
-    commas = [
-        _last_comma(text, level[:count])
-        for level, count in zip(noted, counts, strict=True)
-    ]
-    return start, opened, commas
-
-
-def _last_comma(text: str, gaps: list[tuple[int, int]]) -> int:
-    """The last comma outside strings in these gaps of one level (``-1``: none)."""
-    for begin, end in reversed(gaps):
-        found = _LAST_COMMA.match(text, begin, end)
-        if found is not None and found.start(1) >= 0:
-            return found.start(1)
-    return -1
-
-
 def _tokens(text: str, lo: int, stop: int, begin: int = 0) -> Iterator[tuple[int, int]]:
     """The spans of the tokens from ``begin`` to ``stop`` that the scan reads.
 
@@ -383,6 +325,8 @@ class _Members:
     text: str
     openers: list[int]
     commas: list[list[int]]
+    outer: str = ""
+    """The kinds of the containers open around ``openers[0]``, not in it."""
     found: dict[int, tuple[str, int]] = field(default_factory=dict)
     """The contexts noted, by site."""
     _around: dict[int, str] = field(default_factory=dict)
@@ -414,14 +358,18 @@ class _Members:
         parent = openers[level - 1] if level else -1
         around = self._around.get(parent)
         if around is None:
-            outer = openers[max(0, level - _ANCESTORS) : level]
-            around = self._around[parent] = _slots(self.text, outer)
+            around = self._around[parent] = self.slots(level)
         return around + self.text[openers[level]], begin
 
+    def slots(self, level: int) -> str:
+        """A value slot in each container around ``openers[level]`` (``_ANCESTORS``)."""
+        kinds = self.outer + "".join(self.text[at] for at in self.openers[:level])
+        return _slots(kinds[-_ANCESTORS:])
 
-def _slots(text: str, openers: list[int]) -> str:
-    """A value slot in each of these containers, outermost first."""
-    return "".join('{"":' if text[at] == "{" else "[" for at in openers)
+
+def _slots(kinds: str) -> str:
+    """A value slot in each of these containers (their openers), outermost first."""
+    return "".join('{"":' if kind == "{" else "[" for kind in kinds)
 
 
 def _strays(

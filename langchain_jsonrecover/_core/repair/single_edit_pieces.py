@@ -11,6 +11,7 @@ reads as more of it; :func:`value_key` compares the values of two edits.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Final
 
@@ -28,6 +29,8 @@ _NEXT_CHAR: Final = re.compile(r"[ \t\r\n]*+(.)", re.DOTALL)
 _TAIL_BRACKETS: Final = 4096
 _NUMBER_GOES_ON: Final = re.compile(r"\.?[0-9]")
 _SPACES: Final = " \t\r\n"
+_BIG_INTEGER: Final = "Integer exceeds 64-bit range"
+"""What orjson says of an integer it cannot write."""
 Known = tuple[str, Any]
 """A strict text and its value, as ``loads_within`` gives it (:func:`decode_whole`)."""
 
@@ -158,13 +161,23 @@ def value_key(value: Any) -> bytes | None:
     """A key equal for two JSON values iff they are the same value.
 
     Types count (``1``, ``1.0`` and ``True`` differ); key order does not.
-    ``None`` for a value orjson cannot write (an integer past 64 bits).
+    A value holding an integer past 64 bits, which orjson cannot write, is
+    written by the standard library (the two forms never meet: whether a
+    value holds one is part of the value). ``None`` for a value nested
+    deeper than either writes.
 
     Example:
         >>> value_key({"b": 1, "a": [True]}) == value_key({"a": [True], "b": 1})
         True
+        >>> value_key([10**20]) == value_key([10**20]) != value_key([1e20])
+        True
     """
     try:
         return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
-    except TypeError:
+    except TypeError as exc:
+        if str(exc) != _BIG_INTEGER:
+            return None
+    try:
+        return json.dumps(value, sort_keys=True).encode()
+    except RecursionError:
         return None

@@ -21,20 +21,20 @@ no edit can make), there is no list and the candidate stays an error.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from langchain_jsonrecover._core.decode.tolerant import TRAILING, Decoded, decode
 from langchain_jsonrecover._core.repair.single_edit import (
     CONTROL,
     ESCAPE,
     INNER_LIMIT,
-    REFUSING,
-    Edit,
     Kept,
     fix_single_edit,
     kept_edits,
     stop_of,
 )
+from langchain_jsonrecover._core.repair.single_edit_near import REFUSING, Edit
+from langchain_jsonrecover._core.repair.single_edit_pieces import value_key
 from langchain_jsonrecover._core.repair.syntax import Repaired, repair_inner_quotes
 
 if TYPE_CHECKING:
@@ -89,6 +89,37 @@ def one_edit_readings(text: str, *, max_depth: int) -> list[Kept] | None:
             return None
         kept.append(edit)
     return kept
+
+
+def closers_inside(text: str, root: Any, max_depth: int) -> tuple[Any, ...] | None:
+    """The other values of a root (``root``) and a ``}`` after it: one inside dropped.
+
+    ``{"a": {"b": 1}, "c": 2}}`` is the root and a stray ``}``, or
+    ``{"a": {"b": 1, "c": 2}}`` with a ``}`` slipped in after ``1``: the
+    second, one value per reading that differs from the root; ``None``
+    where the readings cannot all be listed (see :func:`one_edit_readings`).
+
+    Example:
+        >>> text = '{"a": {"b": 1}, "c": 2}}'
+        >>> closers_inside(text, {"a": {"b": 1}, "c": 2}, 9)
+        ({'a': {'b': 1, 'c': 2}},)
+        >>> closers_inside('{"a": [1], "c": 2}}', {"a": [1], "c": 2}, 9)
+        ()
+    """
+    readings = one_edit_readings(text, max_depth=max_depth)
+    if readings is None:
+        return None
+    keys = {value_key(root)}
+    values: list[Any] = []
+    for kept in readings:
+        if kept.drop and not kept.insert and text[kept.at] == "}":
+            key = value_key(kept.value)
+            if key is None:
+                return None
+            if key not in keys:
+                keys.add(key)
+                values.append(kept.value)
+    return tuple(values)
 
 
 def _bracket_edits(text: str, stop: int) -> Iterator[Edit]:

@@ -34,6 +34,8 @@ from langchain_jsonrecover._core.repair import tokens as tok
 from langchain_jsonrecover._core.repair.walk import DEEPEST, rewrite, rewrite_within
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from langchain_jsonrecover._core.decode.tolerant import Stopped
 
 LOCAL: Final = frozenset(
@@ -107,22 +109,40 @@ def repair_object(
 def _innermost_object(text: str, stop: Stopped) -> int:
     """The offset of the innermost object open where orjson stopped, or -1.
 
-    An opener is it when it is outside strings and orjson, reading from it,
-    stops where it stopped in the whole text and for the same reason: it then
-    read the same tokens up to there, inside that object (had the object
-    closed before, orjson would have stopped at what follows it).
+    See :func:`open_back`: orjson reading from it stops where it stopped in
+    the whole text and for the same reason.
     """
     if stop.msg.startswith(TRAILING):
         return -1  # the value closed before the stop: no object is open there
-    pos, hi = stop.pos, stop.pos + _AFTER_STOP
+    return open_back(text, stop.pos, stop.pos, lambda msg: msg == stop.msg)
+
+
+def open_back(
+    text: str, pos: int, stop: int, same: Callable[[str], bool], openers: str = "{"
+) -> int:
+    """The last opener before ``pos`` whose container is open at ``stop``, or -1.
+
+    ``stop`` is where orjson stopped in ``text``. An opener (one of
+    ``openers``) is it when it is outside strings and orjson, reading from
+    it, stops at ``stop`` for a reason ``same`` takes for the one it stopped
+    for in the whole text: it then read the same tokens up to there, inside
+    that container (had the container closed before, orjson would have
+    stopped at what follows it). Tried back for ``_TRIES`` openers.
+
+    Example:
+        >>> text = '[{"a": 1}, {"b": [2 3]}]'
+        >>> open_back(text, 20, 20, bool, "{["), open_back(text, 20, 20, bool)
+        (17, 11)
+    """
+    hi = stop + _AFTER_STOP
     for _ in range(_TRIES):
-        pos = text.rfind("{", 0, pos)
+        pos = max(text.rfind(opener, 0, pos) for opener in openers)
         if pos < 0:
             return -1
         try:
             orjson.loads(text[pos:hi])
         except orjson.JSONDecodeError as exc:
-            if exc.pos == stop.pos - pos and exc.msg == stop.msg:
+            if exc.pos == stop - pos and same(exc.msg):
                 line = text.rfind("\n", 0, pos) + 1
                 outside = tok.STRICT_LINE.match(text, line, pos)
                 if outside is not None and outside.end() == pos:

@@ -200,7 +200,9 @@ def repair(
       (``{"{"a": 1}``, ``{"a": "x",{"a": "x", "b": 2}``): when the pass
       refuses the text, the restarted object is the answer if it is
       complete, the text before it (less a trailing comma) is a prefix of
-      it, and nothing after it says the outer value goes on.
+      it that does not end with a key's colon (there the restart is that
+      key's value too, the root's last ``}`` lost), and nothing after it
+      says the outer value goes on.
 
     Args:
         text: The candidate, from its opening bracket (prose may follow).
@@ -396,6 +398,10 @@ def _restarted(text: str) -> Repaired | None:
         start = text[:pos].rstrip(" \t\r\n,")
         if len(start) > 1 and text.startswith(start, pos):
             break
+    if start.endswith(":"):
+        # ``{"data": {"data": [1]}``: the restart is the key's value as well,
+        # the root's last ``}`` lost (two readings).
+        return None
     repairs: dict[str, None] = {"false_start_dropped": None}
     found = rewrite(text[pos:], repairs)
     if found is None or found[1]:
