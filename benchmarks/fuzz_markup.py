@@ -29,30 +29,19 @@ Offline and seeded.
 
 from __future__ import annotations
 
-import argparse
-import random
+import json
 import sys
-import tempfile
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from beside import import_revision
-from fuzz_shortcuts import (
-    Case,
-    Tally,
-    Tree,
-    canonical,
-    dump,
-    fault_of,
-    judge,
-    shape_of,
-)
+from fuzz_shortcuts import Case, canonical, dump, fault_of, judge, run
 from langchain_core.messages import AIMessageChunk
 
-import langchain_jsonrecover
+if TYPE_CHECKING:
+    import random
 
 TOKENS: Final = (
     "<think>",
@@ -159,8 +148,6 @@ def make_case(rng: random.Random) -> Case:
         allowed.add(canonical(other))
     if fault != "none":
         try:
-            import json  # noqa: PLC0415 - only for the judge
-
             read = json.loads(faulty)
         except ValueError:
             pass
@@ -210,38 +197,13 @@ def streamed(parser: Any, text: str, case: Case) -> dict[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the adversary; print counts and the shortest examples."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--old", help="a git revision to compare with")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--count", type=int, default=1000)
-    parser.add_argument("--examples", type=int, default=3)
-    parser.add_argument(
-        "--dump", type=Path, help="write each wrong value and difference here (JSONL)"
+    return run(
+        argv,
+        make_case,
+        description=__doc__,
+        count=1000,
+        more=lambda tree, case: streamed(tree.parsers["trunc_on"], case.text, case),
     )
-    args = parser.parse_args(argv)
-    rng = random.Random(args.seed)
-    tally = Tally()
-    if args.dump is not None:
-        tally.dump = args.dump.open("w", encoding="utf-8")
-    with tempfile.TemporaryDirectory(prefix="fuzz-") as scratch:
-        sys.path.insert(0, scratch)
-        new = Tree(langchain_jsonrecover)
-        old = Tree(import_revision(args.old, Path(scratch))[1]) if args.old else None
-        for _ in range(args.count):
-            case = make_case(rng)
-            shape = shape_of(case.original)
-            answers = new.answers(case.text, shape)
-            answers |= streamed(new.parsers["trunc_on"], case.text, case)
-            if old is None:
-                before = answers
-            else:
-                before = old.answers(case.text, shape)
-                before |= streamed(old.parsers["trunc_on"], case.text, case)
-            tally.add(case, answers, before)
-    tally.report(args.examples)
-    if tally.dump is not None:
-        tally.dump.close()
-    return 0
 
 
 if __name__ == "__main__":
