@@ -171,15 +171,6 @@ def _only_right_or_error(answers: list[Any], intended: Any) -> None:
     assert all(answer is ERROR or answer == intended for answer in answers), answers
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="pre-existing: markup inside a string is blanked when a string "
-    "before it was left open (reply/markup.py _scan: inside a value, depth > 0, "
-    "strings are matched by JSON_RUN from the first opener, across lines and "
-    "fences, so the open string swallows the next opening quote and the token "
-    "after it reads as outside strings); the string comes back as spaces",
-)
 @pytest.mark.parametrize(
     ("reply", "intended"),
     [
@@ -188,16 +179,50 @@ def _only_right_or_error(answers: list[Any], intended: Any) -> None:
             '```json\n{"a": "x}\n```\n```json\n{"c": "[TOOL_CALLS]f[ARGS]{}"}\n```',
             {"c": "[TOOL_CALLS]f[ARGS]{}"},
         ),
-        # repair=True: the lost quote closed, the later string blanked.
+        # A string does not run across a fence line, token or not.
+        (
+            '```json\n{"a": "x}\n```\n```json\n{"c": "note: [TOOL_CALLS]f[ARGS]{}"}\n```',
+            {"c": "note: [TOOL_CALLS]f[ARGS]{}"},
+        ),
+        # repair=True: the lost quote closed, the later string kept.
         ('{"a": "x, "b": "<tool_call>"}', {"a": "x", "b": "<tool_call>"}),
         ('{"a": "x, "b": "<|im_end|>"}', {"a": "x", "b": "<|im_end|>"}),
         ('{"a": "x, "b": "[TOOL_CALLS]f[ARGS]{}"}', {"a": "x", "b": "[TOOL_CALLS]f[ARGS]{}"}),
+        ('{"a": "x, "b": "note <tool_call> here"}', {"a": "x", "b": "note <tool_call> here"}),
+        ('{"a": "x, "b": "[1] </tool_call>"}', {"a": "x", "b": "[1] </tool_call>"}),
+        # The string's own opening quote lost: the token is followed by a quote.
+        ('{"a": note: <|end|> x", "b": 1}', {"a": "note: <|end|> x", "b": 1}),
+        ('[{"a": a [TOOL_CALLS]f[ARGS]{}", "b": true}]', [{"a": "a [TOOL_CALLS]f[ARGS]{}", "b": True}]),
+        # An extra quote: the pairing flips the other way.
+        ('{"a"": "", "b": "[1] </tool_call>"}', {"a": "", "b": "[1] </tool_call>"}),
+        # The pairing off hid a bracket: the value seems closed, its line goes on.
+        ('{"b": {"a": 1, "c:["[1] </s>"]}, "d": "a <|im_end|>"}', {"b": {"a": 1, "c": ["[1] </s>"]}, "d": "a <|im_end|>"}),
+        # A call's body that a token in a string ended: the token is asked.
+        ('[TOOL_CALLS]f[ARGS]{"b": "", a": "note: <|eot_id|> x"}', {"b": "", "a": "note: <|eot_id|> x"}),
     ],
 )  # fmt: skip
 def test_markup_in_a_string_after_an_open_string_is_text(
     reply: str, intended: Any
 ) -> None:
     _only_right_or_error(_answers(reply), intended)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="pre-existing: a string whose opening quote was lost, holding a "
+    "call whose body does not read as JSON (its quotes escaped), loses the "
+    "call's opening token at repair=True: the reader finds no call, the "
+    "token is blanked as lone markup (reply/markup.py _scan), and what "
+    "follows it reads as the start of a string, so no quote after the token "
+    "shows it was in one (quotes.py MisreadStrings.quote_after stops at the "
+    "body's '{')",
+)
+def test_a_lone_call_token_in_a_string_that_lost_its_opener_is_text() -> None:
+    reply = '{"b": [note: <tool_call>{\\"a\\": 1}</tool_call> x"]}'
+    _only_right_or_error(
+        _answers(reply), {"b": ['note: <tool_call>{"a": 1}</tool_call> x']}
+    )
 
 
 @pytest.mark.xfail(
@@ -332,18 +357,15 @@ def test_an_envelope_short_of_a_closer_inside_closed_tags_makes_no_call() -> Non
     assert message.tool_calls == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="pre-existing: a fence glued to '</think>' ('</think>```json') puts "
-    "the end of reasoning at the next '</think>', here inside the answer's "
-    "string (reply/reasoning.py think_spans); the text from the array's "
-    "opener to inside that string is blanked, and the cut reply closes to "
-    "[1]. With a newline before the fence it reads ['</think>', [1]]; whole, "
-    "the glued reply is an error at every level",
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '<think>x</think>```json\n["</think>", [1, 2',
+        '<think>x</think>~~~json\n["</think>", [1, 2',
+        '<think>x</think>```\n["a </think>", [1, 2',
+    ],
 )
-def test_a_think_closer_in_a_string_after_a_glued_fence_is_text() -> None:
-    reply = '<think>x</think>```json\n["</think>", [1, 2'
+def test_a_think_closer_in_a_string_after_a_glued_fence_is_text(reply: str) -> None:
     answers: list[Any] = []
     for repair in (False, True):
         found = extract(reply, close_truncated=True, repair=repair)
@@ -353,7 +375,8 @@ def test_a_think_closer_in_a_string_after_a_glued_fence_is_text() -> None:
         answers.append(parser.parse(reply))
     except ValueError:
         answers.append(ERROR)
-    assert all(a is ERROR or a[:1] == ["</think>"] for a in answers), answers
+    string = reply.split('"')[1]
+    assert all(a is ERROR or a[:1] == [string] for a in answers), answers
 
 
 @pytest.mark.xfail(
