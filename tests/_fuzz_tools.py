@@ -29,7 +29,10 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
-from langchain_jsonrecover._core.reply.markup_tokens import spell_deepseek
+
+def _deepseek(name: str) -> str:
+    """A DeepSeek token as the model writes it (full-width bars, ``▁`` for spaces)."""
+    return "<\uff5c" + name.replace(" ", "\u2581") + "\uff5c>"
 
 Verdict = Literal["right", "error", "wrong"]
 VERDICTS: Final[tuple[Verdict, ...]] = ("right", "error", "wrong")
@@ -48,7 +51,11 @@ TOOLS: Final[list[dict[str, Any]]] = [
 ENVELOPE_FORMS: Final = (
     "hermes",
     "hermes_list",
+    "hermes_wrapped",
     "mistral_list",
+    "granite_list",
+    "cohere_list",
+    "bare_list",
     "mistral_envelope",
     "python_tag",
     "function_call",
@@ -57,7 +64,14 @@ ENVELOPE_FORMS: Final = (
     "bare",
     "fenced",
 )
-NAMED_FORMS: Final = ("mistral_named", "function", "harmony", "kimi", "deepseek")
+NAMED_FORMS: Final = (
+    "mistral_named",
+    "function",
+    "harmony",
+    "kimi",
+    "deepseek",
+    "deepseek_v3",
+)
 KEY_VALUE_FORMS: Final = ("glm", "qwen_xml", "invoke")
 FORMS: Final = (*ENVELOPE_FORMS, *NAMED_FORMS, *KEY_VALUE_FORMS)
 JSON_FAULTS: Final = (
@@ -131,23 +145,31 @@ def _body(call: Call, form: str, rng: random.Random) -> str:
     indent = 2 if rng.random() < 0.2 else None
     if form in NAMED_FORMS:
         return json.dumps(arguments, ensure_ascii=False, indent=indent)
-    key = "parameters" if form == "python_tag" else "arguments"
-    envelope = {"name": name, key: arguments}
+    key = "parameters" if form in {"python_tag", "cohere_list"} else "arguments"
+    envelope: dict[str, Any] = {
+        "tool_name" if form == "cohere_list" else "name": name,
+        key: arguments,
+    }
+    if form == "hermes_wrapped":
+        envelope = {"type": "function", "function": envelope}
     return json.dumps(envelope, ensure_ascii=False, indent=indent)
 
 
 def _assemble(form: str, calls: list[Call], bodies: list[str]) -> str:
     """The reply: each body in the form's markup."""
     names = [name for name, _ in calls]
-    if form == "hermes":
+    if form in {"hermes", "hermes_wrapped"}:
         return "\n".join(f"<tool_call>\n{b}\n</tool_call>" for b in bodies)
-    if form in {"hermes_list", "mistral_list"}:
-        listed = "[" + ", ".join(bodies) + "]"
-        return (
-            f"<tool_call>{listed}</tool_call>"
-            if form == "hermes_list"
-            else f"[TOOL_CALLS]{listed}"
-        )
+    listed = "[" + ", ".join(bodies) + "]"
+    lists = {
+        "hermes_list": f"<tool_call>{listed}</tool_call>",
+        "mistral_list": f"[TOOL_CALLS]{listed}",
+        "granite_list": f"<|tool_call|>{listed}",
+        "cohere_list": f"<|START_ACTION|>{listed}<|END_ACTION|>",
+        "bare_list": listed,
+    }
+    if form in lists:
+        return lists[form]
     if form == "mistral_envelope":
         return "".join(f"[TOOL_CALLS]{b}" for b in bodies)
     if form == "python_tag":
@@ -184,17 +206,19 @@ def _assemble(form: str, calls: list[Call], bodies: list[str]) -> str:
         )
         return f"<|tool_calls_section_begin|>{inner}<|tool_calls_section_end|>"
     calls_text = "".join(
-        spell_deepseek("tool call begin")
-        + n
-        + spell_deepseek("tool sep")
-        + b
-        + spell_deepseek("tool call end")
+        _deepseek("tool call begin")
+        + (
+            f"function{_deepseek('tool sep')}{n}\n```json\n{b}\n```"
+            if form == "deepseek_v3"
+            else n + _deepseek("tool sep") + b
+        )
+        + _deepseek("tool call end")
         for n, b in zip(names, bodies, strict=True)
     )
     return (
-        spell_deepseek("tool calls begin")
+        _deepseek("tool calls begin")
         + calls_text
-        + spell_deepseek("tool calls end")
+        + _deepseek("tool calls end")
     )
 
 
@@ -312,7 +336,7 @@ def _one_case(seed: int, index: int) -> Case:
     if fault == "tag_lost":
         for tag in ("</tool_call>", "</function>", "</invoke>", "<|END_ACTION|>",
                     "</function_call>", "<|call|>", "<|tool_call_end|>",
-                    spell_deepseek("tool call end")):  # fmt: skip
+                    _deepseek("tool call end")):  # fmt: skip
             at = text.rfind(tag)
             if at >= 0:
                 text = text[:at] + text[at + len(tag) :]

@@ -153,7 +153,10 @@ def test_arguments_that_go_on_make_no_call(reply: str, called: object) -> None:
         '<tool_call>{"name": "f", "arguments": {"x": 1}}, 2]</tool_call>',
         # {"x": 1, "y": 2} with a '}' slipped in: "y" was dropped.
         '<tool_call>{"name": "f", "arguments": {"x": 1}}, "y": 2}</tool_call>',
-        '<tool_call>{"name": "f", "arguments": {"x": 1}}}</tool_call>',
+        # A '}' too many: at the end, or after {"b": 1} (then "c" is its).
+        '<tool_call>{"name": "f", "arguments": {"a": {"b": 1}, "c": 2}}}</tool_call>',
+        '<tool_call>{"name": "f", "arguments": {"a": 1}, "id": "7"}}</tool_call>',
+        '<tool_call>{"name": "f", "arguments": {"x": 1}}}}</tool_call>',
         '<function_call>{"name": "f", "arguments": {"x": 1}}, 2]</function_call>',
         # Without a closing tag: the list's '[' lost drops the second call.
         (
@@ -167,6 +170,23 @@ def test_an_envelope_that_goes_on_makes_no_call(reply: str) -> None:
     message = recover_tool_calls(AIMessage(reply), [_TOOL])
     assert message.tool_calls == []
     assert "closing bracket" in str(message.invalid_tool_calls[0]["error"])
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # One closer too many with one reading: a '}' that no object before
+        # another member could have lost, or a ']' (a list's '[' lost).
+        '<tool_call>{"name": "f", "arguments": {"x": 1}}}</tool_call>',
+        '<tool_call>{"name": "f", "arguments": {"x": {"y": 1}}}}</tool_call>',
+        '<tool_call>{"name": "f", "arguments": {"x": 1}}]</tool_call>',
+        '[TOOL_CALLS]{"name": "f", "arguments": {"x": 1}}}',
+    ],
+)
+def test_an_envelope_with_one_stray_closer_of_one_reading_calls(reply: str) -> None:
+    message = recover_tool_calls(AIMessage(reply), [_TOOL])
+    assert [call["name"] for call in message.tool_calls] == ["f"]
+    assert message.content == ""
 
 
 # Wrong values found by stop 36's runs (``fuzz_shortcuts.py --old f1ef700``),

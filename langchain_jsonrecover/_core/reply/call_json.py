@@ -357,18 +357,52 @@ def read_json_call(
                 blanks.append((end, other_begin))
                 end = other_end
             stop = close.end()
-        elif _goes_on(text, skip_space(text, end)):
+        elif _goes_on(text, after := skip_space(text, end)):
             # JSON that goes on after the envelope (``{…}}, 2]``): a closer
-            # slipped in early or a lost opener; the envelope is not the call.
-            end = stop = _json_run_end(text, skip_space(text, end))
+            # slipped in early or a lost opener; the envelope is not the call,
+            # unless what goes on is one stray closer with one reading.
+            tail = _json_run_end(text, after)
+            if not _one_stray_closer(text, begin, end, after, tail):
+                found = [(n, a, d, (*extra, GOES_ON)) for n, a, d, extra in found]
+            end = stop = tail
             close = None if closer is None else match_head(CLOSERS[closer], text, end)
             if close is not None:
                 stop = close.end()
-            found = [(n, a, done, (*extra, GOES_ON)) for n, a, done, extra in found]
     if stop > end:
         blanks.append((end, stop))
     calls = [FoundCall(n, a, start, stop, done, extra) for n, a, done, extra in found]
     return Found(calls, blanks, stop)
+
+
+def _one_stray_closer(
+    text: ScanText, begin: int, end: int, after: int, tail: int
+) -> bool:
+    """Whether one closer after the envelope at ``begin`` leaves one reading.
+
+    A ``]`` (a list of one envelope that lost its ``[``, or a closer too
+    many) reads as the same call either way. A ``}`` too many may also have
+    slipped in after an object whose parent's later members then move into
+    it (``{"a": {"b": 1}, "c": 2}}`` is ``{"a": {"b": 1, "c": 2}}`` too):
+    one reading only when no object, from the envelope down through
+    objects, holds an object before another member.
+    """
+    if tail - after != 1 or text[begin] != "{":
+        return False
+    if text[after] == "]":
+        return True
+    try:
+        value = orjson.loads(text[begin:end])
+    except orjson.JSONDecodeError:
+        return False
+    stack = [value] if isinstance(value, dict) else []
+    while stack:
+        members = list(stack.pop().values())
+        for index, member in enumerate(members):
+            if isinstance(member, dict):
+                if index < len(members) - 1:
+                    return False
+                stack.append(member)
+    return True
 
 
 def _goes_on(text: ScanText, pos: int) -> bool:
