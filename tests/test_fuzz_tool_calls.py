@@ -46,3 +46,42 @@ def test_the_judge_counts_a_call_dropped_or_changed_as_wrong() -> None:
     cut = Case(0, "hermes", "cut", "", case.expected, cut=True)
     assert judge(cut, [("send", {"a": 1})]) == "error"
     assert judge(cut, [("send", {"b": 2})]) == "wrong"
+
+
+_VALUES: Final = "<tool_call>send\n<arg_key>a</arg_key>\n<arg_value>1</arg_value>\n"
+
+
+@pytest.mark.parametrize(
+    ("reply", "called"),
+    [
+        # Cut inside the next opening tag: another value may have followed.
+        (f"{_VALUES}<arg_k", False),
+        (f"{_VALUES}<", False),
+        ('<invoke name="send">\n<parameter name="a">1</parameter>\n<param', False),
+        ("<tool_call>\n<function=send>\n<parameter=a>\n1\n</parameter>\n<para", False),
+        # Cut inside the closing tag: every value is there.
+        (f"{_VALUES}</tool_ca", True),
+        ("<tool_call>\n<function=send>\n<parameter=a>\n1\n</parameter>\n</fun", True),
+    ],
+)
+def test_a_key_value_call_cut_inside_its_next_tag_is_cut(
+    reply: str, *, called: bool
+) -> None:
+    message = recover_tool_calls(AIMessage(reply), TOOLS)
+    assert [c["args"] for c in message.tool_calls] == ([{"a": 1}] if called else [])
+    if not called:
+        assert "cut off" in str(message.invalid_tool_calls[0]["error"])
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # The first call's '{' lost: it is withheld, and so is the second.
+        '<function=send>"a": 1}</function>\n<function=send>{"b": 2}</function>',
+        "<function=send>a = 1</function>\n<function=send>{}</function>",
+    ],
+)
+def test_a_function_body_that_does_not_read_is_a_call_withheld(reply: str) -> None:
+    message = recover_tool_calls(AIMessage(reply), TOOLS)
+    assert message.tool_calls == []
+    assert [c["name"] for c in message.invalid_tool_calls] == ["send", "send"]

@@ -89,16 +89,17 @@ def _read_glm(text: ScanText, start: int, after: int) -> Found | None:
 
 
 def _cut_in_a_tag(text: str, pos: int) -> bool:
-    """Whether the reply ends inside a tag opened at ``pos`` (``<arg_k``).
+    """Whether the reply ends inside an opening tag at ``pos`` (``<arg_k``).
 
-    A call whose values end there was cut (its next parameter, or its
-    closing tag, was being written), not closed.
+    A call whose values end there was cut: its next parameter may have been
+    being written. Inside a closing tag (``</tool_ca``), its values are all
+    there, as when the reply ends after its last value.
     """
     begin = skip_space(text, pos)
     if len(text) - begin > _TAG_LIMIT:
         return False
     rest = text[begin:]
-    return rest[:1] == "<" and ">" not in rest
+    return rest[:1] == "<" and rest[1:2] != "/" and ">" not in rest
 
 
 def _read_arg_key(text: ScanText, start: int, after: int) -> Found | None:
