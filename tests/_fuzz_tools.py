@@ -34,6 +34,7 @@ def _deepseek(name: str) -> str:
     """A DeepSeek token as the model writes it (full-width bars, ``▁`` for spaces)."""
     return "<\uff5c" + name.replace(" ", "\u2581") + "\uff5c>"
 
+
 Verdict = Literal["right", "error", "wrong"]
 VERDICTS: Final[tuple[Verdict, ...]] = ("right", "error", "wrong")
 Call = tuple[str, dict[str, Any]]
@@ -215,11 +216,7 @@ def _assemble(form: str, calls: list[Call], bodies: list[str]) -> str:
         + _deepseek("tool call end")
         for n, b in zip(names, bodies, strict=True)
     )
-    return (
-        _deepseek("tool calls begin")
-        + calls_text
-        + _deepseek("tool calls end")
-    )
+    return _deepseek("tool calls begin") + calls_text + _deepseek("tool calls end")
 
 
 def _key_value(form: str, calls: list[Call]) -> str:

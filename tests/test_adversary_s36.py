@@ -173,20 +173,27 @@ def test_an_envelope_that_goes_on_makes_no_call(reply: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "reply",
+    ("reply", "called"),
     [
-        # One closer too many with one reading: a '}' that no object before
-        # another member could have lost, or a ']' (a list's '[' lost).
-        '<tool_call>{"name": "f", "arguments": {"x": 1}}}</tool_call>',
-        '<tool_call>{"name": "f", "arguments": {"x": {"y": 1}}}}</tool_call>',
-        '<tool_call>{"name": "f", "arguments": {"x": 1}}]</tool_call>',
-        '[TOOL_CALLS]{"name": "f", "arguments": {"x": 1}}}',
+        # One '}' too many that no object before another member could have
+        # lost: read as extract reads it, dropped only where guessing is.
+        ('<tool_call>{"name": "f", "arguments": {"x": 1}}}</tool_call>', {"x": 1}),
+        ('<tool_call>{"name": "f", "arguments": {"x": {"y": 1}}}}</tool_call>',
+         {"x": {"y": 1}}),
+        ('[TOOL_CALLS]{"name": "f", "arguments": {"x": 1}}}', {"x": 1}),
+        # A ']': a closer too many, or a list that lost its '[' (extract
+        # refuses '{"x": 1}]'): no call.
+        ('<tool_call>{"name": "f", "arguments": {"x": 1}}]</tool_call>', None),
     ],
-)
-def test_an_envelope_with_one_stray_closer_of_one_reading_calls(reply: str) -> None:
-    message = recover_tool_calls(AIMessage(reply), [_TOOL])
-    assert [call["name"] for call in message.tool_calls] == ["f"]
-    assert message.content == ""
+)  # fmt: skip
+def test_one_closer_too_many_after_an_envelope_reads_as_extract_reads_it(
+    reply: str, called: object
+) -> None:
+    safe = recover_tool_calls(AIMessage(reply), [_TOOL])
+    assert safe.tool_calls == []
+    guessed = recover_tool_calls(AIMessage(reply), [_TOOL], repair=True)
+    assert [call["args"] for call in guessed.tool_calls] == ([called] if called else [])
+    assert guessed.content == ""
 
 
 # Wrong values found by stop 36's runs (``fuzz_shortcuts.py --old f1ef700``),

@@ -359,11 +359,14 @@ def read_json_call(
             stop = close.end()
         elif _goes_on(text, after := skip_space(text, end)):
             # JSON that goes on after the envelope (``{…}}, 2]``): a closer
-            # slipped in early or a lost opener; the envelope is not the call,
-            # unless what goes on is one stray closer with one reading.
+            # slipped in early or a lost opener; the envelope is not the call.
+            # One closer too many with one reading is left to the arguments,
+            # whose reading drops it where guessing is allowed, as extract's.
             tail = _json_run_end(text, after)
-            if not _one_stray_closer(text, begin, end, after, tail):
-                found = [(n, a, d, (*extra, GOES_ON)) for n, a, d, extra in found]
+            if text[after:tail] == "}" and _one_reading(text, begin, end):
+                found = [(n, a + text[after], d, x) for n, a, d, x in found]
+            else:
+                found = [(n, a, d, (*x, GOES_ON)) for n, a, d, x in found]
             end = stop = tail
             close = None if closer is None else match_head(CLOSERS[closer], text, end)
             if close is not None:
@@ -374,22 +377,16 @@ def read_json_call(
     return Found(calls, blanks, stop)
 
 
-def _one_stray_closer(
-    text: ScanText, begin: int, end: int, after: int, tail: int
-) -> bool:
-    """Whether one closer after the envelope at ``begin`` leaves one reading.
+def _one_reading(text: ScanText, begin: int, end: int) -> bool:
+    """Whether a ``}`` too many after the envelope at ``begin`` has one reading.
 
-    A ``]`` (a list of one envelope that lost its ``[``, or a closer too
-    many) reads as the same call either way. A ``}`` too many may also have
-    slipped in after an object whose parent's later members then move into
-    it (``{"a": {"b": 1}, "c": 2}}`` is ``{"a": {"b": 1, "c": 2}}`` too):
-    one reading only when no object, from the envelope down through
-    objects, holds an object before another member.
+    It may also have slipped in after an object whose parent's later
+    members then move into it (``{"a": {"b": 1}, "c": 2}}`` is
+    ``{"a": {"b": 1, "c": 2}}`` too): one reading only when no object, from
+    the envelope down through objects, holds an object before another member.
     """
-    if tail - after != 1 or text[begin] != "{":
+    if text[begin] != "{":
         return False
-    if text[after] == "]":
-        return True
     try:
         value = orjson.loads(text[begin:end])
     except orjson.JSONDecodeError:
