@@ -148,17 +148,53 @@ def test_arguments_that_go_on_make_no_call(reply: str, called: object) -> None:
         assert calls[0]["args"] == called
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="pre-existing: after a closed envelope in <tool_call> tags, JSON "
-    "that goes on (', 2]') is left as text (reply/call_json.py read_json_call) "
-    "and the envelope makes the call",
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '<tool_call>{"name": "f", "arguments": {"x": 1}}, 2]</tool_call>',
+        # {"x": 1, "y": 2} with a '}' slipped in: "y" was dropped.
+        '<tool_call>{"name": "f", "arguments": {"x": 1}}, "y": 2}</tool_call>',
+        # A '}' too many: at the end, or after {"b": 1} (then "c" is its).
+        '<tool_call>{"name": "f", "arguments": {"a": {"b": 1}, "c": 2}}}</tool_call>',
+        '<tool_call>{"name": "f", "arguments": {"a": 1}, "id": "7"}}</tool_call>',
+        '<tool_call>{"name": "f", "arguments": {"x": 1}}}}</tool_call>',
+        '<function_call>{"name": "f", "arguments": {"x": 1}}, 2]</function_call>',
+        # Without a closing tag: the list's '[' lost drops the second call.
+        (
+            '[TOOL_CALLS]{"name": "f", "arguments": {"x": 1}}, {"name": "f", '
+            '"arguments": {"x": 2}}]'
+        ),
+        '<|python_tag|>{"name": "f", "parameters": {"x": 1}}, 2]',
+    ],
 )
-def test_an_envelope_that_goes_on_makes_no_call() -> None:
-    reply = '<tool_call>{"name": "f", "arguments": {"x": 1}}, 2]</tool_call>'
+def test_an_envelope_that_goes_on_makes_no_call(reply: str) -> None:
     message = recover_tool_calls(AIMessage(reply), [_TOOL])
     assert message.tool_calls == []
+    assert "closing bracket" in str(message.invalid_tool_calls[0]["error"])
+
+
+@pytest.mark.parametrize(
+    ("reply", "called"),
+    [
+        # One '}' too many that no object before another member could have
+        # lost: read as extract reads it, dropped only where guessing is.
+        ('<tool_call>{"name": "f", "arguments": {"x": 1}}}</tool_call>', {"x": 1}),
+        ('<tool_call>{"name": "f", "arguments": {"x": {"y": 1}}}}</tool_call>',
+         {"x": {"y": 1}}),
+        ('[TOOL_CALLS]{"name": "f", "arguments": {"x": 1}}}', {"x": 1}),
+        # A ']': a closer too many, or a list that lost its '[' (extract
+        # refuses '{"x": 1}]'): no call.
+        ('<tool_call>{"name": "f", "arguments": {"x": 1}}]</tool_call>', None),
+    ],
+)  # fmt: skip
+def test_one_closer_too_many_after_an_envelope_reads_as_extract_reads_it(
+    reply: str, called: object
+) -> None:
+    safe = recover_tool_calls(AIMessage(reply), [_TOOL])
+    assert safe.tool_calls == []
+    guessed = recover_tool_calls(AIMessage(reply), [_TOOL], repair=True)
+    assert [call["args"] for call in guessed.tool_calls] == ([called] if called else [])
+    assert guessed.content == ""
 
 
 # Wrong values found by stop 36's runs (``fuzz_shortcuts.py --old f1ef700``),
@@ -343,18 +379,48 @@ def test_a_schema_that_takes_one_closer_reading_decides() -> None:
     assert answers[1:] == [_AC(a={"b": 1}, c=2)] * 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="pre-existing, a judgment: a call whose envelope lacks a '}' inside "
-    "closed tags is read as if the envelope's own last '}' was lost (no repair "
-    "named); a '}' lost inside the arguments is a second reading that moves "
-    "members ({'a': {'b': 1}, 'c': 2}), and extract refuses the same text",
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # {"a": {"b": 1}, "c": 2} short of the '}' after 1, or the envelope's.
+        '<tool_call>{"name": "f", "arguments": {"a": {"b": 1, "c": 2}}</tool_call>',
+        # At the top level: an "id" after a lost '}' is the envelope's.
+        '<tool_call>{"name": "f", "arguments": {"q": "x", "id": "7"}</tool_call>',
+        # Cut there, or short: the two read alike.
+        '<tool_call>{"name": "f", "arguments": {"a": {"b": 1, "c": 2}}',
+    ],
 )
-def test_an_envelope_short_of_a_closer_inside_closed_tags_makes_no_call() -> None:
-    reply = '<tool_call>{"name": "f", "arguments": {"a": {"b": 1, "c": 2}}</tool_call>'
+def test_an_envelope_short_of_a_closer_inside_closed_tags_makes_no_call(
+    reply: str,
+) -> None:
     message = recover_tool_calls(AIMessage(reply), [_TOOL])
     assert message.tool_calls == []
+    assert not isinstance(extract(reply.removeprefix("<tool_call>")), Extraction)
+
+
+@pytest.mark.parametrize(
+    ("reply", "called"),
+    [
+        # Flat arguments: a '}' lost inside them moves members into the
+        # envelope, where no call holds them; the envelope's own was lost.
+        ('<tool_call>{"name": "f", "arguments": {"a": 1, "c": 2}</tool_call>',
+         {"a": 1, "c": 2}),
+        # An inner object of one member: a '}' lost in it reads the same.
+        ('<tool_call>{"name": "f", "arguments": {"a": {"b": 1}, "c": 2}</tool_call>',
+         {"a": {"b": 1}, "c": 2}),
+        # Objects with several members inside a list: a '}' lost there
+        # leaves members in the list, which no JSON holds.
+        ('<tool_call>{"name": "f", "arguments": {"l": [{"b": 1, "c": 2}]}</tool_call>',
+         {"l": [{"b": 1, "c": 2}]}),
+        (('<tool_call>{"name": "f", "arguments": {"l": [{"a": {"b": 1, "c": 2}}]}'
+          "</tool_call>"), {"l": [{"a": {"b": 1, "c": 2}}]}),
+    ],
+)  # fmt: skip
+def test_an_envelope_short_of_its_own_closer_still_calls(
+    reply: str, called: object
+) -> None:
+    message = recover_tool_calls(AIMessage(reply), [_TOOL])
+    assert [call["args"] for call in message.tool_calls] == [called]
 
 
 @pytest.mark.parametrize(
