@@ -546,10 +546,25 @@ ENTRY_POINTS: Final = 22
 
 def main(argv: list[str] | None = None) -> int:
     """Run the fuzzer; print counts and the shortest examples."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    return run(argv, make_case, description=__doc__, count=2000)
+
+
+def run(
+    argv: list[str] | None,
+    make: Callable[[random.Random], Case],
+    *,
+    description: str | None,
+    count: int,
+    more: Callable[[Tree, Case], dict[str, str]] | None = None,
+) -> int:
+    """Read ``make``'s seeded cases through both trees; print counts and examples.
+
+    ``more`` adds a tree's answers through further entry points.
+    """
+    parser = argparse.ArgumentParser(description=(description or "").split("\n\n")[0])
     parser.add_argument("--old", help="a git revision to compare with")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--count", type=int, default=2000)
+    parser.add_argument("--count", type=int, default=count)
     parser.add_argument("--examples", type=int, default=3)
     parser.add_argument(
         "--progress", type=int, default=0, help="say every N cases how many are read"
@@ -571,15 +586,21 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{index} cases", file=sys.stderr, flush=True)
                 if tally.dump is not None:
                     tally.dump.flush()
-            case = make_case(rng)
-            shape = shape_of(case.original)
-            answers = new.answers(case.text, shape)
-            before = answers if old is None else old.answers(case.text, shape)
+            case = make(rng)
+            answers = _all_answers(new, case, more)
+            before = answers if old is None else _all_answers(old, case, more)
             tally.add(case, answers, before)
     tally.report(args.examples)
     if tally.dump is not None:
         tally.dump.close()
     return 0
+
+
+def _all_answers(
+    tree: Tree, case: Case, more: Callable[[Tree, Case], dict[str, str]] | None
+) -> dict[str, str]:
+    answers = tree.answers(case.text, shape_of(case.original))
+    return answers if more is None else answers | more(tree, case)
 
 
 if __name__ == "__main__":

@@ -153,17 +153,53 @@ def test_arguments_that_go_on_make_no_call(reply: str, called: object) -> None:
         assert calls[0]["args"] == called
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="pre-existing: after a closed envelope in <tool_call> tags, JSON "
-    "that goes on (', 2]') is left as text (reply/call_json.py read_json_call) "
-    "and the envelope makes the call",
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '<tool_call>{"name": "f", "arguments": {"x": 1}}, 2]</tool_call>',
+        # {"x": 1, "y": 2} with a '}' slipped in: "y" was dropped.
+        '<tool_call>{"name": "f", "arguments": {"x": 1}}, "y": 2}</tool_call>',
+        # A '}' too many: at the end, or after {"b": 1} (then "c" is its).
+        '<tool_call>{"name": "f", "arguments": {"a": {"b": 1}, "c": 2}}}</tool_call>',
+        '<tool_call>{"name": "f", "arguments": {"a": 1}, "id": "7"}}</tool_call>',
+        '<tool_call>{"name": "f", "arguments": {"x": 1}}}}</tool_call>',
+        '<function_call>{"name": "f", "arguments": {"x": 1}}, 2]</function_call>',
+        # Without a closing tag: the list's '[' lost drops the second call.
+        (
+            '[TOOL_CALLS]{"name": "f", "arguments": {"x": 1}}, {"name": "f", '
+            '"arguments": {"x": 2}}]'
+        ),
+        '<|python_tag|>{"name": "f", "parameters": {"x": 1}}, 2]',
+    ],
 )
-def test_an_envelope_that_goes_on_makes_no_call() -> None:
-    reply = '<tool_call>{"name": "f", "arguments": {"x": 1}}, 2]</tool_call>'
+def test_an_envelope_that_goes_on_makes_no_call(reply: str) -> None:
     message = recover_tool_calls(AIMessage(reply), [_TOOL])
     assert message.tool_calls == []
+    assert "closing bracket" in str(message.invalid_tool_calls[0]["error"])
+
+
+@pytest.mark.parametrize(
+    ("reply", "called"),
+    [
+        # One '}' too many that no object before another member could have
+        # lost: read as extract reads it, dropped only where guessing is.
+        ('<tool_call>{"name": "f", "arguments": {"x": 1}}}</tool_call>', {"x": 1}),
+        ('<tool_call>{"name": "f", "arguments": {"x": {"y": 1}}}}</tool_call>',
+         {"x": {"y": 1}}),
+        ('[TOOL_CALLS]{"name": "f", "arguments": {"x": 1}}}', {"x": 1}),
+        # A ']': a closer too many, or a list that lost its '[' (extract
+        # refuses '{"x": 1}]'): no call.
+        ('<tool_call>{"name": "f", "arguments": {"x": 1}}]</tool_call>', None),
+    ],
+)  # fmt: skip
+def test_one_closer_too_many_after_an_envelope_reads_as_extract_reads_it(
+    reply: str, called: object
+) -> None:
+    safe = recover_tool_calls(AIMessage(reply), [_TOOL])
+    assert safe.tool_calls == []
+    guessed = recover_tool_calls(AIMessage(reply), [_TOOL], repair=True)
+    assert [call["args"] for call in guessed.tool_calls] == ([called] if called else [])
+    assert guessed.content == ""
 
 
 # Wrong values found by stop 36's runs (``fuzz_shortcuts.py --old f1ef700``),
@@ -176,15 +212,6 @@ def _only_right_or_error(answers: list[Any], intended: Any) -> None:
     assert all(answer is ERROR or answer == intended for answer in answers), answers
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="pre-existing: markup inside a string is blanked when a string "
-    "before it was left open (reply/markup.py _scan: inside a value, depth > 0, "
-    "strings are matched by JSON_RUN from the first opener, across lines and "
-    "fences, so the open string swallows the next opening quote and the token "
-    "after it reads as outside strings); the string comes back as spaces",
-)
 @pytest.mark.parametrize(
     ("reply", "intended"),
     [
@@ -193,16 +220,50 @@ def _only_right_or_error(answers: list[Any], intended: Any) -> None:
             '```json\n{"a": "x}\n```\n```json\n{"c": "[TOOL_CALLS]f[ARGS]{}"}\n```',
             {"c": "[TOOL_CALLS]f[ARGS]{}"},
         ),
-        # repair=True: the lost quote closed, the later string blanked.
+        # A string does not run across a fence line, token or not.
+        (
+            '```json\n{"a": "x}\n```\n```json\n{"c": "note: [TOOL_CALLS]f[ARGS]{}"}\n```',
+            {"c": "note: [TOOL_CALLS]f[ARGS]{}"},
+        ),
+        # repair=True: the lost quote closed, the later string kept.
         ('{"a": "x, "b": "<tool_call>"}', {"a": "x", "b": "<tool_call>"}),
         ('{"a": "x, "b": "<|im_end|>"}', {"a": "x", "b": "<|im_end|>"}),
         ('{"a": "x, "b": "[TOOL_CALLS]f[ARGS]{}"}', {"a": "x", "b": "[TOOL_CALLS]f[ARGS]{}"}),
+        ('{"a": "x, "b": "note <tool_call> here"}', {"a": "x", "b": "note <tool_call> here"}),
+        ('{"a": "x, "b": "[1] </tool_call>"}', {"a": "x", "b": "[1] </tool_call>"}),
+        # The string's own opening quote lost: the token is followed by a quote.
+        ('{"a": note: <|end|> x", "b": 1}', {"a": "note: <|end|> x", "b": 1}),
+        ('[{"a": a [TOOL_CALLS]f[ARGS]{}", "b": true}]', [{"a": "a [TOOL_CALLS]f[ARGS]{}", "b": True}]),
+        # An extra quote: the pairing flips the other way.
+        ('{"a"": "", "b": "[1] </tool_call>"}', {"a": "", "b": "[1] </tool_call>"}),
+        # The pairing off hid a bracket: the value seems closed, its line goes on.
+        ('{"b": {"a": 1, "c:["[1] </s>"]}, "d": "a <|im_end|>"}', {"b": {"a": 1, "c": ["[1] </s>"]}, "d": "a <|im_end|>"}),
+        # A call's body that a token in a string ended: the token is asked.
+        ('[TOOL_CALLS]f[ARGS]{"b": "", a": "note: <|eot_id|> x"}', {"b": "", "a": "note: <|eot_id|> x"}),
     ],
 )  # fmt: skip
 def test_markup_in_a_string_after_an_open_string_is_text(
     reply: str, intended: Any
 ) -> None:
     _only_right_or_error(_answers(reply), intended)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="pre-existing: a string whose opening quote was lost, holding a "
+    "call whose body does not read as JSON (its quotes escaped), loses the "
+    "call's opening token at repair=True: the reader finds no call, the "
+    "token is blanked as lone markup (reply/markup.py _scan), and what "
+    "follows it reads as the start of a string, so no quote after the token "
+    "shows it was in one (quotes.py MisreadStrings.quote_after stops at the "
+    "body's '{')",
+)
+def test_a_lone_call_token_in_a_string_that_lost_its_opener_is_text() -> None:
+    reply = '{"b": [note: <tool_call>{\\"a\\": 1}</tool_call> x"]}'
+    _only_right_or_error(
+        _answers(reply), {"b": ['note: <tool_call>{"a": 1}</tool_call> x']}
+    )
 
 
 @pytest.mark.parametrize(
@@ -326,32 +387,59 @@ def test_a_schema_that_takes_one_closer_reading_decides() -> None:
     assert answers[1:] == [_AC(a={"b": 1}, c=2)] * 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="pre-existing, a judgment: a call whose envelope lacks a '}' inside "
-    "closed tags is read as if the envelope's own last '}' was lost (no repair "
-    "named); a '}' lost inside the arguments is a second reading that moves "
-    "members ({'a': {'b': 1}, 'c': 2}), and extract refuses the same text",
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # {"a": {"b": 1}, "c": 2} short of the '}' after 1, or the envelope's.
+        '<tool_call>{"name": "f", "arguments": {"a": {"b": 1, "c": 2}}</tool_call>',
+        # At the top level: an "id" after a lost '}' is the envelope's.
+        '<tool_call>{"name": "f", "arguments": {"q": "x", "id": "7"}</tool_call>',
+        # Cut there, or short: the two read alike.
+        '<tool_call>{"name": "f", "arguments": {"a": {"b": 1, "c": 2}}',
+    ],
 )
-def test_an_envelope_short_of_a_closer_inside_closed_tags_makes_no_call() -> None:
-    reply = '<tool_call>{"name": "f", "arguments": {"a": {"b": 1, "c": 2}}</tool_call>'
+def test_an_envelope_short_of_a_closer_inside_closed_tags_makes_no_call(
+    reply: str,
+) -> None:
     message = recover_tool_calls(AIMessage(reply), [_TOOL])
     assert message.tool_calls == []
+    assert not isinstance(extract(reply.removeprefix("<tool_call>")), Extraction)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="pre-existing: a fence glued to '</think>' ('</think>```json') puts "
-    "the end of reasoning at the next '</think>', here inside the answer's "
-    "string (reply/reasoning.py think_spans); the text from the array's "
-    "opener to inside that string is blanked, and the cut reply closes to "
-    "[1]. With a newline before the fence it reads ['</think>', [1]]; whole, "
-    "the glued reply is an error at every level",
+@pytest.mark.parametrize(
+    ("reply", "called"),
+    [
+        # Flat arguments: a '}' lost inside them moves members into the
+        # envelope, where no call holds them; the envelope's own was lost.
+        ('<tool_call>{"name": "f", "arguments": {"a": 1, "c": 2}</tool_call>',
+         {"a": 1, "c": 2}),
+        # An inner object of one member: a '}' lost in it reads the same.
+        ('<tool_call>{"name": "f", "arguments": {"a": {"b": 1}, "c": 2}</tool_call>',
+         {"a": {"b": 1}, "c": 2}),
+        # Objects with several members inside a list: a '}' lost there
+        # leaves members in the list, which no JSON holds.
+        ('<tool_call>{"name": "f", "arguments": {"l": [{"b": 1, "c": 2}]}</tool_call>',
+         {"l": [{"b": 1, "c": 2}]}),
+        (('<tool_call>{"name": "f", "arguments": {"l": [{"a": {"b": 1, "c": 2}}]}'
+          "</tool_call>"), {"l": [{"a": {"b": 1, "c": 2}}]}),
+    ],
+)  # fmt: skip
+def test_an_envelope_short_of_its_own_closer_still_calls(
+    reply: str, called: object
+) -> None:
+    message = recover_tool_calls(AIMessage(reply), [_TOOL])
+    assert [call["args"] for call in message.tool_calls] == [called]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        '<think>x</think>```json\n["</think>", [1, 2',
+        '<think>x</think>~~~json\n["</think>", [1, 2',
+        '<think>x</think>```\n["a </think>", [1, 2',
+    ],
 )
-def test_a_think_closer_in_a_string_after_a_glued_fence_is_text() -> None:
-    reply = '<think>x</think>```json\n["</think>", [1, 2'
+def test_a_think_closer_in_a_string_after_a_glued_fence_is_text(reply: str) -> None:
     answers: list[Any] = []
     for repair in (False, True):
         found = extract(reply, close_truncated=True, repair=repair)
@@ -361,7 +449,8 @@ def test_a_think_closer_in_a_string_after_a_glued_fence_is_text() -> None:
         answers.append(parser.parse(reply))
     except ValueError:
         answers.append(ERROR)
-    assert all(a is ERROR or a[:1] == ["</think>"] for a in answers), answers
+    string = reply.split('"')[1]
+    assert all(a is ERROR or a[:1] == [string] for a in answers), answers
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ from langchain_jsonrecover._core.candidates.held_back import HeldBack
 from langchain_jsonrecover._core.prompts.tools import (
     cut_off_error,
     duplicate_key_error,
-    extra_members_error,
+    envelope_error,
     guessed_error,
     held_back_error,
     markup_inside_error,
@@ -444,7 +444,7 @@ def _read_written(
     if call.name not in specs:
         return make_error(unknown_tool_error(call.name, sorted(specs)))
     if call.extra:
-        return _invalid(extra_members_error(call.name, call.extra))
+        return _invalid(envelope_error(call.name, call.extra))
     if call.refused is not None:
         return _invalid(call.refused)
     if call.guessed:

@@ -12,6 +12,7 @@ import json
 from typing import TYPE_CHECKING, Any, Final
 
 from langchain_jsonrecover._core.prompts.instructions import shape_of
+from langchain_jsonrecover._core.reply.call_json import GOES_ON, SHORT_OF_A_CLOSER
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -273,6 +274,34 @@ def extra_members_error(name: str, keys: Sequence[str]) -> str:
         f"({listed}); the call was not executed. Put every argument inside "
         '"arguments" and send the call again.'
     )
+
+
+def envelope_error(name: str, extra: Sequence[str]) -> str:
+    """Why a call whose envelope holds more than a call, or is unbalanced, is refused.
+
+    ``extra`` names the members beyond a call's keys, or says that the
+    envelope's brackets do not balance (:data:`GOES_ON`: JSON goes on after
+    it closed; :data:`SHORT_OF_A_CLOSER`: a ``}`` lost inside the arguments
+    or after them).
+
+    Example:
+        >>> print(envelope_error("search", [SHORT_OF_A_CLOSER]))
+        The call to 'search' is short of a closing bracket, and it may be ...
+    """
+    if SHORT_OF_A_CLOSER in extra or GOES_ON in extra:
+        why = (
+            "is short of a closing bracket, and it may be the arguments' or "
+            "the call's own (the members after it would move)"
+            if SHORT_OF_A_CLOSER in extra
+            else "goes on after its closing bracket (a closing bracket too "
+            "many, or an opening one lost)"
+        )
+        return (
+            f"The call to {name!r} {why}; the call was not executed. Send it "
+            'again as one JSON object {"name": …, "arguments": {…}} with its '
+            "brackets balanced."
+        )
+    return extra_members_error(name, extra)
 
 
 def unread_calls_error(name: str) -> str:

@@ -23,12 +23,15 @@ from langchain_jsonrecover._core.reply.call_json import (
     FoundCall,
     ScanText,
     match_head,
+    next_token,
     read_json_call,
     skip_space,
 )
 from langchain_jsonrecover._core.reply.markup_tokens import spell_deepseek
 
 _NAME_LIMIT: Final = 100
+_TAG_LIMIT: Final = 32
+"""The longest tag a key/value call writes (``</minimax:tool_call>``)."""
 MARKUP_IN_KEY: Final = "a key that holds markup"
 """The ``extra`` of a GLM call one of whose keys holds markup."""
 UNCLOSED_PARAMETER: Final = "a parameter opened inside another's value"
@@ -76,13 +79,27 @@ def _read_glm(text: ScanText, start: int, after: int) -> Found | None:
         return _key_value_call(
             name, read.pairs, None, (start, close.end()), closed=True, extra=read.extra
         )
-    at_end = skip_space(text, read.end) >= len(text)
+    at_end = skip_space(text, read.end) >= len(text) or _cut_in_a_tag(text, read.end)
     if not read.pairs and not at_end:
         return None  # ``<tool_call>`` then prose: not a call
     span = (start, read.end)
     return _key_value_call(
         name, read.pairs, None, span, closed=not at_end, extra=read.extra
     )
+
+
+def _cut_in_a_tag(text: str, pos: int) -> bool:
+    """Whether the reply ends inside an opening tag at ``pos`` (``<arg_k``).
+
+    A call whose values end there was cut: its next parameter may have been
+    being written. Inside a closing tag (``</tool_ca``), its values are all
+    there, as when the reply ends after its last value.
+    """
+    begin = skip_space(text, pos)
+    if len(text) - begin > _TAG_LIMIT:
+        return False
+    rest = text[begin:]
+    return rest[:1] == "<" and rest[1:2] != "/" and ">" not in rest
 
 
 def _read_arg_key(text: ScanText, start: int, after: int) -> Found | None:
@@ -110,8 +127,9 @@ def _read_arg_key(text: ScanText, start: int, after: int) -> Found | None:
         return None
     close = match_head(CLOSERS["tool_call"], text, read.end)
     end = read.end if close is None else close.end()
+    closed = close is not None or not _cut_in_a_tag(text, read.end)
     return _key_value_call(
-        name, read.pairs, None, (name_start, end), closed=True, extra=read.extra
+        name, read.pairs, None, (name_start, end), closed=closed, extra=read.extra
     )
 
 
@@ -246,7 +264,22 @@ def _read_function(text: ScanText, start: int, after: int) -> Found | None:
         found = read_json_call(text, start, pos, "function", name)
         if found is not None:
             return found
-    return _read_parameters(text, start, pos, name, _QWEN_XML)
+    found = _read_parameters(text, start, pos, name, _QWEN_XML)
+    return found if found is not None else _unread_body(text, start, pos, name)
+
+
+def _unread_body(text: ScanText, start: int, pos: int, name: str) -> Found | None:
+    """``<function=name>``, text that is neither JSON nor parameters, ``</function>``.
+
+    A call whose arguments do not read (``"a": 1}``, its ``{`` lost): kept
+    as a call, to be withheld with feedback, not dropped beside the others.
+    """
+    stop = next_token(text, pos)
+    close = match_head(CLOSERS["function"], text, stop)
+    if close is None:
+        return None
+    call = FoundCall(name, text[pos:stop].strip(), start, close.end(), closed=True)
+    return Found([call], [(start, close.end())], close.end())
 
 
 _INVOKE_HEAD: Final = re.compile(r'"([^"\n]{1,200})"[ \t]{0,8}>')
@@ -319,7 +352,7 @@ def _read_parameters(
         return _key_value_call(
             name, pairs, None, (start, end), closed=True, extra=extra
         )
-    at_end = end >= len(text)
+    at_end = end >= len(text) or _cut_in_a_tag(text, end)
     if not pairs and not at_end:
         return None
     return _key_value_call(

@@ -44,6 +44,12 @@ _CLOSE_OBJECT: Final = re.compile(r"\s*+\}")
 # and a scalar value (a string, a number or a literal).
 _MEMBER_KEY: Final = re.compile(r'\s*+,\s*+"((?:[^"\\\n]|\\.){0,100})"\s*+:')
 _SCALAR: Final = re.compile(r'"(?:[^"\\]++|\\.)*+"|[-+.\w]{1,64}')
+GOES_ON: Final = "JSON that goes on after the envelope"
+"""The ``extra`` of an envelope after which JSON goes on (``{…}}, 2]``): a
+closer slipped in early, or a lost opener; the envelope is not the call."""
+SHORT_OF_A_CLOSER: Final = "a closer lost inside the arguments"
+"""The ``extra`` of an envelope short of its ``}`` inside closed markup whose
+arguments may have lost it instead, which moves members: two readings."""
 CLOSERS: Final = {
     "tool_call": re.compile(r"\s*+</tool_call>"),
     "deepseek": re.compile(r"\s*+" + spell_deepseek("tool call end")),
@@ -138,7 +144,7 @@ def find_clean_end(text: str, start: int, limit: int) -> int | None:
     return end
 
 
-def _next_token(text: str, start: int) -> int:
+def next_token(text: str, start: int) -> int:
     """The offset of the next token outside strings at or after ``start``."""
     run = TO_TOKEN.match(text, start)
     return start if run is None else run.end()
@@ -163,7 +169,7 @@ def _body(
     end = _json_end(text, begin)
     if end is not None:
         return begin, end, True
-    stop = _next_token(text, begin)
+    stop = next_token(text, begin)
     end = max(begin, len(text[begin:stop].rstrip()) + begin)
     return begin, end, stop < len(text)
 
@@ -210,6 +216,9 @@ def _envelope(text: ScanText, begin: int, end: int) -> _Unpacked | None:
     The arguments are kept as written (they may need repair), so an envelope
     whose head reads is cut at its arguments; the members after them are
     read by their keys, and any key beyond a call's is named in ``extra``.
+    An envelope short of its own ``}`` (closed by markup, or at the reply's
+    end: a cut there and a lost ``}`` read alike) is named
+    :data:`SHORT_OF_A_CLOSER` when the arguments may have lost it instead.
     """
     head = _ENVELOPE_HEAD.match(text, begin, end)
     if head is not None:
@@ -219,12 +228,43 @@ def _envelope(text: ScanText, begin: int, end: int) -> _Unpacked | None:
             stop = _json_end(text, at, end)
             if stop is None:
                 return name, text[at:end].rstrip(), False, ()
+            if skip_space(text, stop) >= end and _closer_may_move(text[at:stop]):
+                return name, text[at:stop], True, (SHORT_OF_A_CLOSER,)
             return name, text[at:stop], True, _keys_after(text, begin, stop, end)
     try:
         value = orjson.loads(text[begin:end])
     except orjson.JSONDecodeError:
         return None
     return _decoded_envelope(value)
+
+
+def _closer_may_move(arguments: str) -> bool:
+    """Whether a ``}`` lost inside ``arguments`` reads as well as the envelope's.
+
+    The envelope's ``}`` is lost (its arguments end where its markup closes).
+    A ``}`` lost after a member of an object nested in objects only (from the
+    arguments down) that has a member after it reads too: the later members
+    move one level up (``{"a": {"b": 1}, "c": 2}``), a call with other
+    arguments. At the top level, they move into the envelope, where only a
+    call's keys (``id``, ``type``) would make it a call with fewer arguments.
+    Flat arguments without such keys have one reading. Arguments that do
+    not decode are doubted too: a slip beside a lost closer is two faults.
+    """
+    try:
+        value = orjson.loads(arguments)
+    except orjson.JSONDecodeError:
+        return True
+    if not isinstance(value, dict):
+        return False
+    if any(key in CALL_KEYS for key in list(value)[1:]):
+        return True
+    stack = [item for item in value.values() if isinstance(item, dict)]
+    while stack:
+        inner = stack.pop()
+        if len(inner) > 1:
+            return True
+        stack.extend(item for item in inner.values() if isinstance(item, dict))
+    return False
 
 
 def _keys_after(text: ScanText, begin: int, pos: int, end: int) -> tuple[str, ...]:
@@ -306,10 +346,10 @@ def read_json_call(
     else:
         found = [(name, text[begin:end], closed, ())]
     blanks = [(start, begin)]
-    if close is None and closer is not None and name is None and closed:
+    if close is None and name is None and closed:
         # Several envelopes in one block (a newline between them): read each
         # up to the block's closer, so that no call of the block is dropped.
-        more = _more_bodies(text, end, CLOSERS[closer])
+        more = None if closer is None else _more_bodies(text, end, CLOSERS[closer])
         if more is not None:
             bodies, close = more
             for other_begin, other_end in bodies:
@@ -317,10 +357,49 @@ def read_json_call(
                 blanks.append((end, other_begin))
                 end = other_end
             stop = close.end()
+        elif _goes_on(text, after := skip_space(text, end)):
+            # JSON that goes on after the envelope (``{…}}, 2]``): a closer
+            # slipped in early or a lost opener; the envelope is not the call.
+            # One closer too many with one reading is left to the arguments,
+            # whose reading drops it where guessing is allowed, as extract's.
+            tail = _json_run_end(text, after)
+            if text[after:tail] == "}" and _one_reading(text, begin, end):
+                found = [(n, a + text[after], d, x) for n, a, d, x in found]
+            else:
+                found = [(n, a, d, (*x, GOES_ON)) for n, a, d, x in found]
+            end = stop = tail
+            close = None if closer is None else match_head(CLOSERS[closer], text, end)
+            if close is not None:
+                stop = close.end()
     if stop > end:
         blanks.append((end, stop))
     calls = [FoundCall(n, a, start, stop, done, extra) for n, a, done, extra in found]
     return Found(calls, blanks, stop)
+
+
+def _one_reading(text: ScanText, begin: int, end: int) -> bool:
+    """Whether a ``}`` too many after the envelope at ``begin`` has one reading.
+
+    It may also have slipped in after an object whose parent's later
+    members then move into it (``{"a": {"b": 1}, "c": 2}}`` is
+    ``{"a": {"b": 1, "c": 2}}`` too): one reading only when no object, from
+    the envelope down through objects, holds an object before another member.
+    """
+    if text[begin] != "{":
+        return False
+    try:
+        value = orjson.loads(text[begin:end])
+    except orjson.JSONDecodeError:
+        return False
+    stack = [value] if isinstance(value, dict) else []
+    while stack:
+        members = list(stack.pop().values())
+        for index, member in enumerate(members):
+            if isinstance(member, dict):
+                if index < len(members) - 1:
+                    return False
+                stack.append(member)
+    return True
 
 
 def _goes_on(text: ScanText, pos: int) -> bool:
@@ -354,15 +433,19 @@ def _glued_end(text: ScanText, pos: int) -> int | None:
     while True:
         begin = skip_space(text, pos)
         if end is None and _goes_on(text, begin):
-            token = _next_token(text, begin)
-            return begin + len(text[begin:token].rstrip())
+            return _json_run_end(text, begin)
         if begin >= len(text) or text[begin] != "{":
             return end
         stop = _json_end(text, begin)
         if stop is None:
-            token = _next_token(text, begin)
-            return begin + len(text[begin:token].rstrip())
+            return _json_run_end(text, begin)
         end = pos = stop
+
+
+def _json_run_end(text: ScanText, begin: int) -> int:
+    """Where text from ``begin`` up to the next token ends, spaces aside."""
+    token = next_token(text, begin)
+    return begin + len(text[begin:token].rstrip())
 
 
 def _more_bodies(

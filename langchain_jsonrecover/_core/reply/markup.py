@@ -32,15 +32,20 @@ from dataclasses import dataclass, field
 from typing import Final, NamedTuple
 
 from langchain_jsonrecover._core.reply.call_forms import READERS
-from langchain_jsonrecover._core.reply.call_json import ScanText, find_clean_end
+from langchain_jsonrecover._core.reply.call_json import (
+    Found,
+    FoundCall,
+    ScanText,
+    find_clean_end,
+)
 from langchain_jsonrecover._core.reply.markup_tokens import (
     ANGLE_TOKEN,
-    JSON_RUN,
     PROSE_NEXT,
     TOKEN_KIND,
+    VALUE_RUN,
 )
 from langchain_jsonrecover._core.reply.quoted import QuotedMarkup, glued_to_quote
-from langchain_jsonrecover._core.reply.quotes import StringParity
+from langchain_jsonrecover._core.reply.quotes import MisreadStrings, StringParity
 from langchain_jsonrecover._core.reply.reasoning import (
     HarmonyMessage,
     blank,
@@ -52,6 +57,8 @@ from langchain_jsonrecover._core.reply.reasoning import (
 )
 
 _NON_SPACE: Final = re.compile(r"\S")
+_TOKEN_LIMIT: Final = 64
+"""Longer than any token: a match for one looks no further."""
 _SQUARE_TOKEN: Final = re.compile(r"\[(?:/?THINK|TOOL_CALLS)\]")
 """The tokens in square brackets: Mistral's tool calls, Magistral's reasoning."""
 
@@ -333,12 +340,16 @@ def _scan(text: ScanText, into: _Found, quoted: QuotedMarkup | None) -> None:
     pos = 0
     n = len(text)
     strings = StringParity(text)
+    misread = MisreadStrings(text)
     while pos < n:
         if depth:
-            run = JSON_RUN.match(text, pos)
+            run = VALUE_RUN.match(text, pos)
             if run is None or run.start("stop") < 0:
                 return  # the rest is inside the JSON (a cut string, perhaps)
             start, pos = run.span("stop")
+            if text[start] == "\n":
+                depth = 0  # a fence line: the block, and any value in it, ends
+                continue
         else:
             found = PROSE_NEXT.search(text, pos)
             if found is None:
@@ -346,10 +357,21 @@ def _scan(text: ScanText, into: _Found, quoted: QuotedMarkup | None) -> None:
             start, pos = found.span()
         char = text[start]
         if pos - start == 1:
-            if depth == 0 and (end := _clean_end(text, start)) is not None:
-                pos = end  # a clean value in prose: no token inside
-                continue
+            if depth == 0:
+                if (end := _clean_end(text, start)) is not None:
+                    pos = end  # a clean value in prose: no token inside
+                    continue
+                misread.reset(pos)
             depth += 1 if char in "[{" else -1
+            if depth == 0:
+                misread.watch(pos)  # the rest of its line is asked too
+            continue
+        if (
+            (depth or misread.watched(start))
+            and not _ends_reply(text, start, pos)
+            and (end := misread.string_end(start, pos)) is not None
+        ):
+            pos = end  # in a string a lost or extra quote hid: text
             continue
         if depth == 0 and glued_to_quote(text, start):
             continue  # a token quoted in prose is text
@@ -366,16 +388,76 @@ def _scan(text: ScanText, into: _Found, quoted: QuotedMarkup | None) -> None:
         if found_call is None:
             markup.append((start, pos))
             continue
+        if depth and (end := _call_in_string(text, misread, found_call)) is not None:
+            pos = end  # the whole call in a string whose opening quote was lost
+            continue
         calls.extend(MarkupCall(*call) for call in found_call.calls)
         markup.extend(found_call.blanks)
         pos = max(pos, found_call.end)
         strings.reset(pos)
+        misread.reset(pos)
+        if (body := _body_cut_by_token(text, found_call.calls, pos)) is not None:
+            pos = body + 1  # read the body again: is that token in a string?
+            depth = 1
+            misread.reset(pos)
         if quoted is not None:
             quoted.reset(pos)
 
 
 _Found = tuple[list[MarkupCall], list[tuple[int, int]], list[tuple[int, int]]]
 """Where the scan puts what it finds: calls, markup spans, special tokens."""
+
+
+def _ends_reply(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` is an end-of-sequence token that ends the reply.
+
+    After a value cut (``{"a": "x"<|im_end|>``) it is blanked, whatever
+    comes before it.
+    """
+    return _NON_SPACE.search(text, end) is None and _kind(text, start) == "special"
+
+
+def _body_cut_by_token(text: str, calls: list[FoundCall], end: int) -> int | None:
+    """The opener of the last call's JSON body, when a token right after ended it.
+
+    A reader ends a body at the first token outside its strings; with a
+    quote lost before it, that token may be inside a string
+    (``[TOOL_CALLS]f[ARGS]{"b": "", a": "x <|eot_id|>"}``), which the scan
+    then asks as it asks any token inside brackets.
+    """
+    after = _NON_SPACE.search(text, end) if calls else None
+    at = -1 if after is None else after.start()
+    token = None if at < 0 else PROSE_NEXT.match(text, at, at + _TOKEN_LIMIT)
+    if token is None or token.end() - token.start() == 1:
+        return None  # no token after it, or a bracket
+    return _body_of(text, calls[-1], end)
+
+
+def _body_of(text: str, call: FoundCall, end: int) -> int | None:
+    """Where a call's JSON body opens, when its arguments are the text to ``end``."""
+    body = end - len(call.arguments)
+    if call.arguments[:1] not in ("{", "[") or not text.startswith(
+        call.arguments, body
+    ):
+        return None
+    return body
+
+
+def _call_in_string(
+    text: ScanText, misread: MisreadStrings, found: Found
+) -> int | None:
+    """Just after the quote that ends a string the call, read inside brackets, is in.
+
+    A quote after the call, or after its body's first value, with no
+    bracket, comma or colon between (``"a": a [TOOL_CALLS]f[ARGS]{}",``):
+    the string's opening quote was lost, and the call is its text.
+    """
+    end = misread.quote_after(found.end)
+    if end is not None or not found.calls:
+        return end
+    body = _body_of(text, found.calls[-1], found.end)
+    value_end = None if body is None else _clean_end(text, body)
+    return None if value_end is None else misread.quote_after(value_end)
 
 
 def _clean_end(text: ScanText, start: int) -> int | None:

@@ -143,6 +143,19 @@ JSON_RUN: Final = re.compile(
     f"(?P<stop>{_TOKEN}|[\\[\\]{{}}])?+",
     re.DOTALL,
 )
+_FENCE_LINE: Final = r"\n[ \t]{0,3}(?:```|~~~)"
+# As ``JSON_RUN``, for the markup scan inside a value: a fence line (a fence
+# at a line's start, up to three spaces in) ends the run (``stop`` holds it),
+# and a string never runs across one: a block's string left open does not
+# swallow the next block's opening quote.
+VALUE_RUN: Final = re.compile(
+    r'(?:[^"\u201c\u201d\uff02\u00ab\u00bb<\[\]{}\n]++|'
+    f"\\n(?![ \\t]{{0,3}}(?:```|~~~))|"
+    r'"(?:[^"\\\n]++|\\.|\n(?![ \t]{0,3}(?:```|~~~)))*+"?|'
+    f"{_OTHER_STRING}|<(?!{_ANGLE_TAILS}))*+"
+    f"(?P<stop>{_TOKEN}|[\\[\\]{{}}]|{_FENCE_LINE})?+",
+    re.DOTALL,
+)
 # In prose: the next token, or the next bracket (then strings are tracked).
 PROSE_NEXT: Final = re.compile(f"{_TOKEN}|[\\[{{]")
 # The offset of the next token outside strings (brackets are skipped too).

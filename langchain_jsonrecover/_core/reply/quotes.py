@@ -1,4 +1,4 @@
-"""Whether an offset of a reply lies inside quotes: trackers for the reasoning scan.
+"""Whether an offset of a reply lies inside quotes: trackers for the reply scans.
 
 Pure functions on ``str``; no LangChain imports. Each tracker reads the text
 once, left to right, as offsets are asked in increasing order, so many tags on
@@ -156,3 +156,153 @@ def typographic_open(text: str, start: int, end: int) -> bool:
         elif char == "”" and stack:
             stack.pop()
     return bool(stack)
+
+
+_VALUE_STEP: Final = re.compile(r"""\\.|["'{}\[\]]""", re.DOTALL)
+
+
+class SingleQuotedValue:
+    """Whether an offset is in a single-quoted string of a value opening the reply.
+
+    A reply that opens with ``{`` or ``[`` and has not closed it, the offset
+    inside a ``'``-string (``{'msg': 'done</think>', …}``): a closing tag
+    there is data, not the end of reasoning; reasoning is prose, and the text
+    after such a tag is the rest of the value, never an answer alone.
+    Offsets are asked in increasing order; the text is read once.
+    """
+
+    __slots__ = ("_at", "_depth", "_quote", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        stripped = len(text) - len(text.lstrip())
+        opens = text.startswith(("{", "["), stripped)
+        self._at = stripped if opens else len(text)
+        self._depth = 0
+        self._quote = ""
+
+    def inside(self, index: int) -> bool:
+        for step in _VALUE_STEP.finditer(self._text, self._at, max(self._at, index)):
+            char = step.group()
+            if len(char) > 1 or (self._quote and char != self._quote):
+                continue
+            if char in "\"'":
+                self._quote = "" if self._quote else char
+            elif char in "{[":
+                self._depth += 1
+            else:
+                self._depth -= 1
+                if self._depth <= 0:
+                    self._at = len(self._text)  # the value closed: prose after
+                    return False
+        self._at = max(self._at, index)
+        return self._quote == "'" and self._depth > 0
+
+
+class MisreadStrings:
+    r"""Whether a token found between strings is in one by the writer's reading.
+
+    Inside brackets the scan pairs quotes from the value's opener on; one
+    quote lost or added before a token flips the pairing, and a token inside
+    a string reads as between two (``{"a": "x, "b": "<tool_call>"}``): blanked,
+    the string's content would change. Two signs on the token's line say the
+    pairing is off, as valid JSON never has them:
+
+    - the last closing quote before the token is followed by something
+      other than ``,``, ``:``, ``]`` or ``}`` (``"b": "<tool_call>``, read
+      as a string ``": "`` then ``<tool_call>``): the string is taken to
+      open at that quote, and the scan goes on after its end;
+    - the token is followed, before any bracket, comma or colon, by a
+      quote (``"a": note: <|end|> x",``: the string's opening quote lost):
+      the string ends at that quote.
+
+    Offsets are asked in increasing order and each stretch of the text is
+    searched once: linear.
+
+    Example:
+        >>> text = '{"a": "x, "b": "<tool_call>"}'
+        >>> misread = MisreadStrings(text)
+        >>> misread.reset(1)
+        >>> misread.string_end(16, 27)
+        28
+    """
+
+    __slots__ = ("_after", "_after_from", "_flipped", "_quote", "_seen", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self.reset(0)
+
+    def reset(self, at: int) -> None:
+        """Pair quotes from ``at`` on (just inside a value's opener)."""
+        self._seen = at
+        self._quote = -1  # the last closing quote since, on the current line
+        self._after = -1  # where the last stretch after a token ended
+        self._after_from = -1
+        self._flipped = -1  # where the pairing was last found off, on its line
+
+    def watch(self, at: int) -> None:
+        """Ask the tokens after ``at`` on its line too (a value closed there)."""
+        self._flipped = at
+
+    def watched(self, index: int) -> bool:
+        """Whether ``index`` is on the line where a value closed or the pairing was off.
+
+        The brackets the scan counted may be off when the quotes are, and a
+        value that seems closed may go on: a token after it on that line is
+        asked too.
+        """
+        if self._flipped < 0:
+            return False
+        if self._text.find("\n", self._flipped, index) >= 0:
+            self._flipped = -1
+            return False
+        self._flipped = index
+        return True
+
+    def string_end(self, start: int, end: int) -> int | None:
+        """Where the string holding the token ``text[start:end]`` ends, if one does."""
+        text = self._text
+        quote = text.rfind('"', self._seen, start)
+        line = text.rfind("\n", self._seen, start)
+        self._seen = end
+        if quote > line:
+            self._quote = quote
+        elif line >= 0:
+            self._quote = -1
+        opener = self._quote
+        if opener >= 0 and _AFTER_STRING.match(text, opener + 1, start) is None:
+            found = _LINE_STRING.match(text, opener)
+            stop = found.end() if found is not None else end
+            closed = text[stop - 1] == '"' and stop - 1 > opener
+            self._quote = stop - 1 if closed else -1
+            self._seen = self._flipped = stop
+            return stop
+        if text[end - 1] == "=" and text.startswith('"', end):
+            return None  # ``<invoke name="f">``: the quote is the markup's
+        return self.quote_after(end)
+
+    def quote_after(self, end: int) -> int | None:
+        """Just after a quote that follows ``end``, before any mark; else ``None``.
+
+        Markup followed by text and a quote, no bracket, comma or colon
+        between, is in a string whose opening quote was lost.
+        """
+        text = self._text
+        if not self._after_from <= end <= self._after:
+            found = _TO_MARK.match(text, end)
+            self._after_from = end
+            self._after = found.end() if found is not None else end
+        if not text.startswith('"', self._after):
+            return None
+        self._quote = self._after
+        self._seen = self._flipped = self._after + 1
+        return self._after + 1
+
+
+_AFTER_STRING: Final = re.compile(r"[ \t]*+[,:\]}]")
+"""What may follow a closing quote in valid JSON, before a token on its line."""
+_LINE_STRING: Final = re.compile(r'"(?:[^"\\\n]++|\\.)*+"?')
+"""A string from its opening quote to its closer or the end of its line."""
+_TO_MARK: Final = re.compile(r'[^"\n{}\[\],:]*+')
+"""Text up to the next quote, bracket, comma, colon or newline."""

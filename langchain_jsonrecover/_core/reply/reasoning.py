@@ -17,6 +17,7 @@ from langchain_jsonrecover._core.reply.probe import find_token, led_matches
 from langchain_jsonrecover._core.reply.quotes import (
     JsonStrings,
     QuoteParity,
+    SingleQuotedValue,
     StringParity,
 )
 
@@ -31,8 +32,8 @@ if TYPE_CHECKING:
 _ANGLE_TAG: Final = re.compile(r"<(/?)(think|thinking|reasoning)\s*>", re.IGNORECASE)
 _SQUARE_TAG: Final = re.compile(r"\[(/?)(THINK)\]")
 _BRACKET_TAG: Final = "THINK]"
-_VALUE_STEP: Final = re.compile(r"""\\.|["'{}\[\]]""", re.DOTALL)
 _QUOTES: Final = ('"', "'", "`")
+_FENCE: Final = ("```", "~~~")
 
 # Harmony (gpt-oss): ``<|start|>{role}<|channel|>{channel} [to=…]
 # [<|constrain|>{format}]<|message|>{body}`` then ``<|end|>``, ``<|call|>``
@@ -300,7 +301,7 @@ def think_bounds(text: str) -> tuple[list[tuple[int, int]], bool]:
     quotes = QuoteParity(text)
     json_strings = JsonStrings(text)  # an opening tag in one is data
     strings = StringParity(text)  # a lone closing tag in one is data
-    single = _SingleQuotedValue(text)  # so is one in a single-quoted string
+    single = SingleQuotedValue(text)  # so is one in a single-quoted string
     for match in _tags(text):
         closing = match.group(1) == "/"
         name = match.group(2)
@@ -335,7 +336,7 @@ def think_bounds(text: str) -> tuple[list[tuple[int, int]], bool]:
                 strings.reset(visible_from)
                 json_strings.reset(visible_from)
         elif closing and name == open_name:
-            if quotes.inside(match.start()) or text.startswith(_QUOTES, match.end()):
+            if quotes.inside(match.start()) or _quote_follows(text, match.end()):
                 quoted_close = match.end()
                 quoted_count += 1
                 continue
@@ -366,44 +367,6 @@ def _tags(text: str) -> Iterator[re.Match[str]]:
     if _BRACKET_TAG not in text:  # the common case: no merge
         return angle
     return heapq.merge(angle, _SQUARE_TAG.finditer(text), key=re.Match.start)
-
-
-class _SingleQuotedValue:
-    """Whether an offset is in a single-quoted string of a value opening the reply.
-
-    A reply that opens with ``{`` or ``[`` and has not closed it, the offset
-    inside a ``'``-string (``{'msg': 'done</think>', …}``): a closing tag
-    there is data, not the end of reasoning; reasoning is prose, and the text
-    after such a tag is the rest of the value, never an answer alone.
-    Offsets are asked in increasing order; the text is read once.
-    """
-
-    __slots__ = ("_at", "_depth", "_quote", "_text")
-
-    def __init__(self, text: str) -> None:
-        self._text = text
-        stripped = len(text) - len(text.lstrip())
-        opens = text.startswith(("{", "["), stripped)
-        self._at = stripped if opens else len(text)
-        self._depth = 0
-        self._quote = ""
-
-    def inside(self, index: int) -> bool:
-        for step in _VALUE_STEP.finditer(self._text, self._at, max(self._at, index)):
-            char = step.group()
-            if len(char) > 1 or (self._quote and char != self._quote):
-                continue
-            if char in "\"'":
-                self._quote = "" if self._quote else char
-            elif char in "{[":
-                self._depth += 1
-            else:
-                self._depth -= 1
-                if self._depth <= 0:
-                    self._at = len(self._text)  # the value closed: prose after
-                    return False
-        self._at = max(self._at, index)
-        return self._quote == "'" and self._depth > 0
 
 
 def blank(text: str, spans: list[tuple[int, int]]) -> str:
@@ -478,6 +441,16 @@ def _opens_line(text: str, index: int, visible_from: int) -> bool:
     while i >= visible_from and text[i] in " \t":
         i -= 1
     return i < visible_from or text[i] in "\r\n"
+
+
+def _quote_follows(text: str, end: int) -> bool:
+    """Whether a quote follows a closing tag: a fence opener glued to it is none.
+
+    Example:
+        >>> _quote_follows('</think>"', 8), _quote_follows("</think>```json", 8)
+        (True, False)
+    """
+    return text.startswith(_QUOTES, end) and not text.startswith(_FENCE, end)
 
 
 def _quoted(text: str, start: int, end: int) -> bool:
