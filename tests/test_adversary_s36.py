@@ -111,16 +111,21 @@ def test_an_edit_search_with_two_readings_stays_an_error(reply: str) -> None:
 # gives them too): the reply, the entry point, what it gives, and why.
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="pre-existing: '[}' reads as prose (spans/kinds.py classify: a '[' "
-    "then '}' is PROSE), so the object inside the broken array is the answer",
-)
-def test_an_item_of_a_broken_array_is_not_the_answer() -> None:
-    # ``[{}, {"a": 1}]`` with the first ``{`` lost: repair=True reads the
-    # array; without repair, the second item alone came back.
-    assert not isinstance(extract('[}, {"a": 1}]', repair=False), Extraction)
+@pytest.mark.parametrize(
+    ("reply", "intended"),
+    [
+        # ``[{}, {"a": 1}]`` with the first ``{`` lost (or written ``}``):
+        # repair=True reads the array; without repair, the second item
+        # alone came back.
+        ('[}, {"a": 1}]', [{}, {"a": 1}]),
+        ('[}}, {"a": 1}] [1]', [{}, {"a": 1}]),
+        # A '}' slipped in first: the inner array is no answer either.
+        ('[}[[], false], -3, ["x", 2.5], {"a": 1}]', [[[], False], -3, ["x", 2.5], {"a": 1}]),
+    ],
+)  # fmt: skip
+def test_an_item_of_a_broken_array_is_not_the_answer(reply: str, intended: Any) -> None:
+    assert not isinstance(extract(reply, repair=False), Extraction)
+    _only_right_or_error(_answers(reply), intended)
 
 
 @pytest.mark.parametrize(
@@ -261,23 +266,26 @@ def test_a_lone_call_token_in_a_string_that_lost_its_opener_is_text() -> None:
     )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="pre-existing: a digit glued to a root's closer is read as prose "
-    "(spans/after.py AFTER_ROOT has no case for it, unlike single_edit_pieces."
-    "goes_on's _NUMBER_GOES_ON), so '0, \"b\": 2}' is trimmed (candidates/find.py "
-    'prose_trimmed): {"a": 1} at repair=False, and at every level in a fence',
-)
 @pytest.mark.parametrize(
-    "reply",
+    ("reply", "intended"),
     [
-        '{"a": 1}0, "b": 2}',  # {"a": 10, "b": 2} with a '}' slipped in
-        '```json\n{"a": 1}0, "b": 2}\n```',
+        # {"a": 10, "b": 2} with a '}' slipped in: the digits glued to the
+        # closer go on, and so does the member after them.
+        ('{"a": 1}0, "b": 2}', {"a": 10, "b": 2}),
+        ('```json\n{"a": 1}0, "b": 2}\n```', {"a": 10, "b": 2}),
+        ('{"a": 1}.5, "b": 2}', {"a": 1.5, "b": 2}),
+        ("[1, 2]5, 3]", [1, 25, 3]),
+        ("```json\n[100, true, ]0, {}]]\n```", [100, True, [0, {}]]),
+        # A literal with a closer slipped in, glued on or first in an array.
+        ('[t]rue, 0, "{"]', [True, 0, "{"]),
+        ("[f}alse, []]", [False, []]),
+        ('{"a": tr}ue, "b": 2}', {"a": True, "b": 2}),
     ],
-)
-def test_a_closer_inside_a_number_does_not_end_the_value(reply: str) -> None:
-    _only_right_or_error(_answers(reply), {"a": 10, "b": 2})
+)  # fmt: skip
+def test_a_closer_inside_a_number_does_not_end_the_value(
+    reply: str, intended: Any
+) -> None:
+    _only_right_or_error(_answers(reply), intended)
 
 
 @pytest.mark.parametrize(
@@ -325,20 +333,20 @@ def _schema_answers(reply: str, shape: Any) -> list[Any]:
     return found
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="pre-existing: an array whose '[' was lost is read, for a list "
-    "schema, as its glued run of containers (candidates/order.py glued_runs, "
-    "listed as values_listed); the scalars and later containers after the run "
-    "are dropped: [{}, []] for four items (repair=False; in a fence, every level)",
-)
 @pytest.mark.parametrize(
     ("reply", "intended"),
     [
         ("{}, [], 1, [2]]", [{}, [], 1, [2]]),
         ('{"a": 1}, [], "x", [2]]', [{"a": 1}, [], "x", [2]]),
         ('```json\n{"a": 1},\n{"b": 2},\n"x"\n]\n```', [{"a": 1}, {"b": 2}, "x"]),
+        # Both brackets lost: items after the run, or before it, belong too.
+        ("{}, [], 1, [2]", [{}, [], 1, [2]]),
+        ('{"a": 1}, 3, {"b": 2}, {"c": 3}', [{"a": 1}, 3, {"b": 2}, {"c": 3}]),
+        ('```json\n{"a": 1},\n{"b": 2},\n"x"\n```', [{"a": 1}, {"b": 2}, "x"]),
+        (
+            '```json\n{"a": 1},\n{"b": 2},\n"x",\n[3]\n]\n```',
+            [{"a": 1}, {"b": 2}, "x", [3]],
+        ),
     ],
 )
 def test_a_list_that_lost_its_opener_keeps_every_item(
@@ -445,20 +453,15 @@ def test_a_think_closer_in_a_string_after_a_glued_fence_is_text(reply: str) -> N
     assert all(a is ERROR or a[:1] == [string] for a in answers), answers
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="pre-existing: after a closed root, bare items then a container "
-    "(', \"c\", [3]]') are read as prose (spans/after.py AFTER_ROOT: bare "
-    "items count only when a closer follows them, a container only right "
-    "after the comma), so the root alone is the answer at every level",
-)
 @pytest.mark.parametrize(
     ("reply", "intended"),
     [
         ('[1, 2], "c", [3]]', [1, 2, "c", [3]]),  # a ']' slipped in after 2
         ('{"a": [1, 2]}, "c", [3]]', [{"a": [1, 2]}, "c", [3]]),  # '[' lost
         ("[[1, ]], null, [3]]", [[1, []], None, [3]]),  # '[' of [] lost
+        ('[2.5, "a", ]-3, {}]]', [2.5, "a", [-3, {}]]),  # '[' of [-3, {}] lost
+        # Strings among the items hold brackets: never openers.
+        ('[{"a": true}], 7, "{", {"b": "{"}]', [{"a": True}, 7, "{", {"b": "{"}]),
     ],
 )
 def test_items_then_a_container_after_a_root_go_on(reply: str, intended: Any) -> None:

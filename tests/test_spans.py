@@ -17,6 +17,7 @@ from _counting import CountingStr, Tally, as_params, assert_linear_work, measure
 
 from langchain_jsonrecover._core.decode.skip import skip_comment, skip_string
 from langchain_jsonrecover._core.spans import find as find_module
+from langchain_jsonrecover._core.spans import flat as flat_module
 from langchain_jsonrecover._core.spans import frames as frames_module
 from langchain_jsonrecover._core.spans.after import (
     AFTER_ROOT,
@@ -25,6 +26,7 @@ from langchain_jsonrecover._core.spans.after import (
     cut_key_after,
 )
 from langchain_jsonrecover._core.spans.find import find_spans
+from langchain_jsonrecover._core.spans.flat import FLAT_BARE_OBJECT
 from langchain_jsonrecover._core.spans.frames import json_extent, skip_nested, tokens_of
 from langchain_jsonrecover._core.spans.kinds import JSON, MAYBE, PROSE, Span, classify
 
@@ -35,6 +37,13 @@ if TYPE_CHECKING:
 def spans_of(text: str, lo: int = 0, hi: int | None = None) -> list[Span]:
     end = len(text) if hi is None else hi
     return find_spans(text, lo, end, max_depth=200, budget=[2 * len(text) + 1024])
+
+
+class _Never:
+    """A pattern that never matches: the walk takes every brace."""
+
+    def match(self, *_: object) -> None:
+        return None
 
 
 # --- which spans -----------------------------------------------------------------
@@ -167,6 +176,10 @@ CLASSIFIED = [
     pytest.param("{//", JSON, False, id="comment_first"),
     pytest.param("[,", JSON, False, id="comma_first"),
     pytest.param('{\\"a', JSON, False, id="escaped_json"),
+    pytest.param('[}, {"a": 1}]', JSON, False, id="first_item_lost_its_opener"),
+    pytest.param("[f}alse, 1]", JSON, False, id="closer_in_a_literal"),
+    pytest.param("[t]rue, 1]", JSON, False, id="square_closer_in_a_literal"),
+    pytest.param("[tree]", PROSE, False, id="a_word_like_a_literal"),
 ]
 
 
@@ -201,12 +214,46 @@ CONTINUES = [
     pytest.param('{"a": 1}, {"b": 2}', 8, False, id="next_value_of_a_run"),
     pytest.param('{"a": 1} and prose', 8, False, id="prose"),
     pytest.param('{"a": 1}', 8, False, id="end_of_text"),
+    pytest.param('{"a": 1}0, "b": 2}', 8, True, id="digits_glued_then_a_key"),
+    pytest.param('{"a": 1}.5, {"b": 2}', 8, True, id="decimals_glued_then_a_value"),
+    pytest.param("[t]rue, 1]", 3, True, id="a_literal_glued_then_items"),
+    pytest.param('{"a": 1}2 more items', 8, False, id="digits_glued_then_prose"),
+    pytest.param('{"a": 1} 2 more items', 8, False, id="a_number_then_prose"),
+    pytest.param('{"a": 1}, 2, "b": 3}', 8, True, id="items_then_a_key"),
+    pytest.param('[1, 2], "c", [3]]', 6, True, id="items_then_a_container"),
+    pytest.param("[1, 2], and then [3]", 6, False, id="prose_then_a_container"),
 ]
 
 
 @pytest.mark.parametrize(("text", "end", "expected"), CONTINUES)
 def test_continues_structure(text: str, end: int, expected: bool) -> None:
     assert continues_structure(text, end, len(text)) is expected
+
+
+# Tails after a flat object of bare keys: the flat match (``flat.STANDS_ALONE``)
+# takes the object only where the walk's looks after a root find nothing.
+TAILS = [
+    " and more.", ".", ". Done", '.5, "b": 1}', '0, "b": 1}', "rue, 1]", "e, 1]",
+    "s are nice", ', {"b": 1}', ", 2, [3]]", ", 2]", " 2 more", ' "k": 1}',
+    ', "k', " then", " true", " nothing", "!", "\n\nDone.", "]", "-1]", "le, x",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("tail", TAILS)
+def test_a_flat_object_stands_alone_only_where_nothing_goes_on(
+    tail: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = "{name: Ada}" + tail
+    end = len("{name: Ada}")
+    goes_on = (
+        AFTER_ROOT.match(text, end) is not None
+        or QUOTE_AFTER_ROOT.match(text, end) is not None
+        or cut_key_after(text, end, len(text))
+    )
+    assert not (FLAT_BARE_OBJECT.match(text) is not None and goes_on), tail
+    fast = [span._replace(bare=-1) for span in spans_of(text)]
+    monkeypatch.setattr(flat_module, "FLAT_BARE_OBJECT", _Never())
+    assert fast == spans_of(text)  # the walk's (which notes no bare key)
 
 
 # --- linear work -----------------------------------------------------------------

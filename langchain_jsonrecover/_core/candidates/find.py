@@ -53,6 +53,7 @@ from langchain_jsonrecover._core.decode.close import (
     opens_nested,
 )
 from langchain_jsonrecover._core.decode.tolerant import Decoded, DecodeFailure, decode
+from langchain_jsonrecover._core.spans.after import item_before, item_follows
 from langchain_jsonrecover._core.spans.flat import BARE_KEY_REASON, bare_first_key
 
 if TYPE_CHECKING:
@@ -200,6 +201,8 @@ def _check_block(
         # Several values in the block (JSON Lines): a failure, or their list;
         # unless a closer follows them (a lost opener: one broken value).
         rest = values_after(text, candidate.end, place.end, max_depth=scan.max_depth)
+        if rest is not None and item_follows(text, rest[1], place.end):
+            return _several(place, None, scan)  # more items: not these alone
         if rest is not None and not closer_follows(text, rest[1], place.end):
             kept = Place(place.start, rest[1], candidate.repairs, "fence", closed=True)
             return _several(kept, [candidate.value, *rest[0]], scan)
@@ -269,7 +272,13 @@ def _read_run(
 ) -> Candidate:
     """Several values glued together: a failure, or their list for a schema."""
     read = [_read_span(text, span, step, repairs, scan) for span in run]
-    whole = run[-1].closed and all(c.failure is None for c in read)
+    whole = (
+        run[-1].closed
+        and all(c.failure is None for c in read)
+        # more items after or before: not these alone
+        and not item_follows(text, run[-1].end, len(text))
+        and not item_before(text, run[0].start, 0)
+    )
     values = [c.value for c in read] if whole else None  # cut: never a list
     place = Place(run[0].start, run[-1].end, repairs, step, closed=True)
     return _several(place, values, scan)

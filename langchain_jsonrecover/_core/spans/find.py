@@ -201,8 +201,11 @@ class _Scan:
             del spans[first:]
             spans.append(_broken(start, found.end(), is_object=is_object))
             return first
-        if (found.group(2) or found.group(3)) is not None:
+        if (found.group(2) or found.group(3) or found.group(5)) is not None:
             return self._reopen(first)
+        # The next value of the run: the walk resumes at its opener, past the
+        # bare items before it (their strings may hold brackets: ``"{"``).
+        self.pos = found.end() - 1
         return first
 
     def _reopen(self, first: int) -> Frame:

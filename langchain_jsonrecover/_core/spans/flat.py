@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from langchain_jsonrecover._core.spans.after import after_key
+from langchain_jsonrecover._core.spans.after import STANDS_ALONE, after_key
 from langchain_jsonrecover._core.spans.kinds import Span
 
 # Braces that hold no bracket, quote, colon, comment or backslash and are not
@@ -35,10 +35,9 @@ PROSE_BRACES: Final = re.compile(
 # (``PROSE`` frames that add nothing: no digit, quote or literal first) and
 # nothing the walk reads as a string, comment or bracket; it closes at its
 # ``}``, a JSON-like root. Nothing after it may go on as structure (a comma,
-# a closer, a key, a value, a bracket: what ``after.AFTER_ROOT`` looks for),
-# so the root stands alone; the match sees the character that shows it (and
-# four more after a ``t``, ``f`` or ``n``: not a literal), so that a match in
-# a window of the text holds in all of it. Anything else is left to the walk.
+# a closer, a key, a value, a bracket: ``after.STANDS_ALONE``, the rule the
+# walk's look after a root keeps), so the root stands alone. Anything else is
+# left to the walk.
 # No lone surrogate either: then the decoder fails where its key is (group 1).
 _PLAIN: Final = r"[^{}\[\]\"'#/\\\ud800-\udfff]"
 _PLAIN_NO_COLON: Final = r"[^{}\[\]\"'#/\\:\ud800-\udfff]"
@@ -48,8 +47,7 @@ _BARE_ITEMS: Final = (
 )
 _FLAT_BARE_OBJECT: Final = (
     rf"\{{[ \t\r\n]*+(?=([A-Za-z_]))(?:{_PLAIN_NO_COLON}++|{_BARE_ITEMS})*+"
-    rf":(?:{_PLAIN}++|{_BARE_ITEMS})*+\}}"
-    r"(?=[ \t\r\n]*+(?:[^,\]}\"\[{0-9\-tfn \t\r\n]|(?!true|false|null)[tfn][\s\S]{4}))"
+    rf":(?:{_PLAIN}++|{_BARE_ITEMS})*+\}}{STANDS_ALONE}"
 )
 FLAT_BARE_OBJECT: Final = re.compile(_FLAT_BARE_OBJECT)
 # The next one after prose with no bracket (group 1, its key group 2), unless

@@ -38,6 +38,14 @@ _HALF_QUOTED_ITEM: Final = re.compile(
     r'(?:[^\s"\'\[\]{}][^"\[\]{}\n]{0,64}|[^\s"\'\[\]{},]{1,64}"[^\s"\[\]{},]{1,64})'
     r'"[ \t]*[,\]]'
 )
+# A literal with a closer slipped in (``f}alse``, ``[t]rue``): a first item.
+_SPLIT_LITERAL: Final = re.compile(
+    "|".join(
+        f"{word[:cut]}[\\]}}]{word[cut:]}"
+        for word in ("true", "false", "null")
+        for cut in range(1, len(word))
+    )
+)
 _ARRAY_WORD: Final = re.compile(r"(?:True|False|None|NaN|-?Infinity)\b|-?\.[0-9]")
 # Typographic, fullwidth, angle and corner quotes written for JSON's: the container is
 # JSON-like (for the repair pass, or an error), never prose whose inner
@@ -96,7 +104,9 @@ def classify(text: str, start: int, limit: int) -> tuple[int, bool]:
     JSON-like too: broken JSON, for the repair pass or for an error, never
     prose whose inner values could be taken alone. So is an array whose
     first item lost its opening quote (``[Ada", {"id": 1}]``) or holds a
-    swapped one (``[t"rue", [1, 2]]``).
+    swapped one (``[t"rue", [1, 2]]``), or that a ``}`` follows
+    (``[}, {"a": 1}]``: its first item lost its opener), or whose first
+    item is a literal with a closer slipped in (``[f}alse, []]``).
 
     Args:
         text: The reply.
@@ -130,6 +140,11 @@ def classify(text: str, start: int, limit: int) -> tuple[int, bool]:
         return JSON, True
     if nxt in '"{[-' or nxt.isdigit() or nxt == "'":
         return JSON, False
+    if nxt == "}":
+        # ``[}``: a first item that lost its opener (``[}, {"a": 1}]``), or a
+        # closer slipped in (``[}[1], 2]``); never prose whose later items
+        # could be taken alone.
+        return JSON, False
     if _ARRAY_WORD.match(text, j, min(limit, j + 10)):
         return JSON, False
     if _HALF_QUOTED_ITEM.match(text, j, min(limit, j + 136)):
@@ -138,4 +153,6 @@ def classify(text: str, start: int, limit: int) -> tuple[int, bool]:
         limit - j < 5 and any(lit.startswith(text[j:limit]) for lit in _LITERALS)
     ):
         return JSON, False  # a literal, or the start of one cut by the limit
+    if _SPLIT_LITERAL.match(text, j, min(limit, j + 6)):
+        return JSON, False
     return PROSE, False
