@@ -1,6 +1,6 @@
-"""Stop 37: an adversarial review of stop 36's merged fixes, as table rows.
+"""Stop 37: an adversarial review of stop 37's merged fixes, as table rows.
 
-Stop 36 merged four branches: the guessing repairs see every reading (big
+Stop 37 merged four branches: the guessing repairs see every reading (big
 integers keyed exactly), the lost bracket with fewer edits near the stop
 (``cannot_follow``, ``follows``, ``closing_quote_fails``, ``open_near``),
 markup inside strings read as text when a quote flips the pairing, and
@@ -13,7 +13,8 @@ The rows below pin what the review tried at the changes' edges: the
 single-edit search with its new checks turned off answers alike on a slip
 at every place of small varied JSON; envelopes in several markup forms with
 one or two faults make exactly the original's calls or none. A strict
-``xfail`` row holds a wrong value left in its class (there before stop 36).
+``xfail`` row holds a wrong value left in its class (there before stop 37), and
+others the stop's generators met (``tests/_goes_on.py``).
 """
 
 from __future__ import annotations
@@ -226,3 +227,39 @@ def test_an_array_that_lost_a_quote_is_not_its_inner_object(
     except InvalidJsonError:
         return
     assert isinstance(value, list)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "a '{' inside a quoted word in prose ('\"{\"') is taken for an object "
+        "cut after its opening quote when cuts are closed (the rest, '\"' and "
+        "what follows, reads as a cut key, dropped), so prose with no JSON "
+        "gives {} (candidates found by spans/find.py; closing by decode/close.py)"
+    ),
+)
+@pytest.mark.parametrize("text", ['The key "{" ends the block.', ']10, "{"]', 'x "{"'])
+def test_a_brace_in_a_quoted_word_is_no_cut_object(text: str) -> None:
+    try:
+        value = extract_json(text, close_truncated=True).value
+    except InvalidJsonError:
+        return
+    assert value != {}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "the inner-quote reading (inner_quote_escaped_guessed, repair/syntax.py "
+        "repair_inner_quotes) takes a closer slipped into a literal ('fals}e') "
+        "after a string holding a '}' for one string whose inner quotes were "
+        "left unescaped, running from the first string's quote to the last's"
+    ),
+)
+def test_items_are_not_joined_into_one_string() -> None:
+    # ["}", false, "a, b"] with a '}' slipped into false.
+    try:
+        value = extract_json('["}", fals}e, "a, b"]', repair=True).value
+    except InvalidJsonError:
+        return
+    assert value == ["}", False, "a, b"]
