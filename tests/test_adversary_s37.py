@@ -239,19 +239,30 @@ def test_an_array_that_lost_a_quote_is_not_its_inner_object(
     strict=True,
     raises=AssertionError,
     reason=(
-        "a '{' inside a quoted word in prose ('\"{\"') is taken for an object "
-        "cut after its opening quote when cuts are closed (the rest, '\"' and "
-        "what follows, reads as a cut key, dropped), so prose with no JSON "
-        "gives {} (candidates found by spans/find.py; closing by decode/close.py)"
+        "a bracket inside a quoted word in prose ('\"{\"', '\"[\"') is taken "
+        "for a container cut after its opening quote when cuts are closed: the "
+        "rest reads as a cut string, a key dropped ({}) or an item kept "
+        "([' ends the block.']), so prose with no JSON gives a value "
+        "(candidates found by spans/find.py; closing by decode/close.py)"
     ),
 )
-@pytest.mark.parametrize("text", ['The key "{" ends the block.', ']10, "{"]', 'x "{"'])
-def test_a_brace_in_a_quoted_word_is_no_cut_object(text: str) -> None:
+@pytest.mark.parametrize(
+    ("text", "intended"),
+    [
+        ('The key "{" ends the block.', None),
+        ('The key "[" ends the block.', None),
+        ('x "{"', None),
+        (']10, "{"]', [10, "{"]),  # '[' slipped into ']'
+    ],
+)
+def test_a_bracket_in_a_quoted_word_is_no_cut_container(
+    text: str, intended: Any
+) -> None:
     try:
         value = TruncationRecoveringOutputParser().parse(text)
     except OutputParserException:
         return
-    assert value != {}
+    assert value == intended
 
 
 @pytest.mark.xfail(
