@@ -29,6 +29,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from _json_text import structural
+
 
 def _deepseek(name: str) -> str:
     """A DeepSeek token as the model writes it (full-width bars, ``▁`` for spaces)."""
@@ -248,21 +250,7 @@ def _key_value(form: str, calls: list[Call]) -> str:
 
 def _outside_strings(body: str, chars: str) -> list[int]:
     """Offsets of ``chars`` in ``body`` outside JSON strings."""
-    found: list[int] = []
-    in_string = escaped = False
-    for index, char in enumerate(body):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in chars:
-            found.append(index)
-    return found
+    return [at for at, char in structural(body) if char in chars]
 
 
 def _fault_body(body: str, fault: str, rng: random.Random) -> str:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Final
 
+from _json_text import outside_strings
 from langchain_core.messages import AIMessage
 
 if TYPE_CHECKING:
@@ -83,25 +84,9 @@ def original(rng: random.Random) -> Any:
     return [_value(rng, 1) for _ in range(2 + rng.randrange(3))]
 
 
-def _outside_strings(text: str) -> list[bool]:
-    """For each offset, whether it is outside every string (a fault there
-    changes the structure, not a string's text)."""
-    outside, in_string, escaped = [], False, False
-    for char in text:
-        outside.append(not in_string and char != '"')
-        if escaped:
-            escaped = False
-        elif char == "\\":
-            escaped = in_string
-        elif char == '"':
-            in_string = not in_string
-    outside.append(not in_string)
-    return outside
-
-
 def fault_of(rng: random.Random, text: str, fault: str) -> str | None:
     """The text with the named fault, or ``None`` when it has no place for it."""
-    outside = _outside_strings(text)
+    outside = outside_strings(text)
     if fault == "none":
         return text
     if fault == "closer_in":

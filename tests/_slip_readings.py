@@ -16,9 +16,9 @@ JSON, or an error: anything else is a wrong value.
 from __future__ import annotations
 
 import json
-import re
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
+from _json_text import structural
 from langchain_core.messages import AIMessage
 from pydantic import ConfigDict, create_model
 
@@ -38,8 +38,6 @@ _TOOL: Final = {
 _BIG: Final = (10**20, -(10**25), 12345678901234567890123)
 WRAPS: Final = ("{}", "Result:\n{}\n\nDone.")
 ERROR: Final = "error"
-_TOKEN: Final = re.compile(r'"(?:[^"\\]++|\\.)*+"|[{}\[\],]', re.DOTALL)
-"""A string whole, or a bracket or comma (the originals are strict JSON)."""
 
 
 def canonical(value: Any) -> str:
@@ -89,18 +87,9 @@ def dumped(rng: random.Random, value: Any) -> str:
     return json.dumps(value)
 
 
-def _outside(text: str) -> Iterator[tuple[int, str]]:
-    """Each bracket, comma and quote outside strings' text, and its offset."""
-    for token in _TOKEN.finditer(text):
-        at, end = token.span()
-        yield at, text[at]
-        if text[at] == '"':
-            yield end - 1, '"'
-
-
 def slips(text: str) -> Iterator[tuple[str, str]]:
     """Every reply one slip makes of ``text``: its name and the text."""
-    for at, char in _outside(text):
+    for at, char in structural(text):
         if char in '{}[]",':
             yield f"lost{char}", text[:at] + text[at + 1 :]
         if at and char in ',}]"' and text[at - 1] not in "[{,: ":
